@@ -1,0 +1,42 @@
+// Wide-character ncurses for Swift. ncurses hides its wide API behind _XOPEN_SOURCE_EXTENDED and
+// exposes several entry points only as macros, which Swift cannot import; the static inline
+// functions below give them real names.
+#ifndef ERRORWATCH_CNCURSES_SHIM_H
+#define ERRORWATCH_CNCURSES_SHIM_H
+
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <locale.h>
+#include <wchar.h>
+#include <signal.h>
+#include <ncursesw/curses.h>
+
+static inline int ew_color_pair(int n) { return (int)COLOR_PAIR(n); }
+static inline int ew_colors(void) { return COLORS; }
+static inline int ew_color_pairs(void) { return COLOR_PAIRS; }
+static inline int ew_lines(void) { return LINES; }
+static inline int ew_cols(void) { return COLS; }
+static inline WINDOW *ew_stdscr(void) { return stdscr; }
+static inline int ew_getmaxy(WINDOW *w) { return getmaxy(w); }
+static inline int ew_getmaxx(WINDOW *w) { return getmaxx(w); }
+static inline int ew_key_resize(void) { return KEY_RESIZE; }
+static inline int ew_key_code_yes(void) { return KEY_CODE_YES; }
+static inline attr_t ew_a_bold(void) { return A_BOLD; }
+static inline attr_t ew_a_dim(void) { return A_DIM; }
+static inline attr_t ew_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t ew_a_reverse(void) { return A_REVERSE; }
+static inline attr_t ew_a_normal(void) { return A_NORMAL; }
+
+/// Builds a complex character from up to `len` wide characters (one grapheme) and writes it at (y, x).
+static inline int ew_put_wide(WINDOW *w, int y, int x, const wchar_t *chars, attr_t attrs, short pair) {
+    cchar_t cc;
+    if (setcchar(&cc, chars, attrs, pair, NULL) != OK) { return ERR; }
+    return mvwadd_wch(w, y, x, &cc);
+}
+
+#endif

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One error as a listener of an ``ErrorStream`` receives it: the error, where it sits in the stream's
+/// total order, when it was added and what the producer said about it.
+public struct ErrorEvent: Sendable {
+    /// The error that was added.
+    public let error: any Error
+    /// The position of this event in its stream, strictly increasing from 1.
+    ///
+    /// Every listener sees the same numbers for the same errors. A gap between two events a
+    /// listener receives means that listener's buffer dropped the events in between.
+    public let sequence: UInt64
+    /// When the error was added, read from the stream's injected time source.
+    public let timestamp: Date
+    /// What the producer said about the error.
+    public let context: ErrorContext
+
+    /// Creates an event. Streams create events; tests and decoders may create them directly.
+    public init(error: any Error, sequence: UInt64, timestamp: Date, context: ErrorContext = .default) {
+        self.error = error
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.context = context
+    }
+
+    /// The component that produced the error (shortcut for `context.source`).
+    public var source: String { context.source }
+    /// The producer's severity (shortcut for `context.severity`).
+    public var severity: ErrorSeverity { context.severity }
+    /// User or background origin (shortcut for `context.origin`).
+    public var origin: ErrorOrigin { context.origin }
+    /// The producer's metadata (shortcut for `context.metadata`).
+    public var metadata: [String: String] { context.metadata }
+}

@@ -1,0 +1,1 @@
+// ErrorWatchDemo: see issue 5.

@@ -1,0 +1,1 @@
+// ErrorWatchTerminal: see issue 5.

@@ -1,0 +1,1 @@
+print("errorwatch: not wired yet")
