@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ErrorStreaming", targets: ["ErrorStreaming"]),
+        // The pure dashboard model, exported so Benchmarks/ (a separate package) can measure rendering.
+        .library(name: "ErrorWatchUI", targets: ["ErrorWatchUI"]),
         .executable(name: "errorwatch", targets: ["errorwatch"]),
     ],
     dependencies: [

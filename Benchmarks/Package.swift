@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(
             name: "RenderBenchmarks",
             dependencies: [
+                .product(name: "ErrorWatchUI", package: "errorwatch"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/RenderBenchmarks",
