@@ -14,6 +14,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 static inline int ew_color_pair(int n) { return (int)COLOR_PAIR(n); }
@@ -22,6 +23,7 @@ static inline int ew_color_pairs(void) { return COLOR_PAIRS; }
 static inline int ew_lines(void) { return LINES; }
 static inline int ew_cols(void) { return COLS; }
 static inline WINDOW *ew_stdscr(void) { return stdscr; }
+static inline WINDOW *ew_curscr(void) { return curscr; }
 static inline int ew_getmaxy(WINDOW *w) { return getmaxy(w); }
 static inline int ew_getmaxx(WINDOW *w) { return getmaxx(w); }
 static inline int ew_key_resize(void) { return KEY_RESIZE; }
@@ -33,10 +35,29 @@ static inline attr_t ew_a_reverse(void) { return A_REVERSE; }
 static inline attr_t ew_a_normal(void) { return A_NORMAL; }
 
 /// Builds a complex character from up to `len` wide characters (one grapheme) and writes it at (y, x).
-static inline int ew_put_wide(WINDOW *w, int y, int x, const wchar_t *chars, attr_t attrs, short pair) {
+/// `pair` is passed through setcchar's `opts` so pairs above 32767 (extended colours) work too.
+static inline int ew_put_wide(WINDOW *w, int y, int x, const wchar_t *chars, attr_t attrs, int pair) {
     cchar_t cc;
-    if (setcchar(&cc, chars, attrs, pair, NULL) != OK) { return ERR; }
+    if (setcchar(&cc, chars, attrs, (short)(pair <= 32767 ? pair : 0), &pair) != OK) { return ERR; }
     return mvwadd_wch(w, y, x, &cc);
 }
+
+/// The size of the terminal on `fd` (TIOCGWINSZ); returns 0 on success. ioctl is variadic, which Swift cannot call.
+static inline int ew_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) { return -1; }
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+/// Starts curses on the process's own stdout/stdin; NULL (instead of exiting, as initscr does) on failure.
+static inline SCREEN *ew_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+/// fflush(stderr) without touching the `stderr` global from Swift (which strict concurrency rejects).
+static inline void ew_flush_stderr(void) { fflush(stderr); }
+
+/// KEY_F(n), a function-like macro.
+static inline int ew_key_f(int n) { return KEY_F(n); }
 
 #endif

@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNCurses
+import ErrorWatchUI
+
+/// The real terminal: ncurses (wide-character build) drawing ``ScreenBuffer`` diffs and reading keys.
+///
+/// Every call must come from the thread that called ``start(options:)``. Other threads reach that thread
+/// through ``waker``. ``stop()`` restores the terminal; signal handlers restore it too on SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT and on crash signals, and stderr written while the screen is active is printed after.
+public final class NCursesBackend: TerminalBackend {
+    /// How to start the terminal.
+    public struct Options: Sendable {
+        /// Milliseconds ncurses waits after ESC for the rest of an escape sequence.
+        public var escapeDelay: Int32 = 25
+        /// Forces monochrome even on a colour terminal (`--no-color`, `NO_COLOR`).
+        public var monochrome = false
+        public init(escapeDelay: Int32 = 25, monochrome: Bool = false) {
+            self.escapeDelay = escapeDelay
+            self.monochrome = monochrome
+        }
+    }
+
+    public private(set) var colorDepth: ColorDepthSupport = .monochrome
+    public private(set) var size: (width: Int, height: Int) = (0, 0)
+    /// Wakes the terminal thread from any thread (used to deliver posted actions promptly).
+    public let waker: TerminalWaker
+
+    private let wakePipe: WakePipe
+    private var pairs = ColorPairCache()
+    private var active = false
+    private var fullRedrawPending = false
+
+    /// Starts curses mode. Call `setlocale(LC_ALL, "")` before (``TerminalEnvironment/prepareLocale()``).
+    public init(options: Options = Options()) throws(TerminalError) {
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else { throw .notATerminal }
+        let pipe = try WakePipe()
+        wakePipe = pipe
+        waker = TerminalWaker { pipe.wake() }
+
+        SignalTrap.install(wakeFD: pipe.writeFD)
+        guard let screen = ew_newterm() else {
+            SignalTrap.uninstall()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw .initializationFailed("ncurses cannot drive TERM=\(term)")
+        }
+        _ = set_term(screen)
+        SignalTrap.screenDidStart()
+        SignalTrap.holdStderr()
+        active = true
+
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(ew_stdscr(), false)
+        keypad(ew_stdscr(), true)
+        nodelay(ew_stdscr(), true)
+        _ = curs_set(0)
+        _ = set_escdelay(options.escapeDelay)
+        leaveok(ew_stdscr(), true)
+
+        if !options.monochrome, has_colors() {
+            start_color()
+            use_default_colors()
+            let colors = ew_colors()
+            colorDepth =
+                colors >= 256 ? (Self.terminalSaysTruecolor ? .truecolor : .colors256)
+                : colors >= 16 ? .colors16 : colors >= 8 ? .colors8 : .monochrome
+        }
+        refreshSize()
+        _ = wclear(ew_stdscr())
+    }
+
+    /// COLORTERM=truecolor|24bit. Truecolour cells are still drawn through the 256-colour palette, the most
+    /// ncurses can address portably; themes are resolved for the best tier the palette can show.
+    private static var terminalSaysTruecolor: Bool {
+        guard let value = getenv("COLORTERM") else { return false }
+        let text = String(cString: value)
+        return text == "truecolor" || text == "24bit"
+    }
+
+    deinit { stop() }
+
+    /// Restores the terminal (`endwin`), removes the signal handlers and prints held stderr. Idempotent.
+    public func stop() {
+        guard active else { return }
+        active = false
+        _ = curs_set(1)
+        endwin()
+        SignalTrap.screenDidStop()
+        SignalTrap.releaseStderr()
+        SignalTrap.uninstall()
+    }
+
+    private func refreshSize() {
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        if ew_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
+            if Int(rows) != Int(ew_lines()) || Int(cols) != Int(ew_cols()) {
+                resizeterm(rows, cols)
+            }
+        }
+        size = (Int(ew_getmaxx(ew_stdscr())), Int(ew_getmaxy(ew_stdscr())))
+    }
+
+    public func write(_ changes: [CellChange]) {
+        let screen = ew_stdscr()
+        var wide = [wchar_t](repeating: 0, count: Int(CCHARW_MAX) + 1)
+        for change in changes {
+            let cell = change.cell
+            if cell.isContinuation { continue }
+            var count = 0
+            for scalar in cell.grapheme.unicodeScalars where count < Int(CCHARW_MAX) {
+                wide[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
+            if count == 0 {
+                wide[0] = 0x20
+                count = 1
+            }
+            wide[count] = 0
+            let pair = colorDepth == .monochrome ? 0 : pairs.pair(for: cell.style, depth: colorDepth)
+            _ = ew_put_wide(screen, Int32(change.y), Int32(change.x), wide, attributes(of: cell.style), pair)
+        }
+    }
+
+    private func attributes(of style: CellStyle) -> attr_t {
+        var result = ew_a_normal()
+        if style.attributes.contains(.bold) { result |= ew_a_bold() }
+        if style.attributes.contains(.dim) { result |= ew_a_dim() }
+        if style.attributes.contains(.underline) { result |= ew_a_underline() }
+        if style.attributes.contains(.reverse) { result |= ew_a_reverse() }
+        return result
+    }
+
+    public func invalidate() { fullRedrawPending = true }
+
+    public func present() {
+        if fullRedrawPending {
+            fullRedrawPending = false
+            clearok(ew_curscr(), true)
+        }
+        wnoutrefresh(ew_stdscr())
+        doupdate()
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(0, millis))
+    }
+
+    public func waitForInput(timeout: Duration?) -> [TerminalInput] {
+        var fds = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let millis: Int32 = timeout.map { Self.milliseconds($0) } ?? -1
+        _ = poll(&fds, 2, millis)
+
+        var inputs: [TerminalInput] = []
+        var resized = false
+        for signal in wakePipe.drain() {
+            if signal == SIGWINCH {
+                resized = true
+            } else {
+                inputs.append(.terminationRequested(signal: signal))
+            }
+        }
+        var ch: wint_t = 0
+        while true {
+            let status = wget_wch(ew_stdscr(), &ch)
+            if status == ERR { break }
+            if status == ew_key_code_yes() {
+                if Int32(ch) == ew_key_resize() {
+                    resized = true
+                } else if let key = KeyDecoder.functionKey(Int32(ch)) {
+                    inputs.append(.key(key))
+                }
+            } else if let key = KeyDecoder.character(UInt32(ch)) {
+                inputs.append(.key(key))
+            }
+        }
+        if resized {
+            // However many SIGWINCH and KEY_RESIZE arrived, report the final size once and repaint in full:
+            // terminals reflow the old contents on resize, so no cell on screen can be trusted.
+            refreshSize()
+            invalidate()
+            inputs.append(.resized(width: size.width, height: size.height))
+        }
+        return inputs
+    }
+}

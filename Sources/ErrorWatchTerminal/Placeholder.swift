@@ -1,1 +1,0 @@
-// ErrorWatchTerminal: see issue 5.

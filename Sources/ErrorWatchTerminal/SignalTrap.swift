@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNCurses
+import Synchronization
+
+// Signal handlers may only touch async-signal-safe state: these atomics, written by the terminal thread
+// before the handlers are installed and read by the handlers afterwards.
+
+/// The write end of the wake pipe, or -1 when no dashboard is running.
+private let signalWakeFD = Atomic<Int32>(-1)
+/// Whether ncurses currently owns the screen (so a crash handler must call `endwin`).
+private let screenActive = Atomic<Bool>(false)
+/// The saved original stderr while it is redirected into the capture file, or -1.
+private let savedStderrFD = Atomic<Int32>(-1)
+/// The capture file that holds stderr output while the screen is active, or -1.
+private let captureFD = Atomic<Int32>(-1)
+/// How many termination signals arrived; the second one forces an exit even if the loop is stuck.
+private let terminationCount = Atomic<Int>(0)
+
+/// The handlers that were installed for crash signals before ours (the Swift runtime's backtracer, say),
+/// indexed by signal number, so our handler can restore the terminal and then chain to them.
+///
+/// `nonisolated(unsafe)` is sound here: the storage is allocated once at load, written only by
+/// `SignalTrap.install()` on the terminal thread *before* `sigaction` installs our handler for that
+/// signal (the `sigaction` call orders the write before any delivery), and afterwards only read.
+nonisolated(unsafe) private let previousCrashActions: UnsafeMutablePointer<sigaction> = {
+    let p = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    p.initialize(repeating: sigaction(), count: 65)
+    return p
+}()
+
+let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+private func onTermination(_ signal: Int32) {
+    if terminationCount.add(1, ordering: .relaxed).newValue >= 2 {
+        // The loop did not shut down after the first signal: restore the terminal and leave now.
+        emergencyRestore()
+        _exit(128 + signal)
+    }
+    let fd = signalWakeFD.load(ordering: .relaxed)
+    guard fd >= 0 else { return }
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(fd, &byte, 1)
+}
+
+private func onWindowChange(_ signal: Int32) {
+    let fd = signalWakeFD.load(ordering: .relaxed)
+    guard fd >= 0 else { return }
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(fd, &byte, 1)
+}
+
+private func onCrash(_ signal: Int32) {
+    emergencyRestore()
+    // Chain to whatever handled this signal before us (or the default action), then re-raise.
+    var previous = previousCrashActions[Int(signal)]
+    sigaction(signal, &previous, nil)
+    raise(signal)
+}
+
+/// Leaves curses mode and puts stderr back, copying what was held. Used from signal handlers, so it sticks to
+/// `endwin` (what htop does on a crash) and plain system calls.
+private func emergencyRestore() {
+    if screenActive.exchange(false, ordering: .relaxed) {
+        endwin()
+    }
+    let saved = savedStderrFD.exchange(-1, ordering: .relaxed)
+    let capture = captureFD.exchange(-1, ordering: .relaxed)
+    if saved >= 0 {
+        dup2(saved, STDERR_FILENO)
+        if capture >= 0 {
+            lseek(capture, 0, SEEK_SET)
+            var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            withUnsafeMutableBytes(of: &buffer) { raw in
+                while true {
+                    let n = read(capture, raw.baseAddress, raw.count)
+                    if n <= 0 { break }
+                    _ = write(STDERR_FILENO, raw.baseAddress, n)
+                }
+            }
+        }
+    }
+}
+
+/// Installs and removes the dashboard's signal handlers and the stderr hold.
+enum SignalTrap {
+    /// Installs handlers: termination signals and SIGWINCH write to `wakeFD`; crash signals restore the terminal.
+    /// Call before `initscr`, so ncurses sees a handler for SIGWINCH and does not install its own.
+    static func install(wakeFD: Int32) {
+        signalWakeFD.store(wakeFD, ordering: .relaxed)
+        terminationCount.store(0, ordering: .relaxed)
+        for sig in terminationSignals { setHandler(sig) { onTermination($0) } }
+        setHandler(SIGWINCH) { onWindowChange($0) }
+        for sig in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { onCrash($0) }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = Int32(SA_RESETHAND)
+            sigaction(sig, nil, previousCrashActions.advanced(by: Int(sig)))
+            sigaction(sig, &action, nil)
+        }
+    }
+
+    /// Puts the default handlers back (and the crash handlers that were there before).
+    static func uninstall() {
+        signalWakeFD.store(-1, ordering: .relaxed)
+        for sig in terminationSignals + [SIGWINCH] { signal(sig, SIG_DFL) }
+        for sig in crashSignals { sigaction(sig, previousCrashActions.advanced(by: Int(sig)), nil) }
+    }
+
+    private static func setHandler(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        sigaction(sig, &action, nil)
+    }
+
+    /// Records that curses owns the screen, so a crash handler knows to call `endwin`.
+    static func screenDidStart() { screenActive.store(true, ordering: .relaxed) }
+
+    /// Records that curses released the screen.
+    static func screenDidStop() { screenActive.store(false, ordering: .relaxed) }
+
+    /// Redirects stderr into an unlinked temporary file until ``releaseStderr()``.
+    static func holdStderr() {
+        var template = Array("/tmp/errorwatch-stderr-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        ew_flush_stderr()
+        let saved = dup(STDERR_FILENO)
+        guard saved >= 0 else {
+            close(fd)
+            return
+        }
+        captureFD.store(fd, ordering: .relaxed)
+        savedStderrFD.store(saved, ordering: .relaxed)
+        dup2(fd, STDERR_FILENO)
+    }
+
+    /// Puts stderr back and prints what was written to it while it was held.
+    /// Call after `endwin`.
+    static func releaseStderr() {
+        ew_flush_stderr()
+        let capture = captureFD.load(ordering: .relaxed)
+        let saved = savedStderrFD.load(ordering: .relaxed)
+        screenActive.store(false, ordering: .relaxed)
+        emergencyRestore()
+        if capture >= 0 { close(capture) }
+        if saved >= 0 { close(saved) }
+    }
+}
