@@ -2,13 +2,15 @@ import DequeModule
 import Foundation
 
 /// The pure state machine behind ``ErrorStream``: one shared append-only log of events indexed by sequence
-/// number, and a cursor per listener.
+/// number (a deque of ``LogSegment``s), and a cursor per listener.
 ///
 /// Nothing here locks, suspends or resumes. Every mutating event returns what must happen next (waiters to
 /// resume), and the stream performs that after releasing its lock (DESIGN rule 1).
 ///
 /// - `add` appends once: its cost does not depend on the number of listeners, except for handing back the
 ///   waiters it woke.
+/// - A take is O(1) under the lock: it hands the listener a range of one segment, which the listener's iterator
+///   then reads outside the lock.
 /// - A listener's *backlog* is the part of the log between its cursor and the end. Bounded policies are applied
 ///   lazily, when the listener takes a batch: `.bufferingNewest(n)` skips to the newest `n`, `.bufferingOldest(n)`
 ///   keeps the oldest `n` and skips the rest. Skipped events are counted as dropped, so for every listener the
@@ -17,6 +19,7 @@ import Foundation
 ///   under `.bufferingNewest(n)` never needs more than the newest `n`; one under `.bufferingOldest(n)` that is
 ///   more than `n` behind gets its `n` events *parked* (copied aside), after which it pins nothing. So memory is
 ///   bounded behind a listener that never iterates, unless its policy is `.unbounded`.
+@usableFromInline
 struct BroadcastLog {
     typealias Waiter = UnsafeContinuation<Void, Never>
 
@@ -27,31 +30,41 @@ struct BroadcastLog {
         let policy: ErrorStream.BufferingPolicy
         /// `.bufferingOldest` only: the oldest `n` events, copied aside when the listener fell more than `n`
         /// behind. While parked, everything from `cursor` to the end of the log is dropped for this listener.
-        var parked: ContiguousArray<ErrorEvent>?
+        var parked: LogSegment?
+    }
+
+    /// Events a listener may read outside the lock: sequences `lower..<upper` of `segment`.
+    @usableFromInline
+    struct Batch: Sendable {
+        let segment: LogSegment
+        let lower: UInt64
+        let upper: UInt64
     }
 
     /// What a listener's attempt to take a batch produced.
-    enum TakeResult: Equatable {
-        /// Events were appended to the caller's buffer; `dropped` were skipped by the policy since the last take.
-        case taken(dropped: UInt64)
-        /// Nothing to read yet: suspend and call `suspend(_:waiter:)`.
+    enum TakeResult {
+        /// A batch to read; `dropped` events were skipped by the policy since the last take.
+        case taken(Batch, dropped: UInt64)
+        /// Nothing to read yet: suspend and call `suspend(_:waiter:cancelled:)`.
         case wait
         /// The listener is gone (unregistered, cancelled, or drained after `finish()`).
         case finished
     }
 
-    /// The most events one take copies for `.unbounded` and `.bufferingNewest` listeners.
-    static let maximumBatch = 1024
+    /// Events per log segment: the most one take hands out, and the granularity of trimming.
+    static let segmentCapacity = 512
     /// Minimum growth of the log between two trims, so that trimming (O(listeners)) stays rare.
     static let trimSlack = 256
 
-    /// The retained events; `log[0]` has sequence `logStart`.
-    private(set) var log: Deque<ErrorEvent> = []
+    private var segments: Deque<LogSegment> = []
+    /// The oldest sequence number any listener or replay may still read.
     private(set) var logStart: UInt64 = 1
+    /// The sequence number the next added event gets.
+    private(set) var nextSequence: UInt64 = 1
     private var listeners: [UInt64: Listener] = [:]
     private var waiting: [UInt64: Waiter] = [:]
     private var nextID: UInt64 = 0
-    private var trimAt: Int
+    private var trimAt: UInt64
     let historyCapacity: Int
     private(set) var finished = false
     private(set) var added: UInt64 = 0
@@ -61,13 +74,13 @@ struct BroadcastLog {
 
     init(historyCapacity: Int) {
         self.historyCapacity = max(0, historyCapacity)
-        self.trimAt = self.historyCapacity + Self.trimSlack
+        self.trimAt = UInt64(self.historyCapacity + Self.trimSlack)
     }
 
-    /// The sequence number the next added event gets.
-    var nextSequence: UInt64 { logStart + UInt64(log.count) }
     var listenerCount: Int { listeners.count }
     var waiterCount: Int { waiting.count }
+    /// Events held in memory by the log's segments (trimmed segments still read by an iterator not included).
+    var retainedCount: Int { segments.first.map { Int(nextSequence - $0.base) } ?? 0 }
 
     /// Total drops: those charged at takes plus those the policies imply for backlogs not yet taken.
     var dropped: UInt64 {
@@ -82,9 +95,14 @@ struct BroadcastLog {
             addedAfterFinish += 1
             return []
         }
-        log.append(ErrorEvent(error: error, sequence: nextSequence, timestamp: timestamp, context: context))
+        if segments.last?.isFull ?? true {
+            segments.append(LogSegment(base: nextSequence, capacity: Self.segmentCapacity))
+        }
+        segments[segments.count - 1].append(
+            ErrorEvent(error: error, sequence: nextSequence, timestamp: timestamp, context: context))
+        nextSequence += 1
         added += 1
-        if log.count >= trimAt { trim() }
+        if nextSequence - logStart >= trimAt { trim() }
         guard !waiting.isEmpty else { return [] }
         let woken = Array(waiting.values)
         waiting.removeAll(keepingCapacity: true)
@@ -97,6 +115,7 @@ struct BroadcastLog {
         guard !finished else { return [] }
         finished = true
         for (id, listener) in listeners where isCaughtUp(listener) {
+            chargedDrops += pendingDrops(listener)
             listeners[id] = nil
         }
         let woken = Array(waiting.values)
@@ -109,8 +128,8 @@ struct BroadcastLog {
     /// Registers a listener that reads every event added from now on, plus up to `replay` recent ones.
     /// Returns `nil` after `finish()` when there is nothing to replay.
     mutating func register(policy: ErrorStream.BufferingPolicy, replay: Int) -> UInt64? {
-        let next = nextSequence
-        var count = UInt64(max(0, min(replay, historyCapacity, log.count)))
+        var count = UInt64(max(0, min(replay, historyCapacity)))
+        count = min(count, nextSequence - logStart)
         switch policy {
         case .unbounded: break
         case .bufferingNewest(let n), .bufferingOldest(let n): count = min(count, UInt64(max(0, n)))
@@ -118,7 +137,7 @@ struct BroadcastLog {
         if finished && count == 0 { return nil }
         let id = nextID
         nextID += 1
-        listeners[id] = Listener(cursor: next - count, policy: policy, parked: nil)
+        listeners[id] = Listener(cursor: nextSequence - count, policy: policy, parked: nil)
         return id
     }
 
@@ -130,45 +149,44 @@ struct BroadcastLog {
         return waiting.removeValue(forKey: id)
     }
 
-    /// Moves the listener's readable window into `buffer` (which the caller has emptied) and advances its cursor.
-    mutating func take(_ id: UInt64, into buffer: inout ContiguousArray<ErrorEvent>) -> TakeResult {
+    /// Hands the listener its next batch (a range of one segment) and advances its cursor past it.
+    mutating func take(_ id: UInt64) -> TakeResult {
         guard var listener = listeners[id] else { return .finished }
         let next = nextSequence
-        var dropped: UInt64 = 0
         if let parked = listener.parked {
-            buffer = parked
-            dropped = next - listener.cursor
+            let dropped = next - listener.cursor
             listener.parked = nil
             listener.cursor = next
-        } else {
-            let pinnedLog = listener.cursor == logStart
-            let (lower, upper, skipped) = window(listener, next: next)
-            guard lower < upper else {
-                if finished {
-                    listeners[id] = nil
-                    chargedDrops += skipped
-                    return .finished
-                }
-                return .wait
-            }
-            buffer.reserveCapacity(Int(upper - lower))
-            for sequence in lower..<upper {
-                buffer.append(log[Int(sequence - logStart)])
-            }
-            dropped = skipped
-            if case .bufferingOldest = listener.policy {
-                listener.cursor = next
-            } else {
-                listener.cursor = upper
-            }
             listeners[id] = listener
             chargedDrops += dropped
-            if pinnedLog && log.count > historyCapacity + Self.trimSlack { trim() }
-            return .taken(dropped: dropped)
+            return .taken(Batch(segment: parked, lower: parked.base, upper: parked.end), dropped: dropped)
+        }
+        let (lower, upper, skipped) = window(listener, next: next)
+        guard lower < upper else {
+            if !finished { return .wait }
+            listeners[id] = nil
+            chargedDrops += skipped
+            return .finished
+        }
+        let previousCursor = listener.cursor
+        var segment = segment(containing: lower)
+        var batchUpper = min(upper, segment.end)
+        if case .bufferingOldest = listener.policy, skipped > 0 {
+            // Over-full: deliver the oldest n, drop the rest. Copy them aside if they span segments.
+            if batchUpper < upper {
+                segment = LogSegment(base: lower, copying: (lower..<upper).map { self.segment(containing: $0)[$0] })
+                batchUpper = upper
+            }
+            listener.cursor = next
+        } else {
+            listener.cursor = batchUpper
         }
         listeners[id] = listener
-        chargedDrops += dropped
-        return .taken(dropped: dropped)
+        chargedDrops += skipped
+        if previousCursor <= logStart && nextSequence - logStart > UInt64(historyCapacity + Self.trimSlack) {
+            trim()
+        }
+        return .taken(Batch(segment: segment, lower: lower, upper: batchUpper), dropped: skipped)
     }
 
     /// Stores the waiter of a listener that found nothing to take, or hands it back to be resumed at once when
@@ -186,16 +204,21 @@ struct BroadcastLog {
 
     // MARK: Windows and trimming
 
-    /// The part of the log the listener would take now, and how many events its policy skips to get there.
+    /// The segment holding `sequence`, which must lie in `logStart..<nextSequence`.
+    private func segment(containing sequence: UInt64) -> LogSegment {
+        segments[Int((sequence - segments[0].base) / UInt64(Self.segmentCapacity))]
+    }
+
+    /// The part of the log the listener may read now, and how many events its policy skips to get there.
     private func window(_ listener: Listener, next: UInt64) -> (lower: UInt64, upper: UInt64, skipped: UInt64) {
         let cursor = listener.cursor
         switch listener.policy {
         case .unbounded:
-            return (cursor, min(next, cursor + UInt64(Self.maximumBatch)), 0)
+            return (cursor, next, 0)
         case .bufferingNewest(let n):
             let limit = UInt64(max(0, n))
             let lower = next - cursor > limit ? next - limit : cursor
-            return (lower, min(next, lower + UInt64(Self.maximumBatch)), lower - cursor)
+            return (lower, next, lower - cursor)
         case .bufferingOldest(let n):
             let upper = min(next, cursor + UInt64(max(0, n)))
             return (cursor, upper, next - upper)
@@ -210,13 +233,13 @@ struct BroadcastLog {
 
     /// Drops the listener's policy implies for its backlog but that no take has charged yet.
     private func pendingDrops(_ listener: Listener) -> UInt64 {
-        let next = nextSequence
-        if listener.parked != nil { return next - listener.cursor }
-        return window(listener, next: next).skipped
+        if listener.parked != nil { return nextSequence - listener.cursor }
+        return window(listener, next: nextSequence).skipped
     }
 
     /// The oldest sequence the listener may still read. Parks an over-full `.bufferingOldest` listener.
-    private mutating func lowestNeeded(by id: UInt64, _ listener: Listener, next: UInt64) -> UInt64 {
+    private mutating func lowestNeeded(by id: UInt64, _ listener: Listener) -> UInt64 {
+        let next = nextSequence
         guard listener.parked == nil else { return next }
         switch listener.policy {
         case .unbounded:
@@ -225,25 +248,27 @@ struct BroadcastLog {
             return window(listener, next: next).lower
         case .bufferingOldest(let n):
             let limit = UInt64(max(0, n))
+            guard limit > 0 else { return next }  // reads nothing, ever
             guard next - listener.cursor > limit else { return listener.cursor }
-            let start = Int(listener.cursor - logStart)
-            listeners[id]?.parked = ContiguousArray(log[start..<(start + Int(limit))])
-            listeners[id]?.cursor = listener.cursor + limit
+            let kept = listener.cursor..<(listener.cursor + limit)
+            let parked = LogSegment(base: kept.lowerBound, copying: kept.map { segment(containing: $0)[$0] })
+            listeners[id]?.parked = parked
+            listeners[id]?.cursor = kept.upperBound
             return next
         }
     }
 
-    /// Forgets the entries no listener and no replay can still need. O(listeners); called rarely.
+    /// Forgets the segments no listener and no replay can still read. O(listeners); called rarely.
     private mutating func trim() {
-        let next = nextSequence
-        var lowest = next - UInt64(min(historyCapacity, log.count))
+        var lowest = nextSequence - min(UInt64(historyCapacity), nextSequence - logStart)
         for (id, listener) in listeners {
-            lowest = min(lowest, lowestNeeded(by: id, listener, next: next))
+            lowest = min(lowest, lowestNeeded(by: id, listener))
         }
-        if lowest > logStart {
-            log.removeFirst(Int(lowest - logStart))
-            logStart = lowest
+        logStart = max(logStart, lowest)
+        while let first = segments.first, first.isFull, first.end <= logStart {
+            segments.removeFirst()
         }
-        trimAt = max(log.count * 2, log.count + Self.trimSlack, historyCapacity + Self.trimSlack)
+        let retained = nextSequence - logStart
+        trimAt = max(retained * 2, retained + UInt64(Self.trimSlack), UInt64(historyCapacity + Self.trimSlack))
     }
 }

@@ -17,30 +17,18 @@ extension ErrorStream {
             public typealias Element = ErrorEvent
             public typealias Failure = Never
 
-            private var lease: Lease?
-            private var buffer: ContiguousArray<ErrorEvent> = []
-            private var index = 0
-            /// Events this iterator's buffering policy has dropped so far (the gaps in `sequence` it has seen).
-            public private(set) var droppedCount: UInt64 = 0
+            @usableFromInline var cursor: Cursor
 
-            init(lease: Lease) { self.lease = lease }
+            init(lease: Lease) { self.cursor = Cursor(lease: lease) }
+
+            /// Events this iterator's buffering policy has dropped so far (the gaps in `sequence` it has seen).
+            public var droppedCount: UInt64 { cursor.dropped }
 
             /// The next event, or `nil` once the stream is finished and drained or the task is cancelled.
+            @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> ErrorEvent? {
-                if index < buffer.count {
-                    defer { index += 1 }
-                    return buffer[index]
-                }
-                guard let lease, let id = lease.id else { return nil }
-                buffer.removeAll(keepingCapacity: true)
-                index = 0
-                guard await lease.stream.refill(id, into: &buffer, dropped: &droppedCount, isolation: actor) else {
-                    self.lease = nil
-                    buffer = []
-                    return nil
-                }
-                index = 1
-                return buffer[0]
+                guard let slot = await cursor.next(isolation: actor) else { return nil }
+                return slot.segment[slot.sequence]
             }
 
             /// The next event, or `nil` once the stream is finished and drained or the task is cancelled.
@@ -67,14 +55,16 @@ extension ErrorStream {
             public typealias Element = any Error
             public typealias Failure = Never
 
-            var base: Events.AsyncIterator
+            @usableFromInline var cursor: Cursor
 
             /// Events this iterator's buffering policy has dropped so far.
-            public var droppedCount: UInt64 { base.droppedCount }
+            public var droppedCount: UInt64 { cursor.dropped }
 
             /// The next error, or `nil` once the stream is finished and drained or the task is cancelled.
+            @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> (any Error)? {
-                await base.next(isolation: actor)?.error
+                guard let slot = await cursor.next(isolation: actor) else { return nil }
+                return slot.segment.error(at: slot.sequence)
             }
 
             /// The next error, or `nil` once the stream is finished and drained or the task is cancelled.
@@ -82,7 +72,7 @@ extension ErrorStream {
         }
 
         /// Starts reading. The first iterator continues the listener registered when this value was created.
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: events.makeAsyncIterator()) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(cursor: events.makeAsyncIterator().cursor) }
     }
 
     /// Only the errors of type `T`, typed as `T`.
@@ -101,16 +91,17 @@ extension ErrorStream {
             public typealias Element = T
             public typealias Failure = Never
 
-            var base: Events.AsyncIterator
+            @usableFromInline var cursor: Cursor
 
             /// Events (of any type) this iterator's buffering policy has dropped so far.
-            public var droppedCount: UInt64 { base.droppedCount }
+            public var droppedCount: UInt64 { cursor.dropped }
 
             /// The next error of type `T`, or `nil` once the stream is finished and drained or the task is
             /// cancelled.
+            @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> T? {
-                while let event = await base.next(isolation: actor) {
-                    if let typed = event.error as? T { return typed }
+                while let slot = await cursor.next(isolation: actor) {
+                    if let typed = slot.segment.error(at: slot.sequence) as? T { return typed }
                 }
                 return nil
             }
@@ -120,7 +111,7 @@ extension ErrorStream {
         }
 
         /// Starts reading. The first iterator continues the listener registered when this value was created.
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: events.makeAsyncIterator()) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(cursor: events.makeAsyncIterator().cursor) }
     }
 
     /// Events from now on, with the default buffering policy (``BufferingPolicy/default``).

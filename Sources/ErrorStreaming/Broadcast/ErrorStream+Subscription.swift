@@ -32,6 +32,7 @@ extension ErrorStream {
     }
 
     /// An iterator's hold on its listener; unregisters it when the iterator ends or is dropped.
+    @usableFromInline
     final class Lease: Sendable {
         let stream: ErrorStream
         let id: UInt64?
@@ -52,26 +53,32 @@ extension ErrorStream {
         waiter?.resume()
     }
 
-    /// Fills `buffer` (empty on entry) with the listener's next batch, suspending until there is one.
+    /// The listener's next batch, suspending until there is one.
     ///
-    /// Returns `false` when the listener has ended: unregistered, cancelled, or drained after `finish()`.
-    func refill(
+    /// Returns `nil` when the listener has ended: unregistered, cancelled, or drained after `finish()`.
+    @usableFromInline
+    func nextBatch(
         _ id: UInt64,
-        into buffer: inout ContiguousArray<ErrorEvent>,
         dropped: inout UInt64,
         isolation: isolated (any Actor)?
-    ) async -> Bool {
+    ) async -> BroadcastLog.Batch? {
+        var yielded = false
         while true {
             if Task.isCancelled {
                 unregister(id)
-                return false
+                return nil
             }
-            switch state.withLock({ $0.take(id, into: &buffer) }) {
-            case .taken(let skipped):
+            switch state.withLock({ $0.take(id) }) {
+            case .taken(let batch, let skipped):
                 dropped += skipped
-                return true
+                if batch.lower < batch.upper { return batch }
             case .finished:
-                return false
+                return nil
+            case .wait where !yielded:
+                // Let the producer run on before parking: the next take then gets a batch instead of one event,
+                // and the producer is spared resuming a waiter for every add while listeners keep up.
+                yielded = true
+                await Task.yield()
             case .wait:
                 await withTaskCancellationHandler {
                     await withUnsafeContinuation(isolation: isolation) { (waiter: BroadcastLog.Waiter) in

@@ -137,7 +137,7 @@ public final class ErrorStream: Sendable {
     }
 
     /// Events the log holds right now; bounded unless an `.unbounded` listener falls behind. For tests.
-    var retainedCount: Int { state.withLock { $0.log.count } }
+    var retainedCount: Int { state.withLock { $0.retainedCount } }
 
     /// Waiting listeners right now. For tests.
     var waiterCount: Int { state.withLock { $0.waiterCount } }
