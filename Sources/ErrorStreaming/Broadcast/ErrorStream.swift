@@ -1,22 +1,45 @@
-import DequeModule
 import Foundation
 import Synchronization
 
 /// A broadcast channel for errors: any part of an app adds errors, many listeners each receive all of them.
 ///
-/// PROVISIONAL IMPLEMENTATION: the public API is final; the internals are a simple lock plus
-/// per-listener buffers and are being replaced by the shared-log design (issue 2).
+/// ```swift
+/// let stream = ErrorStream()
+/// let updates = stream.updates            // subscribed from this line on
+/// stream.add(LoginError.wrongPassword, source: "auth.login", severity: .warning)
+/// for await error in updates where error is LoginError { show(error) }
+/// ```
+///
+/// Every listener reads one shared append-only log through its own cursor, taking many events per lock
+/// acquisition. `add` appends once under a short lock, so its cost does not grow with the number of listeners,
+/// and never waits on a listener; waiting listeners are resumed after the lock is released. Every added error gets
+/// a `sequence` number under that lock, so all listeners see one total order, even with many producer threads.
+///
+/// A listener is registered when its sequence value is created (`stream.updates`, `stream.events(...)`), not when
+/// its loop starts, so nothing added in between is lost. It is unregistered as soon as its loop ends (`break`,
+/// `finish()`, task cancellation) or, if never iterated, when the sequence value is dropped.
 public final class ErrorStream: Sendable {
-    /// What a listener's buffer does when the listener falls behind.
+    /// What a listener's backlog does when the listener falls behind (AsyncStream's spelling).
+    ///
+    /// The backlog is what was added for the listener and not yet taken by its loop. Events a bounded policy
+    /// drops are counted in ``Statistics/dropped`` and show as gaps in ``ErrorEvent/sequence``.
+    ///
+    /// ```swift
+    /// for await event in stream.events(bufferingPolicy: .bufferingOldest(100)) { … }
+    /// ```
     public enum BufferingPolicy: Sendable, Hashable {
-        /// Keep everything. Memory grows without limit behind a listener that never reads.
+        /// Keep everything. Memory grows without limit behind a listener that stops reading.
         case unbounded
-        /// Keep the newest `n` undelivered events, dropping the oldest.
+        /// Keep the newest `n` undelivered events, dropping the oldest. Memory stays bounded.
         case bufferingNewest(Int)
-        /// Keep the oldest `n` undelivered events, dropping new ones.
+        /// Keep the oldest `n` undelivered events, dropping new ones while the backlog is full.
         case bufferingOldest(Int)
 
         /// The default: `.bufferingNewest(1024)`.
+        ///
+        /// A monitor wants the latest errors rather than stale ones, and must never let a stuck listener (a
+        /// frozen UI pane, a blocked forwarder) grow the app's memory. 1024 events absorb bursts of several
+        /// seconds at a realistic error rate while costing at most about 100 KB per listener.
         public static let `default` = BufferingPolicy.bufferingNewest(1024)
     }
 
@@ -24,7 +47,7 @@ public final class ErrorStream: Sendable {
     public struct Statistics: Sendable, Hashable {
         /// Errors accepted by `add` before `finish()`.
         public var added: UInt64
-        /// Deliveries dropped by bounded listener buffers, summed over listeners.
+        /// Deliveries dropped by bounded listener backlogs, summed over listeners (current and past).
         public var dropped: UInt64
         /// Listeners registered right now.
         public var subscribers: Int
@@ -35,88 +58,46 @@ public final class ErrorStream: Sendable {
     /// The process-wide stream used by the static facade (`ErrorStream.add(_:)`, `ErrorStream.updates`).
     public static let shared = ErrorStream()
 
-    private struct Subscriber {
-        var buffer: Deque<ErrorEvent> = []
-        var policy: BufferingPolicy
-        var waiter: CheckedContinuation<ErrorEvent?, Never>?
-        var dropped: UInt64 = 0
-    }
-
-    private struct State {
-        var nextSequence: UInt64 = 1
-        var nextID: UInt64 = 0
-        var subscribers: [UInt64: Subscriber] = [:]
-        var history: Deque<ErrorEvent> = []
-        var finished = false
-        var added: UInt64 = 0
-        var dropped: UInt64 = 0
-        var addedAfterFinish: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-    private let historyCapacity: Int
+    let state: Mutex<BroadcastLog>
     private let now: @Sendable () -> Date
 
     /// Creates a stream.
+    ///
+    /// ```swift
+    /// let stream = ErrorStream(historyCapacity: 64, now: { Date(timeIntervalSince1970: 0) })
+    /// ```
     /// - Parameters:
     ///   - historyCapacity: how many recent events the stream keeps for listeners that ask for replay.
     ///   - now: the time source for event timestamps; inject a fixed one in tests.
     public init(historyCapacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.historyCapacity = max(0, historyCapacity)
+        self.state = Mutex(BroadcastLog(historyCapacity: historyCapacity))
         self.now = now
     }
 
-    /// Adds an error with the default context. Never waits on a listener.
+    /// Adds an error with the default context (source `"app"`, severity `.error`, origin `.user`).
+    ///
+    /// Synchronous, callable from any thread or actor, and never waits on a listener.
+    /// ```swift
+    /// stream.add(URLError(.timedOut))
+    /// ```
     public func add(_ error: any Error) { add(error, context: .default) }
 
     /// Adds an error with what the producer knows about it. Never waits on a listener.
+    ///
+    /// ```swift
+    /// stream.add(error, context: ErrorContext(source: "sync", severity: .warning, origin: .background))
+    /// ```
     public func add(_ error: any Error, context: ErrorContext) {
         let timestamp = now()
-        var toResume: [(CheckedContinuation<ErrorEvent?, Never>, ErrorEvent)] = []
-        state.withLock { s in
-            guard !s.finished else {
-                s.addedAfterFinish += 1
-                return
-            }
-            let event = ErrorEvent(error: error, sequence: s.nextSequence, timestamp: timestamp, context: context)
-            s.nextSequence += 1
-            s.added += 1
-            if historyCapacity > 0 {
-                if s.history.count == historyCapacity { s.history.removeFirst() }
-                s.history.append(event)
-            }
-            for id in Array(s.subscribers.keys) {
-                var sub = s.subscribers[id]!
-                if let waiter = sub.waiter {
-                    sub.waiter = nil
-                    toResume.append((waiter, event))
-                } else {
-                    switch sub.policy {
-                    case .unbounded:
-                        sub.buffer.append(event)
-                    case .bufferingNewest(let n):
-                        if sub.buffer.count >= max(n, 0) {
-                            if !sub.buffer.isEmpty { sub.buffer.removeFirst() }
-                            sub.dropped += 1
-                            s.dropped += 1
-                        }
-                        if n > 0 { sub.buffer.append(event) }
-                    case .bufferingOldest(let n):
-                        if sub.buffer.count >= max(n, 0) {
-                            sub.dropped += 1
-                            s.dropped += 1
-                        } else {
-                            sub.buffer.append(event)
-                        }
-                    }
-                }
-                s.subscribers[id] = sub
-            }
-        }
-        for (continuation, event) in toResume { continuation.resume(returning: event) }
+        let woken = state.withLock { $0.add(error, context: context, timestamp: timestamp) }
+        for waiter in woken { waiter.resume() }
     }
 
     /// Adds an error, spelling out the context fields.
+    ///
+    /// ```swift
+    /// stream.add(error, source: "auth.login", severity: .warning, origin: .user, metadata: ["user": "ada"])
+    /// ```
     public func add(
         _ error: any Error,
         source: String,
@@ -127,186 +108,59 @@ public final class ErrorStream: Sendable {
         add(error, context: ErrorContext(source: source, severity: severity, origin: origin, metadata: metadata))
     }
 
-    /// Listeners registered right now.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    /// Listeners registered right now (sequence values created and not yet ended or dropped).
+    public var subscriberCount: Int { state.withLock { $0.listenerCount } }
 
-    /// Counters: added, dropped, subscribers.
+    /// A snapshot of the stream's counters.
+    ///
+    /// ```swift
+    /// let stats = stream.statistics
+    /// print("\(stats.added) added, \(stats.dropped) dropped, \(stats.subscribers) listening")
+    /// ```
     public var statistics: Statistics {
         state.withLock {
             Statistics(
-                added: $0.added, dropped: $0.dropped, subscribers: $0.subscribers.count,
+                added: $0.added, dropped: $0.dropped, subscribers: $0.listenerCount,
                 addedAfterFinish: $0.addedAfterFinish)
         }
     }
 
-    /// Ends every listener's loop once it has drained its buffer; later adds are counted and ignored.
+    /// Ends every listener's loop once it has drained its backlog; later adds are counted and ignored.
+    ///
+    /// ```swift
+    /// stream.finish()
+    /// stream.add(error)   // ignored; statistics.addedAfterFinish == 1
+    /// ```
     public func finish() {
-        let waiters: [CheckedContinuation<ErrorEvent?, Never>] = state.withLock { s in
-            s.finished = true
-            var result: [CheckedContinuation<ErrorEvent?, Never>] = []
-            for id in Array(s.subscribers.keys) where s.subscribers[id]!.buffer.isEmpty {
-                if let w = s.subscribers[id]!.waiter { result.append(w) }
-                s.subscribers[id] = nil
-            }
-            return result
-        }
-        for w in waiters { w.resume(returning: nil) }
+        let woken = state.withLock { $0.finish() }
+        for waiter in woken { waiter.resume() }
     }
 
-    // MARK: Subscriptions
+    /// Events the log holds right now; bounded unless an `.unbounded` listener falls behind. For tests.
+    var retainedCount: Int { state.withLock { $0.retainedCount } }
 
-    fileprivate func register(policy: BufferingPolicy, replay: Int) -> UInt64? {
-        state.withLock { s in
-            guard !s.finished || false else { return nil }
-            let id = s.nextID
-            s.nextID += 1
-            var sub = Subscriber(policy: policy)
-            if replay > 0 {
-                for event in s.history.suffix(replay) { sub.buffer.append(event) }
-            }
-            s.subscribers[id] = sub
-            return id
-        }
-    }
-
-    fileprivate func unregister(_ id: UInt64) {
-        let waiter = state.withLock { s in s.subscribers.removeValue(forKey: id)?.waiter }
-        waiter?.resume(returning: nil)
-    }
-
-    fileprivate func next(_ id: UInt64) async -> ErrorEvent? {
-        enum Step { case value(ErrorEvent?), wait }
-        let step: Step = state.withLock { s in
-            guard var sub = s.subscribers[id] else { return .value(nil) }
-            if let first = sub.buffer.popFirst() {
-                s.subscribers[id] = sub
-                return .value(first)
-            }
-            if s.finished {
-                s.subscribers[id] = nil
-                return .value(nil)
-            }
-            return .wait
-        }
-        if case .value(let v) = step { return v }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<ErrorEvent?, Never>) in
-                let resumeNow: ErrorEvent?? = state.withLock { s in
-                    guard var sub = s.subscribers[id] else { return .some(nil) }
-                    if let first = sub.buffer.popFirst() {
-                        s.subscribers[id] = sub
-                        return .some(first)
-                    }
-                    if s.finished || Task.isCancelled {
-                        s.subscribers[id] = nil
-                        return .some(nil)
-                    }
-                    sub.waiter = c
-                    s.subscribers[id] = sub
-                    return .none
-                }
-                if case .some(let v) = resumeNow { c.resume(returning: v) }
-            }
-        } onCancel: {
-            self.unregister(id)
-        }
-    }
-
-    /// Owns one registration; unregisters when the last sequence or iterator holding it goes away.
-    fileprivate final class Subscription: Sendable {
-        let stream: ErrorStream
-        let id: UInt64?
-        init(stream: ErrorStream, policy: BufferingPolicy, replay: Int) {
-            self.stream = stream
-            self.id = stream.register(policy: policy, replay: replay)
-        }
-        func next() async -> ErrorEvent? {
-            guard let id else { return nil }
-            return await stream.next(id)
-        }
-        deinit { if let id { stream.unregister(id) } }
-    }
-
-    // MARK: Sequences
-
-    /// Every event added after this value was created (plus `replay` earlier ones), in stream order.
-    public struct Events: AsyncSequence, Sendable {
-        public typealias Element = ErrorEvent
-        public typealias Failure = Never
-        fileprivate let subscription: Subscription
-
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            fileprivate let subscription: Subscription
-            public mutating func next() async -> ErrorEvent? { await subscription.next() }
-        }
-
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: subscription) }
-    }
-
-    /// Every error added after this value was created (plus `replay` earlier ones).
-    public struct Updates: AsyncSequence, Sendable {
-        public typealias Element = any Error
-        public typealias Failure = Never
-        fileprivate let events: Events
-
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            fileprivate var base: Events.AsyncIterator
-            public mutating func next() async -> (any Error)? { await base.next()?.error }
-        }
-
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: events.makeAsyncIterator()) }
-    }
-
-    /// Only the errors of type `T`, typed as `T`.
-    public struct TypedUpdates<T: Error>: AsyncSequence, Sendable {
-        public typealias Element = T
-        public typealias Failure = Never
-        fileprivate let events: Events
-
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            fileprivate var base: Events.AsyncIterator
-            public mutating func next() async -> T? {
-                while let event = await base.next() {
-                    if let typed = event.error as? T { return typed }
-                }
-                return nil
-            }
-        }
-
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: events.makeAsyncIterator()) }
-    }
-
-    /// Events with the default buffering policy.
-    public var events: Events { events() }
-
-    /// Events, with a buffering policy and an optional replay of up to `replay` earlier events.
-    public func events(bufferingPolicy: BufferingPolicy = .default, replay: Int = 0) -> Events {
-        Events(subscription: Subscription(stream: self, policy: bufferingPolicy, replay: replay))
-    }
-
-    /// Errors with the default buffering policy.
-    public var updates: Updates { updates() }
-
-    /// Errors, with a buffering policy and an optional replay.
-    public func updates(bufferingPolicy: BufferingPolicy = .default, replay: Int = 0) -> Updates {
-        Updates(events: events(bufferingPolicy: bufferingPolicy, replay: replay))
-    }
-
-    /// Only errors of type `T`.
-    public func updates<T: Error>(
-        of type: T.Type, bufferingPolicy: BufferingPolicy = .default, replay: Int = 0
-    ) -> TypedUpdates<T> {
-        TypedUpdates(events: events(bufferingPolicy: bufferingPolicy, replay: replay))
-    }
+    /// Waiting listeners right now. For tests.
+    var waiterCount: Int { state.withLock { $0.waiterCount } }
 
     // MARK: Static facade
 
     /// Adds an error to ``shared``.
+    ///
+    /// ```swift
+    /// ErrorStream.add(error)
+    /// ```
     public static func add(_ error: any Error) { shared.add(error) }
+
     /// Adds an error with context to ``shared``.
     public static func add(_ error: any Error, context: ErrorContext) { shared.add(error, context: context) }
-    /// Errors added to ``shared``.
+
+    /// Errors added to ``shared`` from now on, with the default buffering policy.
+    ///
+    /// ```swift
+    /// for await error in ErrorStream.updates { log(error) }
+    /// ```
     public static var updates: Updates { shared.updates }
-    /// Events added to ``shared``.
+
+    /// Events added to ``shared`` from now on, with the default buffering policy.
     public static var events: Events { shared.events }
 }
