@@ -101,14 +101,18 @@ struct ClassificationTests {
 
     @Test func reportCarriesTheContext() {
         let context = ErrorContext(source: "sync", origin: .background, attempt: 2)
-        let report = ErrorReport(PaymentError.serverUnavailable, context: context, timestamp: Date(timeIntervalSince1970: 5))
+        let report = ErrorReport(
+            PaymentError.serverUnavailable, context: context, timestamp: Date(timeIntervalSince1970: 5))
         #expect(report.origin == .background)
         #expect(report.source == "sync")
         #expect(report.attempt == 2)
         #expect(report.classification.code == "N-503")
-        let event = ErrorEvent(error: SomethingOdd(), sequence: 1, timestamp: Date(timeIntervalSince1970: 9), context: context)
+        let event = ErrorEvent(
+            error: SomethingOdd(), sequence: 1, timestamp: Date(timeIntervalSince1970: 9), context: context)
         #expect(ErrorReport(event).timestamp == Date(timeIntervalSince1970: 9))
         #expect(ErrorReport(event).context == context)
+        #expect(report.description.hasPrefix("N-503 transient sync attempt 2 (background): "))
+        #expect(report.description.hasSuffix("PaymentError: serverUnavailable"))
     }
 
     @Test func reportBugAddsABugWithFileAndLineToTheStream() async throws {

@@ -137,7 +137,9 @@ struct ErrorHandlerTests {
             recorder.record("async:\(error)")
             throw RewrittenError(reason: "after async")
         }
-        let leaf = middle.catch(RewrittenError.self) { (error: RewrittenError) in recorder.record("leaf:\(error.reason)") }
+        let leaf = middle.catch(RewrittenError.self) { (error: RewrittenError) in
+            recorder.record("leaf:\(error.reason)")
+        }
         let handled = await leaf.handle(LoginError.offline)
         #expect(handled)
         #expect(recorder.all == ["async:offline", "leaf:after async"])

@@ -37,4 +37,19 @@ struct ManualClockTests {
         clock.advance(to: ManualClock.Instant(offset: .seconds(1)))
         #expect(clock.now.offset == .seconds(2))
     }
+
+    @Test func oneAdvanceWakesEveryDueSleeperAndLeavesTheRest() async throws {
+        let clock = ManualClock()
+        let short = Task { try await clock.sleep(for: .seconds(1)) }
+        let medium = Task { try await clock.sleep(for: .seconds(2)) }
+        let long = Task { try await clock.sleep(for: .seconds(10)) }
+        await clock.waitForSleepers(count: 3)
+        #expect(clock.pendingDeadlines.map(\.offset) == [.seconds(1), .seconds(2), .seconds(10)])
+        clock.advance(by: .seconds(3))
+        try await short.value
+        try await medium.value
+        #expect(clock.pendingDeadlines.map(\.offset) == [.seconds(10)])
+        long.cancel()
+        await #expect(throws: CancellationError.self) { try await long.value }
+    }
 }

@@ -49,9 +49,9 @@ struct ReadmeSampleTests {
         }
 
         screen.throw(LoginError.sessionExpired)
-        screen.throw(LoginError.wrongPassword, finally: { handled in
+        screen.throw(LoginError.wrongPassword) { handled in  // `finally`: did some node consume it?
             log.withLock { $0.append("handled: \(handled)") }
-        })
+        }
         // log: ["restart login", "banner: wrongPassword", "handled: true"]
         // end sample
         #expect(log.withLock { $0 } == ["restart login", "banner: wrongPassword", "handled: true"])
@@ -191,8 +191,11 @@ struct ReadmeSampleTests {
         let source = try String(contentsOf: here, encoding: .utf8)
         let documented = SampleExtractor.documentSamples(document)
         let compiled = SampleExtractor.sourceSamples(source)
-        #expect(documented.map(\.name) == ["handler-tree", "handler-owner", "classified-error", "classification",
-            "reactions", "coalescing", "retry", "bindings"])
+        #expect(
+            documented.map(\.name) == [
+                "handler-tree", "handler-owner", "classified-error", "classification",
+                "reactions", "coalescing", "retry", "bindings",
+            ])
         #expect(Set(documented.map(\.name)) == Set(compiled.keys))
         for sample in documented {
             #expect(sample.code == compiled[sample.name], "docs/handling.md sample '\(sample.name)' differs")

@@ -124,9 +124,10 @@ struct RetryTests {
 
     @Test func backoffIsCappedAtItsMaximum() {
         let backoff = Backoff.exponential(initial: .seconds(1), multiplier: 3, maximum: .seconds(5), jitter: 0)
-        #expect((1...4).map { backoff.delay(afterAttempt: $0, random: 0) } == [
-            .seconds(1), .seconds(3), .seconds(5), .seconds(5),
-        ])
+        #expect(
+            (1...4).map { backoff.delay(afterAttempt: $0, random: 0) } == [
+                .seconds(1), .seconds(3), .seconds(5), .seconds(5),
+            ])
         let full = Backoff.exponential(initial: .seconds(1), jitter: 1)
         #expect(full.delay(afterAttempt: 1, random: 0) == .zero)
         #expect(full.delay(afterAttempt: 1, random: 0.25) == .milliseconds(250))

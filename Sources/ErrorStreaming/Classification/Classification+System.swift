@@ -26,7 +26,8 @@ extension Classification {
             if ns.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: ns.code) as URLError.Code? {
                 return url(code, description: ns.description)
             }
-            if ns.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(truncatingIfNeeded: ns.code)) {
+            if ns.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(truncatingIfNeeded: ns.code))
+            {
                 return posix(code, description: ns.description)
             }
             return nil
@@ -77,7 +78,8 @@ extension Classification {
         }
         return Classification(
             category: category, code: ErrorCode("P", Int(code.rawValue)), userMessage: message,
-            technicalMessage: "POSIXError \(code.rawValue): \(description)", typeName: String(reflecting: POSIXError.self))
+            technicalMessage: "POSIXError \(code.rawValue): \(description)",
+            typeName: String(reflecting: POSIXError.self))
     }
 
     private static func describe(decoding error: DecodingError) -> String {

@@ -10,7 +10,7 @@ import Foundation
 ///     print(report.classification.code, report.origin)
 /// }
 /// ```
-public struct ErrorReport: Sendable, Hashable {
+public struct ErrorReport: Sendable, Hashable, CustomStringConvertible {
     /// What the error is.
     public var classification: Classification
     /// The producer's context: source, origin, attempt and metadata.
@@ -43,4 +43,13 @@ public struct ErrorReport: Sendable, Hashable {
     public var attempt: Int? { context.attempt }
     /// The alert grouping key (shortcut for `classification.fingerprint`).
     public var fingerprint: String { classification.fingerprint }
+
+    /// One log line: code, category, source, attempt, origin if background, then the technical message:
+    /// `"N-503 transient sync attempt 2 (background): …"`.
+    public var description: String {
+        var line = "\(classification.code) \(classification.category.label) \(source)"
+        if let attempt { line += " attempt \(attempt)" }
+        if origin == .background { line += " (background)" }
+        return line + ": " + classification.technicalMessage
+    }
 }

@@ -84,9 +84,11 @@ extension ErrorHandler {
     public func listen<E: Error>(
         _ type: E.Type, name: String? = nil, _ listener: @escaping @Sendable (E) -> Void
     ) -> ErrorHandler {
-        ErrorHandler(parent: self, name: name, step: .passOn, observer: { error, _ in
-            if let typed = error as? E { listener(typed) }
-        })
+        ErrorHandler(
+            parent: self, name: name, step: .passOn,
+            observer: { error, _ in
+                if let typed = error as? E { listener(typed) }
+            })
     }
 
     /// A child that observes every error thrown at it or below it, with the thrower's context, and never

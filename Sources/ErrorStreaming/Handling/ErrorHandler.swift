@@ -3,7 +3,7 @@
 /// Each node has an optional parent and an action. Handling an error thrown at a node runs in two phases:
 ///
 /// 1. **Climb.** From the throwing node up to the root, unconditionally, every node's observers see the
-///    original error (``listen(_:_:)``, and the root's forwarding to an ``ErrorStream``). Nothing can stop
+///    original error (``listen(_:name:_:)``, and the root's forwarding to an ``ErrorStream``). Nothing can stop
 ///    the climb, so logging and analytics see everything.
 /// 2. **Descend.** From the root back down to the throwing node, each node's action runs in turn. An action
 ///    that returns normally *consumes* the error and handling stops; an action that throws *passes it on*,
@@ -79,9 +79,11 @@ public final class ErrorHandler: Sendable {
     /// The error is forwarded during the climb, before any action runs, so the stream sees every error,
     /// handled or not, as it was thrown. `context` is used when the thrower gives none.
     public convenience init(forwardingTo stream: ErrorStream, name: String? = "root") {
-        self.init(parent: nil, name: name, step: .passOn, observer: { error, context in
-            stream.add(error, context: context)
-        })
+        self.init(
+            parent: nil, name: name, step: .passOn,
+            observer: { error, context in
+                stream.add(error, context: context)
+            })
     }
 
     /// The nodes from the root down to this one, root first.
