@@ -145,6 +145,26 @@ struct ErrorHandlerTests {
         #expect(recorder.all == ["async:offline", "leaf:after async"])
     }
 
+    @Test func closuresThatAwaitPickTheAsyncOverloadsWithoutAnnotations() async {
+        let recorder = Recorder()
+        let root = ErrorHandler()
+        let any = root.catch { error in
+            await Task.yield()
+            recorder.record("any:\(error)")
+            throw error
+        }
+        let typed = any.catch(LoginError.self) { error in
+            await Task.yield()
+            recorder.record("typed:\(error)")
+        }
+        let value = typed.catch(LoginError.offline) {
+            await Task.yield()
+            recorder.record("value")
+        }
+        #expect(await value.handle(LoginError.offline))
+        #expect(recorder.all == ["any:offline", "typed:offline"])
+    }
+
     @Test func throwFinishesAnAsyncDescentInATask() async {
         let root = ErrorHandler()
         let leaf = root.catch { (_: any Error) async throws in await Task.yield() }

@@ -60,6 +60,8 @@ public final class StateRelay<Value: Sendable>: Sendable {
     }
 
     /// Changes the value atomically and delivers the result to every subscriber. Ignored after ``finish()``.
+    ///
+    /// `body` runs while the relay's lock is held: keep it short and do not touch the relay from it.
     public func update(_ body: (inout Value) -> Void) {
         let (waiters, delivered): ([CheckedContinuation<Value?, Never>], Value?) = state.withLock { s in
             guard !s.finished else { return ([], nil) }

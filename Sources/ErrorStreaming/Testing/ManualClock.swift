@@ -39,7 +39,8 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
-        var cancelledBeforeRegistering: Set<UInt64> = []
+        /// Sleeps that have an id but have not registered yet: `true` once cancelled in that gap.
+        var unregistered: [UInt64: Bool] = [:]
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -64,6 +65,7 @@ public final class ManualClock: Clock, Sendable {
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { s in
             defer { s.nextID += 1 }
+            s.unregistered[s.nextID] = false
             return s.nextID
         }
         try await withTaskCancellationHandler {
@@ -71,7 +73,7 @@ public final class ManualClock: Clock, Sendable {
                 enum Outcome { case wake, cancel, wait }
                 var waitersToResume: [CheckedContinuation<Void, Never>] = []
                 let outcome: Outcome = state.withLock { s in
-                    if s.cancelledBeforeRegistering.remove(id) != nil { return .cancel }
+                    if s.unregistered.removeValue(forKey: id) == true { return .cancel }
                     if deadline <= s.now { return .wake }
                     s.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     let count = s.sleepers.count
@@ -90,7 +92,9 @@ public final class ManualClock: Clock, Sendable {
         } onCancel: {
             let sleeper: Sleeper? = state.withLock { s in
                 if let sleeper = s.sleepers.removeValue(forKey: id) { return sleeper }
-                s.cancelledBeforeRegistering.insert(id)
+                // Cancelled before registering: the registration sees the mark and throws at once.
+                // After a normal wake-up the id is in neither table, and there is nothing to do.
+                if s.unregistered[id] != nil { s.unregistered[id] = true }
                 return nil
             }
             sleeper?.continuation.resume(throwing: CancellationError())
