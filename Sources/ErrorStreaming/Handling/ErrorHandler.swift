@@ -77,7 +77,8 @@ public final class ErrorHandler: Sendable {
     /// Creates a root that adds every error thrown anywhere in its tree to `stream`, then passes it on.
     ///
     /// The error is forwarded during the climb, before any action runs, so the stream sees every error,
-    /// handled or not, as it was thrown. `context` is used when the thrower gives none.
+    /// handled or not, as it was thrown, with the context given to ``throw(_:context:finally:)`` or
+    /// ``handle(_:context:)``.
     public convenience init(forwardingTo stream: ErrorStream, name: String? = "root") {
         self.init(
             parent: nil, name: name, step: .passOn,

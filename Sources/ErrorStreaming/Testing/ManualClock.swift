@@ -22,8 +22,11 @@ public final class ManualClock: Clock, Sendable {
         /// Creates an instant `offset` after the clock's zero.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`, negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `lhs` is earlier than `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
         /// The offset, for example `"2.5 seconds"`.
