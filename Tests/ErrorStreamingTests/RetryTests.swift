@@ -133,3 +133,44 @@ struct RetryTests {
         #expect(full.delay(afterAttempt: 1, random: 0.25) == .milliseconds(250))
     }
 }
+
+/// Main-actor state that is not `Sendable`, as a view model would hold.
+@MainActor final class SyncScreen {
+    var attempts = 0
+    var status = "idle"
+
+    func sync() throws -> String {
+        attempts += 1
+        if attempts < 2 { throw ServiceError.timedOut }
+        return "synced"
+    }
+}
+
+@MainActor
+struct MainActorRetryTests {
+    @Test func retryRunsTheOperationOnTheCallersActor() async throws {
+        let screen = SyncScreen()
+        let value = try await retry(maxAttempts: 2, backoff: .none, clock: ManualClock()) {
+            MainActor.assertIsolated()
+            return try screen.sync()
+        }
+        screen.status = value
+        #expect(screen.status == "synced")
+        #expect(screen.attempts == 2)
+    }
+
+    @Test func handlerDoReturnsNonSendableValuesOnTheCallersActor() async {
+        let screen = SyncScreen()
+        let node = ErrorHandler().catch { _ in }
+        let first: String? = await node.do {
+            await Task.yield()
+            return try screen.sync()
+        }
+        let second: String? = await node.do {
+            await Task.yield()
+            return try screen.sync()
+        }
+        #expect(first == nil)
+        #expect(second == "synced")
+    }
+}

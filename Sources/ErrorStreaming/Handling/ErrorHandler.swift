@@ -151,6 +151,12 @@ public final class ErrorHandler: Sendable {
     }
 
     /// Runs `body` and handles what it throws at this node, like a `do`/`catch` whose `catch` is the tree.
+    ///
+    /// The error is handled as by ``throw(_:context:finally:)``: asynchronous actions finish in a task.
+    ///
+    /// ```swift
+    /// let age: Int? = screen.do { try parseAge(field.text) }   // nil, and the tree showed the error
+    /// ```
     /// - Returns: what `body` returned, or `nil` when it threw.
     @discardableResult
     public func `do`<T>(context: ErrorContext = .default, _ body: () throws -> T) -> T? {
