@@ -1,26 +1,26 @@
 import ErrorStreaming
 import Testing
 
-struct Credentials: Sendable {
+struct SignInCredentials: Sendable {
     var user: String
     var password: String
 }
 
 /// A login that fails for a wrong password, like the demo app's AuthService.
-@Sendable func login(_ credentials: Credentials) async throws -> String {
-    guard credentials.password == "secret" else { throw LoginError.wrongPassword }
+@Sendable func signIn(_ credentials: SignInCredentials) async throws -> String {
+    guard credentials.password == "secret" else { throw SignInError.wrongPassword }
     return "welcome \(credentials.user)"
 }
 
-let fourTaps = [
-    Credentials(user: "ann", password: "oops"),
-    Credentials(user: "ann", password: "secret"),
-    Credentials(user: "bob", password: "typo"),
-    Credentials(user: "bob", password: "secret"),
+let fourSignInTaps = [
+    SignInCredentials(user: "ann", password: "oops"),
+    SignInCredentials(user: "ann", password: "secret"),
+    SignInCredentials(user: "bob", password: "typo"),
+    SignInCredentials(user: "bob", password: "secret"),
 ]
 
 /// Renders outcomes as text, so tests compare them with `==`.
-func describe(_ result: Result<String, any Error>) -> String {
+func describeOutcome(_ result: Result<String, any Error>) -> String {
     switch result {
     case .success(let value): "success(\(value))"
     case .failure(let error): "failure(\(error))"
@@ -32,7 +32,7 @@ func oneTwoFail() -> AsyncThrowingStream<Int, any Error> {
     AsyncThrowingStream { continuation in
         continuation.yield(1)
         continuation.yield(2)
-        continuation.finish(throwing: LoginError.offline)
+        continuation.finish(throwing: SignInError.offline)
     }
 }
 
@@ -58,13 +58,13 @@ struct BindingsTests {
     }
 
     @Test func loginBindingSurvivesFailuresOnOneSubscription() async {
-        let (taps, tapper) = AsyncStream.makeStream(of: Credentials.self)
-        let outcomes = taps.performEach { try await login($0) }
+        let (taps, tapper) = AsyncStream.makeStream(of: SignInCredentials.self)
+        let outcomes = taps.performEach { try await signIn($0) }
         var iterator = outcomes.makeAsyncIterator()
         var seen: [String] = []
-        for credentials in fourTaps {
+        for credentials in fourSignInTaps {
             tapper.yield(credentials)
-            if let outcome = await iterator.next() { seen.append(describe(outcome)) }
+            if let outcome = await iterator.next() { seen.append(describeOutcome(outcome)) }
         }
         tapper.finish()
         #expect(await iterator.next() == nil)
@@ -75,12 +75,12 @@ struct BindingsTests {
     }
 
     @Test func catchingOutsideTheOperationEndsTheBindingAfterTheFirstFailure() async {
-        let (taps, tapper) = AsyncStream.makeStream(of: Credentials.self)
-        for credentials in fourTaps { tapper.yield(credentials) }
+        let (taps, tapper) = AsyncStream.makeStream(of: SignInCredentials.self)
+        for credentials in fourSignInTaps { tapper.yield(credentials) }
         tapper.finish()
         var seen: [String] = []
         do {
-            for try await greeting in taps.map({ try await login($0) }) { seen.append("success(\(greeting))") }
+            for try await greeting in taps.map({ try await signIn($0) }) { seen.append("success(\(greeting))") }
         } catch {
             seen.append("failure(\(error))")
         }
@@ -92,11 +92,11 @@ struct BindingsTests {
         let stream = ErrorStream()
         let events = stream.events(bufferingPolicy: .unbounded)
         let taps = AsyncStream { continuation in
-            for credentials in fourTaps { continuation.yield(credentials) }
+            for credentials in fourSignInTaps { continuation.yield(credentials) }
             continuation.finish()
         }
         var count = 0
-        let reported = taps.performEach { try await login($0) }
+        let reported = taps.performEach { try await signIn($0) }
             .reportingFailures(to: stream, context: ErrorContext(source: "auth.login"))
         for await _ in reported { count += 1 }
         stream.finish()

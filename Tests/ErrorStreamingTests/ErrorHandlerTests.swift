@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// Errors used by the handler, binding and sample tests.
-enum LoginError: Error, Equatable {
+enum SignInError: Error, Equatable {
     case wrongPassword
     case sessionExpired
     case offline
@@ -14,7 +14,7 @@ struct RewrittenError: Error, Equatable {
 }
 
 /// A thread-safe list of what happened, in order.
-final class Recorder: Sendable {
+final class VisitLog: Sendable {
     private let entries = Mutex<[String]>([])
     func record(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
@@ -22,7 +22,7 @@ final class Recorder: Sendable {
 
 /// Builds root → middle → leaf, where every node records its name in both phases, and `middle` runs `action`.
 private func recordingTree(
-    _ recorder: Recorder, middle action: @escaping ErrorHandler.Action
+    _ recorder: VisitLog, middle action: @escaping ErrorHandler.Action
 ) -> (root: ErrorHandler, middle: ErrorHandler, leaf: ErrorHandler) {
     let root = ErrorHandler()
     let rootListener = root.listen { _, _ in recorder.record("up:root") }
@@ -42,10 +42,10 @@ private func recordingTree(
 
 struct ErrorHandlerTests {
     @Test func climbsToTheRootThenDescendsToTheThrower() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let tree = recordingTree(recorder) { error in throw error }
         let handled = Mutex<Bool?>(nil)
-        tree.leaf.throw(LoginError.offline, finally: { result in handled.withLock { $0 = result } })
+        tree.leaf.throw(SignInError.offline, finally: { result in handled.withLock { $0 = result } })
         #expect(
             recorder.all == [
                 "up:leaf", "up:middle", "up:root",
@@ -55,64 +55,64 @@ struct ErrorHandlerTests {
     }
 
     @Test func consumingStopsTheDescentButNotTheClimb() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let tree = recordingTree(recorder) { _ in }
-        tree.leaf.throw(LoginError.offline)
+        tree.leaf.throw(SignInError.offline)
         #expect(recorder.all == ["up:leaf", "up:middle", "up:root", "down:root", "down:middle"])
     }
 
     @Test func aRewrittenErrorIsWhatTheNodesBelowSee() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let tree = recordingTree(recorder) { _ in throw RewrittenError(reason: "friendlier") }
-        tree.leaf.throw(LoginError.offline)
+        tree.leaf.throw(SignInError.offline)
         #expect(recorder.all.last == "down:leaf(RewrittenError(reason: \"friendlier\"))")
     }
 
     @Test func finallyIsToldFalseWhenNoNodeHandles() {
         let root = ErrorHandler()
-        let leaf = root.catch(LoginError.self) { _ in }.listen { _, _ in }
+        let leaf = root.catch(SignInError.self) { _ in }.listen { _, _ in }
         let handled = Mutex<Bool?>(nil)
         leaf.throw(RewrittenError(reason: "nobody wants me"), finally: { result in handled.withLock { $0 = result } })
         #expect(handled.withLock { $0 } == false)
     }
 
     @Test func typedNodeHandlesOnlyItsType() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
-        let typed = root.catch(LoginError.self) { (error: LoginError) in recorder.record("login:\(error)") }
+        let typed = root.catch(SignInError.self) { (error: SignInError) in recorder.record("login:\(error)") }
         let leaf = typed.catch { error in recorder.record("leaf:\(error)") }
-        leaf.throw(LoginError.wrongPassword)
+        leaf.throw(SignInError.wrongPassword)
         leaf.throw(RewrittenError(reason: "other"))
         #expect(recorder.all == ["login:wrongPassword", "leaf:RewrittenError(reason: \"other\")"])
     }
 
     @Test func equatableNodeHandlesOnlyItsValue() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
-        let session = root.catch(LoginError.sessionExpired) { recorder.record("restart") }
+        let session = root.catch(SignInError.sessionExpired) { recorder.record("restart") }
         let leaf = session.catch { error in recorder.record("leaf:\(error)") }
-        leaf.throw(LoginError.sessionExpired)
-        leaf.throw(LoginError.wrongPassword)
+        leaf.throw(SignInError.sessionExpired)
+        leaf.throw(SignInError.wrongPassword)
         #expect(recorder.all == ["restart", "leaf:wrongPassword"])
     }
 
     @Test func listenerObservesButNeverHandles() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
-        let listener = root.listen(LoginError.self) { error in recorder.record("saw:\(error)") }
+        let listener = root.listen(SignInError.self) { error in recorder.record("saw:\(error)") }
         let handled = Mutex<[Bool]>([])
-        listener.throw(LoginError.offline, finally: { result in handled.withLock { $0.append(result) } })
+        listener.throw(SignInError.offline, finally: { result in handled.withLock { $0.append(result) } })
         listener.throw(RewrittenError(reason: "x"), finally: { result in handled.withLock { $0.append(result) } })
         #expect(recorder.all == ["saw:offline"])
         #expect(handled.withLock { $0 } == [false, false])
     }
 
     @Test func listenerBelowAConsumingAncestorStillSeesTheError() {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
         let consumer = root.catch { _ in recorder.record("consumed") }
-        let listener = consumer.listen(LoginError.self) { error in recorder.record("saw:\(error)") }
-        listener.throw(LoginError.offline)
+        let listener = consumer.listen(SignInError.self) { error in recorder.record("saw:\(error)") }
+        listener.throw(SignInError.offline)
         #expect(recorder.all == ["saw:offline", "consumed"])
     }
 
@@ -120,8 +120,8 @@ struct ErrorHandlerTests {
         let stream = ErrorStream()
         let events = stream.events(bufferingPolicy: .unbounded)
         let root = ErrorHandler(forwardingTo: stream)
-        let leaf = root.catch(LoginError.self) { _ in }
-        leaf.throw(LoginError.offline, context: ErrorContext(source: "auth.login"))
+        let leaf = root.catch(SignInError.self) { _ in }
+        leaf.throw(SignInError.offline, context: ErrorContext(source: "auth.login"))
         leaf.throw(RewrittenError(reason: "unhandled"))
         stream.finish()
         var received: [String] = []
@@ -130,7 +130,7 @@ struct ErrorHandlerTests {
     }
 
     @Test func asyncActionsAreAwaitedByHandle() async {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
         let middle = root.catch { (error: any Error) async throws in
             await Task.yield()
@@ -140,28 +140,28 @@ struct ErrorHandlerTests {
         let leaf = middle.catch(RewrittenError.self) { (error: RewrittenError) in
             recorder.record("leaf:\(error.reason)")
         }
-        let handled = await leaf.handle(LoginError.offline)
+        let handled = await leaf.handle(SignInError.offline)
         #expect(handled)
         #expect(recorder.all == ["async:offline", "leaf:after async"])
     }
 
     @Test func closuresThatAwaitPickTheAsyncOverloadsWithoutAnnotations() async {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let root = ErrorHandler()
         let any = root.catch { error in
             await Task.yield()
             recorder.record("any:\(error)")
             throw error
         }
-        let typed = any.catch(LoginError.self) { error in
+        let typed = any.catch(SignInError.self) { error in
             await Task.yield()
             recorder.record("typed:\(error)")
         }
-        let value = typed.catch(LoginError.offline) {
+        let value = typed.catch(SignInError.offline) {
             await Task.yield()
             recorder.record("value")
         }
-        #expect(await value.handle(LoginError.offline))
+        #expect(await value.handle(SignInError.offline))
         #expect(recorder.all == ["any:offline", "typed:offline"])
     }
 
@@ -169,19 +169,19 @@ struct ErrorHandlerTests {
         let root = ErrorHandler()
         let leaf = root.catch { (_: any Error) async throws in await Task.yield() }
         let handled = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            leaf.throw(LoginError.offline, finally: { continuation.resume(returning: $0) })
+            leaf.throw(SignInError.offline, finally: { continuation.resume(returning: $0) })
         }
         #expect(handled)
     }
 
     @Test func doHelperReturnsTheValueOrHandlesTheError() async {
-        let recorder = Recorder()
+        let recorder = VisitLog()
         let node = ErrorHandler().catch { error in recorder.record("handled:\(error)") }
         let value = node.do { 42 }
-        let failed: Int? = node.do { throw LoginError.wrongPassword }
+        let failed: Int? = node.do { throw SignInError.wrongPassword }
         let asyncFailed: Int? = await node.do {
             await Task.yield()
-            throw LoginError.offline
+            throw SignInError.offline
         }
         #expect(value == 42)
         #expect(failed == nil)
@@ -199,12 +199,12 @@ struct ErrorHandlerTests {
 
 /// An owner of a node, capturing itself weakly as the handler documentation shows.
 @MainActor
-final class LoginModel {
+final class SignInModel {
     var banner: String?
     let parent: ErrorHandler
     let deinitialised: @Sendable () -> Void
 
-    lazy var errors: ErrorHandler = parent.catch(LoginError.self) { [weak self] (error: LoginError) in
+    lazy var errors: ErrorHandler = parent.catch(SignInError.self) { [weak self] (error: SignInError) in
         await self?.show(error)
     }
 
@@ -213,7 +213,7 @@ final class LoginModel {
         self.deinitialised = deinitialised
     }
 
-    func show(_ error: LoginError) { banner = "\(error)" }
+    func show(_ error: SignInError) { banner = "\(error)" }
 
     deinit { deinitialised() }
 }
@@ -223,14 +223,14 @@ struct ErrorHandlerOwnershipTests {
     @Test func anOwnerOfANodeDeinitialises() async {
         let root = ErrorHandler()
         let gone = Mutex(false)
-        var model: LoginModel? = LoginModel(parent: root, deinitialised: { gone.withLock { $0 = true } })
+        var model: SignInModel? = SignInModel(parent: root, deinitialised: { gone.withLock { $0 = true } })
         let node = model!.errors
-        let handled = await node.handle(LoginError.wrongPassword)
+        let handled = await node.handle(SignInError.wrongPassword)
         #expect(handled)
         #expect(model?.banner == "wrongPassword")
         model = nil
         #expect(gone.withLock { $0 })
         // The node outlives its owner and still works; the weak capture just finds nothing.
-        #expect(await node.handle(LoginError.offline))
+        #expect(await node.handle(SignInError.offline))
     }
 }

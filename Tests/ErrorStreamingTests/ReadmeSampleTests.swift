@@ -41,15 +41,15 @@ struct ReadmeSampleTests {
         let log = Mutex<[String]>([])
 
         let root = ErrorHandler(forwardingTo: stream)  // every error reaches the stream first
-        let session = root.catch(LoginError.sessionExpired) {  // the app restarts the login flow
+        let session = root.catch(SignInError.sessionExpired) {  // the app restarts the login flow
             log.withLock { $0.append("restart login") }
         }
-        let screen = session.catch(LoginError.self) { (error: LoginError) in  // the screen shows the rest
+        let screen = session.catch(SignInError.self) { (error: SignInError) in  // the screen shows the rest
             log.withLock { $0.append("banner: \(error)") }
         }
 
-        screen.throw(LoginError.sessionExpired)
-        screen.throw(LoginError.wrongPassword) { handled in  // `finally`: did some node consume it?
+        screen.throw(SignInError.sessionExpired)
+        screen.throw(SignInError.wrongPassword) { handled in  // `finally`: did some node consume it?
             log.withLock { $0.append("handled: \(handled)") }
         }
         // log: ["restart login", "banner: wrongPassword", "handled: true"]
@@ -162,10 +162,10 @@ struct ReadmeSampleTests {
         // sample: bindings
         let stream = ErrorStream()
         let banner = StateRelay("")
-        let (taps, tap) = AsyncStream.makeStream(of: Credentials.self)
+        let (taps, tap) = AsyncStream.makeStream(of: SignInCredentials.self)
 
         let binding = Task {
-            let outcomes = taps.performEach { try await login($0) }  // caught per tap: the binding survives
+            let outcomes = taps.performEach { try await signIn($0) }  // caught per tap: the binding survives
                 .reportingFailures(to: stream, context: ErrorContext(source: "auth.login"))
             for await outcome in outcomes {
                 switch outcome {
@@ -174,8 +174,8 @@ struct ReadmeSampleTests {
                 }
             }
         }
-        tap.yield(Credentials(user: "ann", password: "oops"))  // fails, reported to the stream
-        tap.yield(Credentials(user: "ann", password: "secret"))  // still logs in
+        tap.yield(SignInCredentials(user: "ann", password: "oops"))  // fails, reported to the stream
+        tap.yield(SignInCredentials(user: "ann", password: "secret"))  // still logs in
         tap.finish()
         await binding.value
         // banner.value == "welcome ann"
@@ -189,8 +189,8 @@ struct ReadmeSampleTests {
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appending(path: "docs/handling.md"), encoding: .utf8)
         let source = try String(contentsOf: here, encoding: .utf8)
-        let documented = SampleExtractor.documentSamples(document)
-        let compiled = SampleExtractor.sourceSamples(source)
+        let documented = DocSampleExtractor.documentSamples(document)
+        let compiled = DocSampleExtractor.sourceSamples(source)
         #expect(
             documented.map(\.name) == [
                 "handler-tree", "handler-owner", "classified-error", "classification",
@@ -204,7 +204,7 @@ struct ReadmeSampleTests {
 }
 
 /// Pulls the named samples out of the document and out of this file.
-enum SampleExtractor {
+enum DocSampleExtractor {
     static func documentSamples(_ text: String) -> [(name: String, code: String)] {
         var samples: [(name: String, code: String)] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]

@@ -16,7 +16,7 @@ final class FlakyOperation: Sendable {
             count += 1
             return count
         }
-        guard attempt >= succeedsOnAttempt else { throw ServiceError.serverUnavailable }
+        guard attempt >= succeedsOnAttempt else { throw BackendOutage.serverUnavailable }
         return "ok on \(attempt)"
     }
 }
@@ -70,13 +70,13 @@ struct RetryTests {
         }
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(100))
-        await #expect(throws: ServiceError.serverUnavailable) { try await task.value }
+        await #expect(throws: BackendOutage.serverUnavailable) { try await task.value }
         #expect(flaky.count == 2)
     }
 
     @Test func shouldRetryFalseStopsAtOnce() async {
         let flaky = FlakyOperation(succeedsOnAttempt: 3)
-        await #expect(throws: ServiceError.serverUnavailable) {
+        await #expect(throws: BackendOutage.serverUnavailable) {
             try await retry(maxAttempts: 5, backoff: exact, clock: clock, shouldRetry: { _ in false }) {
                 try flaky.run()
             }
@@ -113,7 +113,7 @@ struct RetryTests {
 
     @Test func retryAsAReactionAttemptsOnceUnlessToldToRetry() async {
         let once = FlakyOperation(succeedsOnAttempt: 2)
-        await #expect(throws: ServiceError.serverUnavailable) {
+        await #expect(throws: BackendOutage.serverUnavailable) {
             try await retry(as: .alert, clock: clock) { try once.run() }
         }
         #expect(once.count == 1)
@@ -141,7 +141,7 @@ struct RetryTests {
 
     func sync() throws -> String {
         attempts += 1
-        if attempts < 2 { throw ServiceError.timedOut }
+        if attempts < 2 { throw BackendOutage.timedOut }
         return "synced"
     }
 }

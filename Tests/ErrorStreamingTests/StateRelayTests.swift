@@ -82,11 +82,11 @@ struct StateRelayTests {
     @Test func bindAcceptsTheValuesOfASurvivingBinding() async {
         let relay = StateRelay("signed out")
         let taps = AsyncStream { continuation in
-            for credentials in fourTaps { continuation.yield(credentials) }
+            for credentials in fourSignInTaps { continuation.yield(credentials) }
             continuation.finish()
         }
         var iterator = relay.values.makeAsyncIterator()
-        await relay.bind(taps.performEach { try await login($0) }.values())
+        await relay.bind(taps.performEach { try await signIn($0) }.values())
         var seen: [String] = []
         for _ in 0..<3 { seen.append(await iterator.next() ?? "") }
         #expect(seen == ["signed out", "welcome ann", "welcome bob"])
