@@ -77,9 +77,9 @@ struct RetryTests {
     @Test func shouldRetryFalseStopsAtOnce() async {
         let flaky = FlakyOperation(succeedsOnAttempt: 3)
         await #expect(throws: BackendOutage.serverUnavailable) {
-            try await retry(maxAttempts: 5, backoff: exact, clock: clock, shouldRetry: { _ in false }) {
-                try flaky.run()
-            }
+            try await retry(
+                maxAttempts: 5, backoff: exact, clock: clock, shouldRetry: { _ in false },
+                operation: { try flaky.run() })
         }
         #expect(flaky.count == 1)
         #expect(clock.sleeperCount == 0)
