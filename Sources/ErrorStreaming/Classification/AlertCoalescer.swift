@@ -1,0 +1,181 @@
+/// Folds repeated errors into one alert with a running count, so the user hears once that the server is down.
+///
+/// Errors are grouped by fingerprint (type and code by default; see ``Configuration/fingerprint``). The first
+/// error of a group raises an alert; the ones after it are *coalesced* into that alert, whose count grows
+/// (`Server unavailable ×10`). The group raises a fresh alert only when both
+///
+/// - the `window` since it last alerted has passed (at most one alert per window), and
+/// - a `quietPeriod` has passed without any error of the group (the problem went away, then came back).
+///
+/// Follow-up errors of one root cause can be suppressed (see ``Configuration/isFollowUp``): while the
+/// "offline" alert is active, the timeouts it causes are counted on it rather than alerted.
+/// Errors of `.background` origin are never alerted: they are ignored here (count them elsewhere).
+///
+/// It is a plain state machine: ``receive(_:at:)`` takes the instant and returns a ``Decision``, so the
+/// dashboard drives it synchronously from its event loop and tests drive it with a ``ManualClock``.
+/// ``SharedAlertCoalescer`` wraps it in a lock for use from many tasks.
+///
+/// ```swift
+/// var coalescer = AlertCoalescer(clock: clock, configuration: .standard)
+/// coalescer.receive(report)        // .alert(…), shown
+/// coalescer.receive(report)        // .coalesced(…), the badge now says ×2
+/// coalescer.activeAlerts           // one alert, count 2
+/// ```
+public struct AlertCoalescer<C: Clock>: Sendable {
+    /// How errors are grouped and how long groups last.
+    public struct Configuration: Sendable {
+        /// At most one alert per group within this long after it alerted.
+        public var window: C.Duration
+        /// A group alerts again only after this long without any of its errors.
+        public var quietPeriod: C.Duration
+        /// The grouping key of a report; by default ``ErrorReport/fingerprint`` (type name and code).
+        public var fingerprint: @Sendable (ErrorReport) -> String
+        /// Whether `report` is a follow-up of the active alert `rootCause` and should be suppressed.
+        public var isFollowUp: @Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool
+
+        /// Creates a configuration; by default nothing is a follow-up of anything.
+        public init(
+            window: C.Duration,
+            quietPeriod: C.Duration,
+            fingerprint: @escaping @Sendable (ErrorReport) -> String = { $0.fingerprint },
+            isFollowUp: @escaping @Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool = { _, _ in false }
+        ) {
+            self.window = window
+            self.quietPeriod = quietPeriod
+            self.fingerprint = fingerprint
+            self.isFollowUp = isFollowUp
+        }
+
+        /// A copy that also suppresses errors with one of `codes` while an alert with code `rootCause` is active.
+        ///
+        /// ```swift
+        /// configuration.suppressing(["N-1001", "N-503"], whileActive: "N-1009")   // offline causes timeouts
+        /// ```
+        public func suppressing(_ codes: Set<ErrorCode>, whileActive rootCause: ErrorCode) -> Configuration {
+            var copy = self
+            let previous = isFollowUp
+            copy.isFollowUp = { report, alert in
+                previous(report, alert) || (alert.code == rootCause && codes.contains(report.classification.code))
+            }
+            return copy
+        }
+    }
+
+    /// One group of errors and what the user has been shown about it.
+    public struct Alert: Sendable, Hashable, Identifiable {
+        /// The grouping key.
+        public var fingerprint: String
+        /// The code of the first error of the group.
+        public var code: ErrorCode
+        /// The category of the first error of the group.
+        public var category: ErrorCategory
+        /// The user message of the first error of the group.
+        public var userMessage: String
+        /// How many errors the group has had since it last alerted, the alerting one included.
+        public var count: Int
+        /// When the first error since the last alert arrived (the alerting one).
+        public var firstSeen: C.Instant
+        /// When the latest error of the group arrived.
+        public var lastSeen: C.Instant
+        /// Follow-up errors of other groups suppressed because of this one.
+        public var suppressedFollowUps: Int
+
+        /// The fingerprint.
+        public var id: String { fingerprint }
+
+        /// The message with the running count: `"Server unavailable ×10"`, or just the message for one error.
+        public var title: String { count > 1 ? "\(userMessage) ×\(count)" : userMessage }
+    }
+
+    /// What to do about one received report.
+    public enum Decision: Sendable, Hashable {
+        /// Show a new alert.
+        case alert(Alert)
+        /// Update an alert already shown: its count grew.
+        case coalesced(Alert)
+        /// Show nothing: the report is a follow-up of the active alert with this fingerprint.
+        case suppressed(rootCause: String)
+        /// Show nothing: the report is of `.background` origin.
+        case ignored
+    }
+
+    /// The clock that ``receive(_:)`` and ``activeAlerts`` read.
+    public let clock: C
+    /// Grouping and timing.
+    public var configuration: Configuration
+    private var groups: [String: Alert] = [:]
+
+    /// Creates a coalescer with no alerts.
+    public init(clock: C, configuration: Configuration) {
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    /// Receives a report at the clock's current instant.
+    @discardableResult
+    public mutating func receive(_ report: ErrorReport) -> Decision {
+        receive(report, at: clock.now)
+    }
+
+    /// Receives a report at `instant` and decides whether to alert.
+    @discardableResult
+    public mutating func receive(_ report: ErrorReport, at instant: C.Instant) -> Decision {
+        guard report.origin == .user else { return .ignored }
+        let key = configuration.fingerprint(report)
+        for (rootKey, root) in groups where rootKey != key && isActive(root, at: instant) {
+            if configuration.isFollowUp(report, root) {
+                groups[rootKey]?.suppressedFollowUps += 1
+                return .suppressed(rootCause: rootKey)
+            }
+        }
+        if var alert = groups[key], isActive(alert, at: instant) {
+            alert.count += 1
+            alert.lastSeen = max(alert.lastSeen, instant)
+            groups[key] = alert
+            return .coalesced(alert)
+        }
+        let alert = Alert(
+            fingerprint: key,
+            code: report.classification.code,
+            category: report.classification.category,
+            userMessage: report.classification.userMessage,
+            count: 1,
+            firstSeen: instant,
+            lastSeen: instant,
+            suppressedFollowUps: 0)
+        groups[key] = alert
+        return .alert(alert)
+    }
+
+    /// The alerts still active at `instant`, oldest first: those whose next error would be coalesced.
+    public func activeAlerts(at instant: C.Instant) -> [Alert] {
+        groups.values.filter { isActive($0, at: instant) }.sorted {
+            ($0.firstSeen, $0.fingerprint) < ($1.firstSeen, $1.fingerprint)
+        }
+    }
+
+    /// The alerts still active at the clock's current instant, oldest first.
+    public var activeAlerts: [Alert] { activeAlerts(at: clock.now) }
+
+    /// Forgets the groups that are no longer active at `instant`, to bound memory.
+    public mutating func prune(at instant: C.Instant) {
+        groups = groups.filter { isActive($0.value, at: instant) }
+    }
+
+    /// Forgets one group, for example when the user dismisses its alert; its next error alerts anew.
+    public mutating func dismiss(_ fingerprint: String) {
+        groups[fingerprint] = nil
+    }
+
+    /// Whether a group's next error at `instant` would be coalesced rather than alerted.
+    private func isActive(_ alert: Alert, at instant: C.Instant) -> Bool {
+        let windowOpen = instant < alert.firstSeen.advanced(by: configuration.window)
+        let stillNoisy = instant < alert.lastSeen.advanced(by: configuration.quietPeriod)
+        return windowOpen || stillNoisy
+    }
+}
+
+extension AlertCoalescer.Configuration where C.Duration == Duration {
+    /// At most one alert a minute per group, and again only after 30 quiet seconds.
+    public static var standard: Self { Self(window: .seconds(60), quietPeriod: .seconds(30)) }
+}
