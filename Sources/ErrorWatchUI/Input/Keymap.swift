@@ -5,7 +5,8 @@ public struct KeyBinding: Sendable, Hashable {
     /// How the keys are written in help and docs, for example `k ↑`.
     public var keyLabel: String
     public var command: KeyCommand
-    /// A short sentence for the help overlay and the README.
+    /// A short phrase for the help overlay and the README; dashboard summaries stay within 23 columns so the
+    /// help overlay fits two columns on an 80×24 terminal.
     public var summary: String
     /// A one- or two-word hint for the footer; `nil` keeps the binding out of the footer.
     public var hint: String?
@@ -75,34 +76,34 @@ public struct Keymap: Sendable, Hashable {
     /// The errorwatch key table.
     public static let standard = Keymap(bindings: [
         KeyBinding(keys: [.character("q")], command: .dashboard(.quit), summary: "Quit", hint: "quit"),
-        KeyBinding(keys: [.character("?")], command: .dashboard(.toggleHelp), summary: "Show or hide this help",
+        KeyBinding(keys: [.character("?")], command: .dashboard(.toggleHelp), summary: "Toggle this help",
             hint: "help"),
-        KeyBinding(keys: [.tab], command: .dashboard(.focusNext), summary: "Focus the next pane", hint: "focus"),
-        KeyBinding(keys: [.backTab], command: .dashboard(.focusPrevious), summary: "Focus the previous pane"),
-        KeyBinding(keys: [.character("k"), .up], command: .dashboard(.scrollUp), summary: "Scroll up one line"),
+        KeyBinding(keys: [.tab], command: .dashboard(.focusNext), summary: "Focus next pane", hint: "focus"),
+        KeyBinding(keys: [.backTab], command: .dashboard(.focusPrevious), summary: "Focus previous pane"),
+        KeyBinding(keys: [.character("k"), .up], command: .dashboard(.scrollUp), summary: "Scroll up a line"),
         KeyBinding(keys: [.character("j"), .down], command: .dashboard(.scrollDown),
-            summary: "Scroll down one line", hint: "scroll"),
-        KeyBinding(keys: [.pageUp], command: .dashboard(.pageUp), summary: "Scroll up one page"),
-        KeyBinding(keys: [.pageDown], command: .dashboard(.pageDown), summary: "Scroll down one page"),
-        KeyBinding(keys: [.character("g"), .home], command: .dashboard(.scrollTop), summary: "Jump to the oldest line"),
+            summary: "Scroll down a line", hint: "scroll"),
+        KeyBinding(keys: [.pageUp], command: .dashboard(.pageUp), summary: "Scroll up a page"),
+        KeyBinding(keys: [.pageDown], command: .dashboard(.pageDown), summary: "Scroll down a page"),
+        KeyBinding(keys: [.character("g"), .home], command: .dashboard(.scrollTop), summary: "Jump to the oldest"),
         KeyBinding(keys: [.character("G"), .end], command: .dashboard(.scrollBottom),
-            summary: "Jump to the newest line and follow the tail"),
+            summary: "Jump to newest, follow"),
         KeyBinding(keys: [.character("/")], command: .dashboard(.beginTextFilter),
-            summary: "Filter by text (Enter keeps it, Esc clears it)", hint: "filter"),
-        KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Clear the text filter, close help"),
+            summary: "Filter by text", hint: "filter"),
+        KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Close help/clear filter"),
         KeyBinding(keys: (1...9).map { .character(Character(String($0))) }, keyLabel: "1…9",
-            command: .dashboard(.toggleTypeFilter), summary: "Toggle the filter for error type N (numbered in Metrics)",
+            command: .dashboard(.toggleTypeFilter), summary: "Toggle type N filter",
             hint: "type"),
-        KeyBinding(keys: [.character("0")], command: .dashboard(.clearTypeFilters), summary: "Clear the type filters"),
+        KeyBinding(keys: [.character("0")], command: .dashboard(.clearTypeFilters), summary: "Clear type filters"),
         KeyBinding(keys: [.character("p"), .character(" ")], command: .dashboard(.togglePause),
-            summary: "Pause or resume the Logs pane", hint: "pause"),
-        KeyBinding(keys: [.character("e")], command: .dashboard(.nextError), summary: "Select the next error in Logs",
+            summary: "Pause/resume Logs", hint: "pause"),
+        KeyBinding(keys: [.character("e")], command: .dashboard(.nextError), summary: "Next error in Logs",
             hint: "next err"),
         KeyBinding(keys: [.character("E")], command: .dashboard(.previousError),
-            summary: "Select the previous error in Logs"),
+            summary: "Previous error in Logs"),
         KeyBinding(keys: [.character("t")], command: .dashboard(.cycleTheme), summary: "Cycle colour themes",
             hint: "theme"),
-        KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the whole screen"),
+        KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the screen"),
         KeyBinding(keys: [.character("i")], command: .demo(.invalidCredentials),
             summary: "Log in with invalid credentials", hint: "bad login"),
         KeyBinding(keys: [.character("o")], command: .demo(.toggleOffline), summary: "Network offline on/off",

@@ -31,7 +31,7 @@ public struct DashboardLayout: Sendable, Hashable {
             let right = Layout.split(columns[1], .vertical, [.fill(1), .fixed(7)])
             (errors, logs, metrics, flows) = (left[0], left[1], right[0], right[1])
         } else if width >= 60 {
-            let bottomHeight = min(10, max(6, body.height / 3))
+            let bottomHeight = min(11, max(8, body.height * 2 / 5))
             let parts = Layout.split(body, .vertical, [.percentage(25), .fill(1), .fixed(bottomHeight)])
             let bottom = Layout.split(parts[2], .horizontal, [.percentage(56), .fill(1)])
             (errors, logs, metrics, flows) = (parts[0], parts[1], bottom[0], bottom[1])

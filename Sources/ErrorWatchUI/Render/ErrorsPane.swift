@@ -6,7 +6,9 @@
 public enum ErrorsPane {
     public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
         let alerts = state.visibleAlerts
-        let label = alerts.isEmpty ? "" : (state.isFiltering ? "\(alerts.count) of \(state.alerts.count)" : "\(alerts.count)")
+        let noun = state.alerts.count == 1 ? "alert" : "alerts"
+        let label = state.alerts.isEmpty
+            ? "" : (state.isFiltering ? "\(alerts.count) of \(state.alerts.count) \(noun)" : "\(alerts.count) \(noun)")
         let inner = Dashboard.frame(.errors, state: state, in: area, into: &buffer, palette: palette, label: label)
         guard !inner.isEmpty else { return }
         if alerts.isEmpty {
@@ -38,7 +40,7 @@ public enum ErrorsPane {
         let titleWidth = max(0, width - 2 - rightWidth)
         buffer.write(state.unicode ? "●" : "*", x: x, y: y, style: severity, clip: nil)
         var column = x + 2
-        let count = alert.count > 1 ? " ×\(Format.count(alert.count))" : ""
+        let count = alert.count > 1 ? (state.unicode ? " ×" : " x") + Format.count(alert.count) : ""
         let countWidth = DisplayWidth.of(count)
         let title = DisplayWidth.truncate(alert.title, to: max(1, titleWidth - countWidth))
         column = buffer.write(title, x: column, y: y, style: palette[faded ? .muted : .text],

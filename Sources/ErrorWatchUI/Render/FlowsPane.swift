@@ -8,9 +8,10 @@ public enum FlowsPane {
             buffer.write("No flows running.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        let nameWidth = min(10, max(6, inner.width / 6))
-        let stateWidth = min(18, max(8, inner.width / 3))
-        for (row, flow) in state.flows.prefix(inner.height).enumerated() {
+        let shown = state.flows.prefix(inner.height)
+        let nameWidth = min(10, shown.map { DisplayWidth.of($0.name) }.max() ?? 4)
+        let stateWidth = min(max(8, inner.width / 3), 20, shown.map { DisplayWidth.of($0.state) }.max() ?? 8)
+        for (row, flow) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: flow.health)
             let glyph: String

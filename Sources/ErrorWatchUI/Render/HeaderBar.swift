@@ -5,26 +5,35 @@ public enum HeaderBar {
         let bar = palette[.header]
         buffer.fill(area, style: bar)
         let separator = state.unicode ? " │ " : " | "
-        var column = buffer.write(" errorwatch", x: area.x, y: area.y, style: palette[.headerAccent], clip: area)
-        let uptime = "up " + Format.uptime(state.now.timeIntervalSince(state.startedAt))
-        var items = [uptime, "theme \(state.theme.name)", state.colorDepth.label]
-        if !state.isFiltering { items.append("no filter") }
-        for item in items {
-            column = buffer.write(separator + item, x: column, y: area.y, style: bar, clip: area)
-        }
         var right = area.maxX
         if state.isPaused {
             let paused = " PAUSED +\(Format.count(state.arrivedWhilePaused)) "
-            right -= DisplayWidth.of(paused)
-            if right > column { buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area) }
+            right = max(area.x, right - DisplayWidth.of(paused))
+            buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area)
         }
+        var column = buffer.write(" errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
+            clip: Rect(x: area.x, y: area.y, width: right - area.x, height: 1))
+        // The filter matters more than uptime or theme on a narrow terminal: reserve room for it first.
+        var filter = ""
         if state.isFiltering {
             var parts = state.typeFilter.sorted()
             if !state.textFilter.isEmpty { parts.append("\"\(state.textFilter)\"") }
-            column = buffer.write(separator + "filter ", x: column, y: area.y, style: bar, clip: area)
-            let room = max(0, right - column - 1)
-            buffer.write(parts.joined(separator: " "), x: column, y: area.y, width: room, style: palette[.filter].on(bar),
-                padding: false)
+            filter = parts.joined(separator: " ")
+        }
+        let filterLabel = separator + "filter "
+        let reserved = filter.isEmpty ? 0 : min(DisplayWidth.of(filterLabel + filter), max(0, right - column - 1))
+        let items = ["up " + Format.uptime(state.now.timeIntervalSince(state.startedAt)), "theme \(state.theme.name)",
+            state.colorDepth.label] + (state.isFiltering ? [] : ["no filter"])
+        for item in items {
+            let text = separator + item
+            guard column + DisplayWidth.of(text) <= right - reserved - 1 else { break }
+            column = buffer.write(text, x: column, y: area.y, style: bar, clip: area)
+        }
+        if !filter.isEmpty, column < right - 1 {
+            column = buffer.write(filterLabel, x: column, y: area.y, style: bar,
+                clip: Rect(x: area.x, y: area.y, width: right - area.x - 1, height: 1))
+            buffer.write(filter, x: column, y: area.y, width: max(0, right - column - 1),
+                style: palette[.filter].on(bar), padding: false)
         }
     }
 }

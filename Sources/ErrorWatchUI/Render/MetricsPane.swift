@@ -29,26 +29,38 @@ public enum MetricsPane {
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
-        line { buffer, row in
-            pairs([("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
-                ("p95", m.loginLatencyP95.map(Format.duration) ?? "–")], in: row, into: &buffer, palette: palette,
-                valueStyle: palette[.text])
-        }
-        line { buffer, row in
-            var column = buffer.write("flows", x: row.x, y: row.y, style: palette[.muted], clip: row)
-            let names = Set(m.flowSuccesses.keys).union(m.flowFailures.keys).sorted()
-            if names.isEmpty { buffer.write(" –", x: column, y: row.y, style: palette[.muted], clip: row) }
-            for name in names {
-                column = buffer.write("  \(name) ", x: column, y: row.y, style: palette[.text], clip: row)
-                column = buffer.write((state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
-                    y: row.y, style: palette[.healthOk], clip: row)
-                let failures = m.flowFailures[name] ?? 0
-                column = buffer.write((state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
-                    style: failures > 0 ? palette[.healthFailing] : palette[.muted], clip: row)
+        func drawLatencyAndFlows() {
+            line { buffer, row in
+                pairs([("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
+                    ("p95", m.loginLatencyP95.map(Format.duration) ?? "–")], in: row, into: &buffer, palette: palette,
+                    valueStyle: palette[.text])
+            }
+            line { buffer, row in
+                var column = buffer.write("flows", x: row.x, y: row.y, style: palette[.muted], clip: row)
+                let names = Set(m.flowSuccesses.keys).union(m.flowFailures.keys).sorted()
+                if names.isEmpty { buffer.write(" –", x: column, y: row.y, style: palette[.muted], clip: row) }
+                for name in names {
+                    column = buffer.write("  \(name) ", x: column, y: row.y, style: palette[.text], clip: row)
+                    column = buffer.write((state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
+                        y: row.y, style: palette[.healthOk], clip: row)
+                    let failures = m.flowFailures[name] ?? 0
+                    column = buffer.write((state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
+                        style: failures > 0 ? palette[.healthFailing] : palette[.muted], clip: row)
+                }
             }
         }
-        guard y < inner.maxY - 1 else { return }
-        y += 1
+        let typeRows = min(9, m.errorsByType.count) + 1
+        if inner.maxY - y < typeRows + 2 {
+            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, keeping one
+            // line for latency and, if there is room, one for flows.
+            let bottom = max(y + 1, inner.maxY - 1)
+            y = drawCompactTypes(state, x: x, y: y, width: width, bottom: bottom, into: &buffer, palette: palette)
+            drawLatencyAndFlows()
+            return
+        }
+        drawLatencyAndFlows()
+        guard y < inner.maxY else { return }
+        if inner.maxY - y > typeRows { y += 1 }
         let side = width >= 56
         let typeWidth = side ? width * 55 / 100 : width
         let top = y
@@ -103,6 +115,31 @@ public enum MetricsPane {
             y += 1
         }
         return y
+    }
+
+    static func drawCompactTypes(
+        _ state: DashboardState, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) -> Int {
+        guard start < bottom else { return start }
+        var y = start
+        var column = buffer.write("types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
+        for (index, type) in state.metrics.errorsByType.prefix(9).enumerated() {
+            let active = state.typeFilter.contains(type.name)
+            let item = "  \(index + 1) \(type.name) \(Format.count(type.count))"
+            let itemWidth = DisplayWidth.of(item)
+            if column + itemWidth > x + width {
+                y += 1
+                column = x + 3
+                guard y < bottom else { return y }
+            }
+            let row = Rect(x: x, y: y, width: width, height: 1)
+            column = buffer.write("  \(index + 1) ", x: column, y: y, style: active ? palette[.filter] : palette[.muted],
+                clip: row)
+            column = buffer.write("\(type.name) \(Format.count(type.count))", x: column, y: y,
+                style: active ? palette[.filter] : palette[.text], clip: row)
+        }
+        return y + 1
     }
 
     static func drawCategories(
