@@ -23,6 +23,29 @@ enum ColorFitting {
         }
     }
 
+    /// A foreground for an 8-colour terminal. Bright colours become their base colour in bold. Greys are
+    /// judged by lightness rather than by nearest colour, which would turn a dark-theme border grey into
+    /// black on black: dark greys become black, mid greys dim white, light greys white.
+    static func foreground8(_ color: ThemeColor) -> (TerminalColor, CellAttributes) {
+        let rgb: (Int, Int, Int)
+        switch color {
+        case .default: return (.default, [])
+        case .ansi(let n) where n != 8 && n != 7 && n != 0 && n != 15: return (.indexed(n & 7), n >= 8 ? .bold : [])
+        case .ansi(let n): rgb = ansiRGB[Int(n)]
+        case .indexed(let n): rgb = Self.rgb(ofIndex: n)
+        case .rgb(let r, let g, let b): rgb = (Int(r), Int(g), Int(b))
+        }
+        let high = max(rgb.0, rgb.1, rgb.2)
+        let low = min(rgb.0, rgb.1, rgb.2)
+        if high - low < 24 {
+            if high < 64 { return (.indexed(0), []) }
+            if high < 192 { return (.indexed(7), .dim) }
+            return (.indexed(7), high >= 250 ? .bold : [])
+        }
+        let n = nearestANSI(rgb)
+        return (.indexed(n & 7), n >= 8 ? .bold : [])
+    }
+
     static func rgb(ofIndex n: UInt8) -> (Int, Int, Int) {
         let i = Int(n)
         if i < 16 { return ansiRGB[i] }

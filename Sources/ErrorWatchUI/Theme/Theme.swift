@@ -59,7 +59,7 @@ public enum ColorDepth: String, Sendable, Hashable, CaseIterable {
 /// A theme fitted to a colour depth: a ready-made ``CellStyle`` per role.
 ///
 /// Fitting goes truecolor → 256 (nearest of the xterm cube and grey ramp) → 16 (nearest ANSI colour) → 8 (bright
-/// foregrounds become bold) → monochrome (no colours; each role's ``ThemeRole/monochromeAttributes``).
+/// foregrounds become bold, mid greys dim white, dark greys black) → monochrome (no colours; each role's ``ThemeRole/monochromeAttributes``).
 public struct Palette: Sendable, Hashable {
     private var styles: [CellStyle]
 
@@ -70,9 +70,10 @@ public struct Palette: Sendable, Hashable {
             if depth == .monochrome { attributes.formUnion(role.monochromeAttributes) }
             var foreground = ColorFitting.fit(style.foreground, to: depth)
             let background = ColorFitting.fit(style.background, to: depth)
-            if depth == .colors8, case .indexed(let n) = ColorFitting.fit(style.foreground, to: .colors16), n >= 8 {
-                foreground = .indexed(n - 8)
-                attributes.insert(.bold)
+            if depth == .colors8 {
+                let (color, extra) = ColorFitting.foreground8(style.foreground)
+                foreground = color
+                attributes.formUnion(extra)
             }
             return CellStyle(foreground: foreground, background: background, attributes: attributes)
         }
