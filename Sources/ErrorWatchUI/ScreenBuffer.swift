@@ -77,7 +77,7 @@ public struct CellChange: Sendable, Hashable {
 public struct ScreenBuffer: Sendable, Hashable {
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var cells: [Cell]
+    public internal(set) var cells: [Cell]
 
     /// A buffer of `width` × `height` cells, all `fill`. Negative sizes become 0.
     public init(width: Int, height: Int, fill: Cell = .blank) {

@@ -1,0 +1,97 @@
+/// The header row: `errorwatch`, uptime, theme, colour depth, active filters, and `PAUSED +N` at the right.
+public enum HeaderBar {
+    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+        guard !area.isEmpty else { return }
+        let bar = palette[.header]
+        buffer.fill(area, style: bar)
+        let separator = state.unicode ? " │ " : " | "
+        var right = area.maxX
+        if state.isPaused {
+            let paused = " PAUSED +\(Format.count(state.arrivedWhilePaused)) "
+            right = max(area.x, right - DisplayWidth.of(paused))
+            buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area)
+        }
+        var column = buffer.write(" errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
+            clip: Rect(x: area.x, y: area.y, width: right - area.x, height: 1))
+        // The filter matters more than uptime or theme on a narrow terminal: reserve room for it first.
+        var filter = ""
+        if state.isFiltering {
+            var parts = state.typeFilter.sorted()
+            if !state.textFilter.isEmpty { parts.append("\"\(state.textFilter)\"") }
+            filter = parts.joined(separator: " ")
+        }
+        let filterLabel = separator + "filter "
+        let reserved = filter.isEmpty ? 0 : min(DisplayWidth.of(filterLabel + filter), max(0, right - column - 1))
+        let items = ["up " + Format.uptime(state.now.timeIntervalSince(state.startedAt)), "theme \(state.theme.name)",
+            state.colorDepth.label] + (state.isFiltering ? [] : ["no filter"])
+        for item in items {
+            let text = separator + item
+            guard column + DisplayWidth.of(text) <= right - reserved - 1 else { break }
+            column = buffer.write(text, x: column, y: area.y, style: bar, clip: area)
+        }
+        if !filter.isEmpty, column < right - 1 {
+            column = buffer.write(filterLabel, x: column, y: area.y, style: bar,
+                clip: Rect(x: area.x, y: area.y, width: right - area.x - 1, height: 1))
+            buffer.write(filter, x: column, y: area.y, width: max(0, right - column - 1),
+                style: palette[.filter].on(bar), padding: false)
+        }
+    }
+}
+
+/// The footer row: key hints from the keymap (or the filter prompt while typing after `/`), and the status
+/// message at the right.
+public enum FooterBar {
+    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+        guard !area.isEmpty else { return }
+        let bar = palette[.footer]
+        let key = palette[.footerKey]
+        buffer.fill(area, style: bar)
+        var limit = area.maxX
+        if let message = state.statusMessage, !message.isEmpty {
+            let width = min(DisplayWidth.of(message) + 2, area.width / 2)
+            limit -= width
+            buffer.write(" " + message + " ", x: limit, y: area.y, width: width, style: palette[.status],
+                padding: true)
+        }
+        let room = Rect(x: area.x, y: area.y, width: max(0, limit - area.x - 1), height: 1)
+        if state.isEditingFilter {
+            var column = buffer.write(" / ", x: room.x, y: room.y, style: key, clip: room)
+            column = buffer.write("filter: ", x: column, y: room.y, style: bar, clip: room)
+            column = buffer.write(state.textFilter, x: column, y: room.y, style: palette[.filter].on(bar), clip: room)
+            column = buffer.write(state.unicode ? "▏" : "_", x: column, y: room.y, style: key, clip: room)
+            column = buffer.write("   Enter ", x: column, y: room.y, style: key, clip: room)
+            column = buffer.write("keep  ", x: column, y: room.y, style: bar, clip: room)
+            column = buffer.write("Esc ", x: column, y: room.y, style: key, clip: room)
+            buffer.write("clear", x: column, y: room.y, style: bar, clip: room)
+            return
+        }
+        var column = room.x
+        for binding in Keymap.standard.bindings {
+            guard let hint = binding.hint else { continue }
+            let label = binding.keyLabel.split(separator: " ").first.map(String.init) ?? binding.keyLabel
+            let width = 1 + DisplayWidth.of(label) + 1 + DisplayWidth.of(hint) + 1
+            if column + width > room.maxX { break }
+            column = buffer.write(" " + label, x: column, y: room.y, style: key, clip: room)
+            column = buffer.write(" " + hint + " ", x: column, y: room.y, style: bar, clip: room)
+        }
+    }
+}
+
+/// What is drawn when the terminal is smaller than ``DashboardState/minimumSize``.
+public enum TooSmallScreen {
+    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+        let minimum = DashboardState.minimumSize
+        let times = state.unicode ? "×" : "x"
+        let lines = [
+            ("terminal too small", palette[.alert]),
+            ("\(area.width)\(times)\(area.height), need \(minimum.width)\(times)\(minimum.height)", palette[.text]),
+            ("q quits", palette[.muted]),
+        ]
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (index, (text, style)) in lines.enumerated() where top + index < area.maxY {
+            let width = DisplayWidth.of(text)
+            let x = area.x + max(0, (area.width - width) / 2)
+            buffer.write(DisplayWidth.truncate(text, to: area.width), x: x, y: top + index, style: style, clip: area)
+        }
+    }
+}

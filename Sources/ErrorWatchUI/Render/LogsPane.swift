@@ -1,0 +1,90 @@
+/// The `Logs` pane: every event and log line, oldest at the top, with time, level, source, type and message.
+///
+/// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
+/// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
+public enum LogsPane {
+    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+        let label: String
+        if state.isPaused {
+            label = "paused"
+        } else if state.logScroll > 0 {
+            label = "↑\(Format.count(state.logScroll)) more below"
+        } else {
+            label = state.logs.isEmpty ? "" : "following"
+        }
+        let inner = Dashboard.frame(.logs, state: state, in: area, into: &buffer, palette: palette,
+            label: state.unicode ? label : label.replacingOccurrences(of: "↑", with: "+"))
+        guard !inner.isEmpty else { return }
+        let rows = visibleRows(state, count: inner.height)
+        if rows.isEmpty {
+            let text = state.logs.isEmpty ? "Waiting for events…" : "No lines match the filters."
+            buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
+            return
+        }
+        for (offset, event) in rows.enumerated() {
+            drawRow(event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
+                palette: palette)
+        }
+    }
+
+    /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
+    public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
+        guard count > 0 else { return [] }
+        var skipped = 0
+        var rows: [DashboardEvent] = []
+        rows.reserveCapacity(count)
+        let filtering = state.isFiltering
+        var index = state.logs.endIndex
+        // Scrolled past the oldest line: clamp so the view stays full.
+        var skip = state.logScroll
+        if filtering || skip > 0 {
+            let total = filtering ? state.logs.reduce(0) { $0 + (state.matches($1) ? 1 : 0) } : state.logs.count
+            skip = min(skip, max(0, total - count))
+        }
+        while index > state.logs.startIndex, rows.count < count {
+            index -= 1
+            let event = state.logs[index]
+            if filtering, !state.matches(event) { continue }
+            if skipped < skip {
+                skipped += 1
+                continue
+            }
+            rows.append(event)
+        }
+        return rows.reversed()
+    }
+
+    static func drawRow(
+        _ event: DashboardEvent, state: DashboardState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) {
+        let selected = event.sequence == state.selectedSequence
+        let base = selected ? palette[.selection] : palette[.text]
+        func styled(_ style: CellStyle) -> CellStyle { selected ? style.on(base).adding(.bold) : style }
+        if selected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: base) }
+        let clip = Rect(x: x, y: y, width: width, height: 1)
+        var column = buffer.write(Format.clock(event.timestamp), x: x, y: y, style: styled(palette[.muted]), clip: clip)
+        column = buffer.write(" " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
+            clip: clip)
+        let sourceWidth = width >= 70 ? 14 : 0
+        let typeWidth = width >= 90 ? 16 : (width >= 50 ? 12 : 0)
+        if sourceWidth > 0 {
+            buffer.write(" " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
+                style: styled(palette[.muted]))
+            column += sourceWidth
+        }
+        if typeWidth > 0, column < x + width {
+            let typeStyle = event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
+            buffer.write(" " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
+                style: styled(typeStyle))
+            column += typeWidth
+        }
+        guard column < x + width - 1 else { return }
+        var message = event.message
+        if let code = event.code { message = "[\(code)] " + message }
+        if let attempt = event.attempt { message += " (attempt \(attempt))" }
+        if event.origin == .background, event.kind == .error { message = "bg · " + message }
+        let messageStyle = event.kind == .error ? palette[.text] : palette[.muted]
+        buffer.write(" " + message, x: column, y: y, width: x + width - column, style: styled(messageStyle))
+    }
+}

@@ -1,0 +1,161 @@
+import ErrorStreaming
+
+/// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, login latency, flow successes and
+/// failures, then error counts per type (numbered 1…9 for the type filter keys) and per category.
+public enum MetricsPane {
+    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+        let inner = Dashboard.frame(.metrics, state: state, in: area, into: &buffer, palette: palette)
+        guard !inner.isEmpty else { return }
+        let m = state.metrics
+        var y = inner.y
+        let x = inner.x + 1
+        let width = inner.width - 1
+        func line(_ draw: (inout ScreenBuffer, Rect) -> Void) {
+            guard y < inner.maxY, width > 0 else { return }
+            draw(&buffer, Rect(x: x, y: y, width: width, height: 1))
+            y += 1
+        }
+        line { buffer, row in
+            pairs([("errors", Format.count(m.totalErrors)), ("dropped", Format.count(m.droppedEvents)),
+                ("listeners", "\(m.listenerCount)")], in: row, into: &buffer, palette: palette,
+                valueStyle: m.droppedEvents > 0 ? palette[.alert] : palette[.text])
+        }
+        line { buffer, row in
+            let rate = m.errorRatePerSecond.last ?? 0
+            let suffix = " \(Format.count(rate))/s"
+            var column = buffer.write("rate ", x: row.x, y: row.y, style: palette[.muted], clip: row)
+            let sparkWidth = max(0, min(state.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
+            column = buffer.write(Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.unicode),
+                x: column, y: row.y, style: palette[.sparkline], clip: row)
+            buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
+        }
+        func drawLatencyAndFlows() {
+            line { buffer, row in
+                pairs([("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
+                    ("p95", m.loginLatencyP95.map(Format.duration) ?? "–")], in: row, into: &buffer, palette: palette,
+                    valueStyle: palette[.text])
+            }
+            line { buffer, row in
+                var column = buffer.write("flows", x: row.x, y: row.y, style: palette[.muted], clip: row)
+                let names = Set(m.flowSuccesses.keys).union(m.flowFailures.keys).sorted()
+                if names.isEmpty { buffer.write(" –", x: column, y: row.y, style: palette[.muted], clip: row) }
+                for name in names {
+                    column = buffer.write("  \(name) ", x: column, y: row.y, style: palette[.text], clip: row)
+                    column = buffer.write((state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
+                        y: row.y, style: palette[.healthOk], clip: row)
+                    let failures = m.flowFailures[name] ?? 0
+                    column = buffer.write((state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
+                        style: failures > 0 ? palette[.healthFailing] : palette[.muted], clip: row)
+                }
+            }
+        }
+        let typeRows = min(9, m.errorsByType.count) + 1
+        if inner.maxY - y < typeRows + 2 {
+            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, keeping one
+            // line for latency and, if there is room, one for flows.
+            let bottom = max(y + 1, inner.maxY - 1)
+            y = drawCompactTypes(state, x: x, y: y, width: width, bottom: bottom, into: &buffer, palette: palette)
+            drawLatencyAndFlows()
+            return
+        }
+        drawLatencyAndFlows()
+        guard y < inner.maxY else { return }
+        if inner.maxY - y > typeRows { y += 1 }
+        let side = width >= 56
+        let typeWidth = side ? width * 55 / 100 : width
+        let top = y
+        y = drawTypes(state, x: x, y: y, width: typeWidth, bottom: inner.maxY, into: &buffer, palette: palette)
+        if side {
+            drawCategories(m, x: x + typeWidth + 2, y: top, width: width - typeWidth - 2, bottom: inner.maxY,
+                into: &buffer, palette: palette)
+        } else if y + 1 < inner.maxY {
+            drawCategories(m, x: x, y: y + 1, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
+        }
+    }
+
+    /// Draws `label value` pairs separated by two spaces.
+    static func pairs(
+        _ items: [(String, String)], in row: Rect, into buffer: inout ScreenBuffer, palette: Palette,
+        valueStyle: CellStyle
+    ) {
+        var column = row.x
+        for (index, (label, value)) in items.enumerated() {
+            column = buffer.write((index == 0 ? "" : "  ") + label + " ", x: column, y: row.y, style: palette[.muted],
+                clip: row)
+            column = buffer.write(value, x: column, y: row.y, style: index == 0 ? palette[.title] : valueStyle,
+                clip: row)
+        }
+    }
+
+    static func drawTypes(
+        _ state: DashboardState, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) -> Int {
+        var y = start
+        buffer.write("by type", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
+        y += 1
+        let types = state.metrics.errorsByType
+        if types.isEmpty, y < bottom {
+            buffer.write("no errors yet", x: x, y: y, width: width, style: palette[.muted])
+            return y + 1
+        }
+        for (index, type) in types.prefix(9).enumerated() where y < bottom {
+            let active = state.typeFilter.contains(type.name)
+            let mark = active ? (state.unicode ? "▸" : ">") : " "
+            let count = Format.count(type.count)
+            let nameWidth = max(1, width - 4 - count.count - 1)
+            let style = active ? palette[.filter] : palette[.text]
+            buffer.write("\(mark)\(index + 1) ", x: x, y: y, width: 3, style: active ? palette[.filter] : palette[.muted])
+            buffer.write(type.name, x: x + 3, y: y, width: nameWidth, style: style)
+            buffer.write(" " + count, x: x + 3 + nameWidth, y: y, width: count.count + 1, style: style)
+            y += 1
+        }
+        if types.count > 9, y < bottom {
+            buffer.write("+\(types.count - 9) more", x: x + 3, y: y, width: width - 3, style: palette[.muted])
+            y += 1
+        }
+        return y
+    }
+
+    static func drawCompactTypes(
+        _ state: DashboardState, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) -> Int {
+        guard start < bottom else { return start }
+        var y = start
+        var column = buffer.write("types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
+        for (index, type) in state.metrics.errorsByType.prefix(9).enumerated() {
+            let active = state.typeFilter.contains(type.name)
+            let item = "  \(index + 1) \(type.name) \(Format.count(type.count))"
+            let itemWidth = DisplayWidth.of(item)
+            if column + itemWidth > x + width {
+                y += 1
+                column = x + 3
+                guard y < bottom else { return y }
+            }
+            let row = Rect(x: x, y: y, width: width, height: 1)
+            column = buffer.write("  \(index + 1) ", x: column, y: y, style: active ? palette[.filter] : palette[.muted],
+                clip: row)
+            column = buffer.write("\(type.name) \(Format.count(type.count))", x: column, y: y,
+                style: active ? palette[.filter] : palette[.text], clip: row)
+        }
+        return y + 1
+    }
+
+    static func drawCategories(
+        _ metrics: MetricsSnapshot, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) {
+        guard width > 4 else { return }
+        var y = start
+        buffer.write("by category", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
+        y += 1
+        for category in ErrorCategory.allCases where y < bottom {
+            let count = Format.count(metrics.errorsByCategory[category] ?? 0)
+            let nameWidth = max(1, width - count.count - 1)
+            buffer.write(category.label, x: x, y: y, width: nameWidth, style: palette.style(for: category))
+            buffer.write(" " + count, x: x + nameWidth, y: y, width: count.count + 1, style: palette[.text])
+            y += 1
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Something that happened, which the reducer turns into a new ``DashboardState``. Named after what happened,
+/// not after what to do.
+public enum DashboardAction: Sendable {
+    /// The user pressed a key.
+    case keyPressed(Key)
+    /// One event or log line arrived.
+    case eventReceived(DashboardEvent)
+    /// Several arrived at once; the runtime batches under load. Same result as one `eventReceived` per event,
+    /// but a single state change (one generation step).
+    case eventsReceived([DashboardEvent])
+    /// The alert coalescer produced or updated an alert.
+    case alertReceived(AlertRecord)
+    /// The runtime sampled the metrics backend.
+    case metricsSampled(MetricsSnapshot)
+    /// A flow changed state.
+    case flowChanged(FlowStatus)
+    /// The clock moved on; ages, uptime and alert expiry follow it.
+    case tick(Date)
+    /// The terminal changed size.
+    case resized(width: Int, height: Int)
+    /// A theme file was loaded: it is added to (or replaces, by name) the theme list and becomes current.
+    case themeLoaded(Theme)
+    /// A theme file failed to load: the current theme stays, the reason goes to the status line.
+    case themeFailed(String)
+    /// A message for the status line.
+    case statusMessage(String)
+}
+
+/// Work for the runtime to do after a state change; the reducer itself does none.
+public enum DashboardEffect: Sendable, Hashable {
+    /// Restore the terminal and exit.
+    case quit
+    /// Repaint every cell (Ctrl-L), not just the diff.
+    case redrawAll
+    /// Ask the demo app to inject a failure or recover.
+    case trigger(DemoTrigger)
+}

@@ -1,0 +1,136 @@
+import DequeModule
+import Foundation
+
+/// The four panes, in focus order.
+public enum Pane: String, Sendable, Hashable, CaseIterable {
+    case errors = "Errors"
+    case logs = "Logs"
+    case metrics = "Metrics"
+    case flows = "Flows"
+
+    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`.
+    public var title: String { rawValue }
+}
+
+/// Everything the dashboard shows, as plain values. Only ``DashboardReducer`` changes it; ``Dashboard/render(_:)``
+/// draws it. It holds no references to services, clocks or terminals.
+///
+/// ```swift
+/// var state = DashboardState(width: 120, height: 40, now: start, themes: catalog.themes, colorDepth: .colors256)
+/// let effects = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("p")))
+/// let frame = Dashboard.render(state)
+/// ```
+public struct DashboardState: Sendable {
+    // MARK: Terminal and clock
+
+    public var width: Int
+    public var height: Int
+    /// The time of the last `.tick` (or the time given at creation); ages and uptime are relative to it.
+    public var now: Date
+    public var startedAt: Date
+    /// Colours the terminal can show; `.monochrome` under `NO_COLOR` (decided by the caller).
+    public var colorDepth: ColorDepth
+    /// Whether Unicode glyphs (box drawing, braille sparkline) may be used; the caller sets it from the locale.
+    public var unicode: Bool
+
+    // MARK: Content
+
+    /// Recent events and log lines for the Logs pane, oldest first, at most ``logCapacity``.
+    public var logs: Deque<DashboardEvent> = []
+    public let logCapacity: Int
+    /// Active alerts for the Errors pane, most recently seen first, at most ``alertCapacity``.
+    public var alerts: Deque<AlertRecord> = []
+    public let alertCapacity: Int
+    public var metrics: MetricsSnapshot = .empty
+    /// Flow states in the order the flows first appeared.
+    public var flows: [FlowStatus] = []
+
+    // MARK: Filters and view
+
+    /// Error types shown (matched against `typeName`); empty means all.
+    public var typeFilter: Set<String> = []
+    /// Case-insensitive text that Logs and Errors lines must contain; empty means all.
+    public var textFilter: String = ""
+    /// Whether keys are being typed into the text filter (after `/`).
+    public var isEditingFilter = false
+    public var focus: Pane = .errors
+    /// Rows of Logs hidden below the view: 0 follows the tail.
+    public var logScroll = 0
+    /// First alert row shown in Errors.
+    public var errorScroll = 0
+    /// The Logs line selected with `e`/`E`, by sequence number.
+    public var selectedSequence: UInt64?
+    /// Whether the Logs view is frozen; what arrives is still kept and counted.
+    public var isPaused = false
+    /// Events that arrived since the pause began (`PAUSED +N`).
+    public var arrivedWhilePaused = 0
+    public var showsHelp = false
+
+    // MARK: Theme and status
+
+    /// Themes cycled by `t`; never empty.
+    public var themes: [Theme]
+    public var themeIndex = 0
+    /// A one-line message for the footer: theme problems, the result of a command.
+    public var statusMessage: String?
+
+    // MARK: Loop bookkeeping
+
+    /// Increases whenever something visible changed; the runtime redraws only when it differs from the last frame's.
+    public var generation: UInt64 = 0
+    /// Set by `q`; the runtime also receives the `.quit` effect.
+    public var quitRequested = false
+
+    /// A fresh dashboard at `now`. `themes` falls back to the built-in default when empty.
+    public init(
+        width: Int = 80, height: Int = 24, now: Date, themes: [Theme] = [.default], colorDepth: ColorDepth = .colors256,
+        unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200
+    ) {
+        self.width = width
+        self.height = height
+        self.now = now
+        self.startedAt = now
+        self.themes = themes.isEmpty ? [.default] : themes
+        self.colorDepth = colorDepth
+        self.unicode = unicode
+        self.logCapacity = max(1, logCapacity)
+        self.alertCapacity = max(1, alertCapacity)
+    }
+
+    /// The theme in use.
+    public var theme: Theme { themes[min(max(0, themeIndex), themes.count - 1)] }
+
+    /// The minimum terminal size; below it the "terminal too small" screen is shown.
+    public static let minimumSize = (width: 40, height: 10)
+
+    /// Whether a Logs line passes the type and text filters.
+    public func matches(_ event: DashboardEvent) -> Bool {
+        if !typeFilter.isEmpty, !typeFilter.contains(event.typeName) { return false }
+        if textFilter.isEmpty { return true }
+        return contains(event.message) || contains(event.source) || contains(event.typeName)
+            || contains(event.userMessage ?? "")
+    }
+
+    /// Whether an alert passes the type and text filters.
+    public func matches(_ alert: AlertRecord) -> Bool {
+        if !typeFilter.isEmpty, !alert.typeName.isEmpty, !typeFilter.contains(alert.typeName) { return false }
+        if textFilter.isEmpty { return true }
+        return contains(alert.title) || contains(alert.source) || contains(alert.code?.description ?? "")
+    }
+
+    private func contains(_ text: String) -> Bool {
+        text.range(of: textFilter, options: [.caseInsensitive]) != nil
+    }
+
+    /// Whether any filter is active.
+    public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }
+
+    /// Alerts not yet expired, most recent first, filtered. Alerts fade after ``alertFadeAfter`` seconds without a
+    /// repeat and are dropped by the reducer after ``alertExpiresAfter``.
+    public var visibleAlerts: [AlertRecord] { alerts.filter { matches($0) } }
+
+    /// Seconds after its last occurrence when an alert is drawn dimmed.
+    public static let alertFadeAfter: TimeInterval = 60
+    /// Seconds after its last occurrence when an alert is removed.
+    public static let alertExpiresAfter: TimeInterval = 300
+}

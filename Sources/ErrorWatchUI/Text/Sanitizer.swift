@@ -1,0 +1,111 @@
+/// Makes untrusted text safe to put on a terminal.
+///
+/// Error messages may be hostile: an escape sequence inside one could recolour the screen, move the cursor or
+/// set the window title. The sanitizer is the boundary: C0 controls become their Unicode control pictures
+/// (`ESC` → `␛`, so `"\u{1B}[31m"` shows as `␛[31m`), DEL becomes `␡`, C1 controls and bidirectional overrides
+/// become `\u{9B}`-style escapes, and bytes that are not valid UTF-8 become `\xFF`. The result never contains a
+/// character that a terminal interprets.
+///
+/// ```swift
+/// Sanitizer.sanitize("bad\u{1B}]0;pwned\u{07}")   // "bad␛]0;pwned␇"
+/// Sanitizer.sanitize(bytes: [0x66, 0xFF])          // "f\\xFF"
+/// ```
+public enum Sanitizer {
+    /// `text` with every control character and dangerous format character shown escaped.
+    /// At most `limit` scalars are examined; longer text ends in `…`.
+    public static func sanitize(_ text: String, limit: Int = .max) -> String {
+        if limit == .max, isPlain(text) { return text }
+        var result = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count >= limit {
+                result.append("…")
+                break
+            }
+            count += 1
+            append(scalar, to: &result)
+        }
+        return String(result)
+    }
+
+    /// Decodes `bytes` as UTF-8, showing each invalid byte as `\xHH`, then sanitizes the text.
+    public static func sanitize(bytes: some Sequence<UInt8>, limit: Int = .max) -> String {
+        let array = Array(bytes)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        var count = 0
+        while index < array.count {
+            if count >= limit {
+                result.append("…")
+                break
+            }
+            count += 1
+            if let (scalar, length) = decodeScalar(array, at: index) {
+                append(scalar, to: &result)
+                index += length
+            } else {
+                result.append(contentsOf: hexEscape(array[index]).unicodeScalars)
+                index += 1
+            }
+        }
+        return String(result)
+    }
+
+    /// Whether `scalar` must never reach a terminal as-is.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
+    /// Whether every scalar is safe, so the text can be used unchanged.
+    static func isPlain(_ text: String) -> Bool {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte >= 0x80 {
+            if byte >= 0x80 { return !text.unicodeScalars.contains(where: isUnsafe) }
+            return false
+        }
+        return true
+    }
+
+    static func append(_ scalar: Unicode.Scalar, to result: inout String.UnicodeScalarView) {
+        let v = scalar.value
+        if v < 0x20 {
+            result.append(Unicode.Scalar(0x2400 + v)!)
+        } else if v == 0x7F {
+            result.append("\u{2421}")
+        } else if isUnsafe(scalar) {
+            let hex = String(v, radix: 16, uppercase: true)
+            result.append(contentsOf: "\\u{\(hex)}".unicodeScalars)
+        } else {
+            result.append(scalar)
+        }
+    }
+
+    static func hexEscape(_ byte: UInt8) -> String {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "\\x0\(hex)" : "\\x\(hex)"
+    }
+
+    /// One well-formed UTF-8 scalar at `index` (no overlongs, no surrogates, at most U+10FFFF) and its length.
+    static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+        let length: Int
+        let minimum: UInt32
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: (length, minimum, value) = (2, 0x80, UInt32(lead & 0x1F))
+        case 0xE0...0xEF: (length, minimum, value) = (3, 0x800, UInt32(lead & 0x0F))
+        case 0xF0...0xF4: (length, minimum, value) = (4, 0x10000, UInt32(lead & 0x07))
+        default: return nil
+        }
+        guard index + length <= bytes.count else { return nil }
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
+    }
+}

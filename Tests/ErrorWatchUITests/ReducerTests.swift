@@ -1,0 +1,213 @@
+import ErrorStreaming
+import Foundation
+import Testing
+
+@testable import ErrorWatchUI
+
+struct ReducerTests {
+    func reduce(_ state: inout DashboardState, _ actions: DashboardAction...) -> [DashboardEffect] {
+        actions.flatMap { DashboardReducer.reduce(into: &state, action: $0) }
+    }
+
+    func press(_ state: inout DashboardState, _ keys: Key...) -> [DashboardEffect] {
+        keys.flatMap { DashboardReducer.reduce(into: &state, action: .keyPressed($0)) }
+    }
+
+    func event(_ n: Int, kind: DashboardEvent.Kind = .error, type: String = "AuthError") -> DashboardEvent {
+        DashboardEvent(sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
+            typeName: type, message: "message \(n)")
+    }
+
+    @Test func quitSetsFlagAndReturnsEffect() {
+        var state = DashboardState(now: fixtureStart)
+        #expect(press(&state, .character("q")) == [.quit])
+        #expect(state.quitRequested)
+    }
+
+    @Test func everyBindingIsReachableAndUnknownKeysAreIgnored() {
+        for binding in Keymap.standard.bindings {
+            for key in binding.keys { #expect(Keymap.standard.command(for: key) == binding.command) }
+        }
+        var state = DashboardState.sample()
+        let before = state.generation
+        #expect(press(&state, .character("Z"), .function(7), .ctrl("x")).isEmpty)
+        #expect(state.generation == before)
+    }
+
+    @Test func keysAreTheOnesTheIssueAsksFor() {
+        let expected: [(Key, KeyCommand)] = [
+            (.character("q"), .dashboard(.quit)), (.character("?"), .dashboard(.toggleHelp)),
+            (.tab, .dashboard(.focusNext)), (.backTab, .dashboard(.focusPrevious)),
+            (.character("j"), .dashboard(.scrollDown)), (.character("k"), .dashboard(.scrollUp)),
+            (.pageUp, .dashboard(.pageUp)), (.pageDown, .dashboard(.pageDown)),
+            (.character("g"), .dashboard(.scrollTop)), (.character("G"), .dashboard(.scrollBottom)),
+            (.character("/"), .dashboard(.beginTextFilter)), (.escape, .dashboard(.cancel)),
+            (.character("5"), .dashboard(.toggleTypeFilter)), (.character("0"), .dashboard(.clearTypeFilters)),
+            (.character("p"), .dashboard(.togglePause)), (.character(" "), .dashboard(.togglePause)),
+            (.character("e"), .dashboard(.nextError)), (.character("E"), .dashboard(.previousError)),
+            (.character("t"), .dashboard(.cycleTheme)), (.ctrl("l"), .dashboard(.redraw)),
+            (.character("i"), .demo(.invalidCredentials)), (.character("o"), .demo(.toggleOffline)),
+            (.character("w"), .demo(.toggleSlowNetwork)), (.character("x"), .demo(.sessionExpired)),
+            (.character("s"), .demo(.serverErrorBurst)), (.character("b"), .demo(.softwareBug)),
+            (.character("S"), .demo(.errorStorm)), (.character("l"), .demo(.logInNow)),
+            (.character("a"), .demo(.toggleAutoLogin)), (.character("r"), .demo(.recoverAll)),
+        ]
+        for (key, command) in expected { #expect(Keymap.standard.command(for: key) == command, "\(key)") }
+    }
+
+    @Test func demoKeysReturnTriggers() {
+        var state = DashboardState(now: fixtureStart)
+        #expect(press(&state, .character("s"), .character("S"), .character("r")) ==
+            [.trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll)])
+        #expect(state.statusMessage == "▶ Recover everything")
+    }
+
+    @Test func ctrlLRedrawsAndHelpToggles() {
+        var state = DashboardState(now: fixtureStart)
+        #expect(press(&state, .ctrl("l")) == [.redrawAll])
+        _ = press(&state, .character("?"))
+        #expect(state.showsHelp)
+        _ = press(&state, .escape)
+        #expect(!state.showsHelp)
+    }
+
+    @Test func focusCyclesBothWays() {
+        var state = DashboardState(now: fixtureStart)
+        _ = press(&state, .tab, .tab)
+        #expect(state.focus == .metrics)
+        _ = press(&state, .backTab, .backTab, .backTab)
+        #expect(state.focus == .flows)
+    }
+
+    @Test func typeFiltersToggleByNumberAndZeroClears() {
+        var state = DashboardState.sample()
+        _ = press(&state, .character("1"), .character("3"))
+        #expect(state.typeFilter == ["ServerError", "AuthError"])
+        _ = press(&state, .character("1"))
+        #expect(state.typeFilter == ["AuthError"])
+        #expect(LogsPane.visibleRows(state, count: 50).allSatisfy { $0.typeName == "AuthError" })
+        _ = press(&state, .character("9"))
+        #expect(state.statusMessage == "no error type 9 in Metrics")
+        _ = press(&state, .character("0"))
+        #expect(state.typeFilter.isEmpty)
+    }
+
+    @Test func textFilterIsTypedAfterSlashAndClearedByEscape() {
+        var state = DashboardState.sample()
+        _ = press(&state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
+            .backspace)
+        #expect(state.isEditingFilter)
+        #expect(state.textFilter == "503")
+        #expect(state.typeFilter.isEmpty, "digits go to the text filter while typing")
+        _ = press(&state, .enter)
+        #expect(!state.isEditingFilter)
+        #expect(LogsPane.visibleRows(state, count: 20).allSatisfy { $0.message.contains("503") })
+        #expect(state.visibleAlerts.map(\.title) == ["Server unavailable"])
+        _ = press(&state, .escape)
+        #expect(state.textFilter.isEmpty)
+    }
+
+    @Test func pauseFreezesLogsAndCountsArrivals() {
+        var state = DashboardState.sample(events: 50)
+        let frozen = LogsPane.visibleRows(state, count: 10)
+        _ = press(&state, .character("p"))
+        _ = reduce(&state, .eventsReceived((1000..<1007).map { event($0) }), .eventReceived(event(2000)))
+        #expect(state.arrivedWhilePaused == 8)
+        #expect(LogsPane.visibleRows(state, count: 10) == frozen)
+        #expect(Dashboard.render(state).text(ofRow: 0).contains("PAUSED +8"))
+        _ = press(&state, .character(" "))
+        #expect(!state.isPaused && state.arrivedWhilePaused == 0)
+        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 2000)
+    }
+
+    @Test func scrollingStopsFollowingAndGReturnsToTail() {
+        var state = DashboardState.sample(events: 200)
+        _ = press(&state, .tab)
+        #expect(state.focus == .logs)
+        _ = press(&state, .character("k"), .up, .pageUp)
+        let rows = DashboardLayout(width: 120, height: 40).logRows
+        #expect(state.logScroll == 2 + rows)
+        let view = LogsPane.visibleRows(state, count: rows)
+        _ = reduce(&state, .eventReceived(event(5000)))
+        #expect(LogsPane.visibleRows(state, count: rows) == view, "a scrolled view does not move")
+        _ = press(&state, .character("G"))
+        #expect(state.logScroll == 0)
+        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 5000)
+        _ = press(&state, .character("g"))
+        #expect(LogsPane.visibleRows(state, count: rows).first?.sequence == 1)
+        _ = press(&state, .pageDown, .character("j"), .down)
+        #expect(state.logScroll == state.logs.count - rows - rows - 2)
+    }
+
+    @Test func nextAndPreviousErrorSelectErrorLines() throws {
+        var state = DashboardState.sample(events: 40)
+        _ = press(&state, .character("e"))
+        let newest = try #require(state.logs.last { $0.kind == .error })
+        #expect(state.selectedSequence == newest.sequence)
+        _ = press(&state, .character("E"))
+        let previous = try #require(state.logs.last { $0.kind == .error && $0.sequence < newest.sequence })
+        #expect(state.selectedSequence == previous.sequence)
+        _ = press(&state, .character("e"))
+        #expect(state.selectedSequence == newest.sequence)
+        _ = press(&state, .escape)
+        #expect(state.selectedSequence == nil)
+    }
+
+    @Test func themesCycleAndLoadedThemesJoinTheList() {
+        var state = DashboardState(now: fixtureStart, themes: [.default, Theme(name: "light", styles: [:])])
+        _ = press(&state, .character("t"))
+        #expect(state.theme.name == "light")
+        _ = press(&state, .character("t"))
+        #expect(state.theme.name == "default")
+        _ = reduce(&state, .themeLoaded(Theme(name: "mine", styles: [:])))
+        #expect(state.theme.name == "mine" && state.themes.count == 3)
+        _ = reduce(&state, .themeFailed("x.json:1:2: malformed JSON"))
+        #expect(state.theme.name == "mine")
+        #expect(state.statusMessage == "theme not loaded: x.json:1:2: malformed JSON")
+    }
+
+    @Test func alertsUpsertByFingerprintAndIgnoreBackground() {
+        var state = DashboardState(now: fixtureStart)
+        func alert(_ fingerprint: String, count: Int, origin: ErrorOrigin = .user) -> AlertRecord {
+            AlertRecord(fingerprint: fingerprint, title: "Server unavailable", code: "N-503", severity: .error,
+                category: .transient, count: count, firstSeen: fixtureStart, lastSeen: fixtureStart, source: "api",
+                origin: origin)
+        }
+        _ = reduce(&state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
+            .alertReceived(alert("a", count: 12)), .alertReceived(alert("bg", count: 3, origin: .background)))
+        #expect(state.alerts.map(\.fingerprint) == ["a", "b"])
+        #expect(state.alerts.first?.count == 12)
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(DashboardState.alertExpiresAfter + 1)))
+        #expect(state.alerts.isEmpty, "alerts expire")
+    }
+
+    @Test func batchingEqualsOneByOneAndBumpsGenerationOnce() {
+        var batched = DashboardState(now: fixtureStart, logCapacity: 5)
+        var single = batched
+        let events = (1...8).map { event($0) }
+        let generation = batched.generation
+        _ = reduce(&batched, .eventsReceived(events))
+        for e in events { _ = reduce(&single, .eventReceived(e)) }
+        #expect(batched.logs == single.logs)
+        #expect(batched.logs.map(\.sequence) == [4, 5, 6, 7, 8], "ring buffer keeps the newest")
+        #expect(batched.generation == generation + 1)
+    }
+
+    @Test func ticksChangeGenerationOnlyWhenTheSecondChanges() {
+        var state = DashboardState(now: fixtureStart)
+        let generation = state.generation
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(0.4)))
+        #expect(state.generation == generation)
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(1.1)))
+        #expect(state.generation == generation + 1)
+    }
+
+    @Test func incomingTextIsSanitised() {
+        var state = DashboardState(now: fixtureStart)
+        var hostile = event(1)
+        hostile.message = "boom\u{1B}[31mred\u{1B}]0;pwned\u{07}"
+        _ = reduce(&state, .eventReceived(hostile), .resized(width: 100, height: 30))
+        #expect(state.logs.first?.message == "boom␛[31mred␛]0;pwned␇")
+        #expect(state.width == 100 && state.height == 30)
+    }
+}

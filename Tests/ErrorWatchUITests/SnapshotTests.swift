@@ -1,0 +1,105 @@
+import ErrorStreaming
+import Foundation
+import SnapshotTesting
+import Testing
+
+@testable import ErrorWatchUI
+
+/// Screens as text plus style tables under `__Snapshots__/SnapshotTests/`. Re-record with
+/// `SNAPSHOT_TESTING_RECORD=all swift test --filter SnapshotTests`, then read the .txt files before committing.
+@MainActor
+struct SnapshotTests {
+    func pane(_ render: (DashboardState, Rect, inout ScreenBuffer, Palette) -> Void, width: Int, height: Int,
+        state: DashboardState = .sample()) -> ScreenBuffer
+    {
+        var buffer = ScreenBuffer(width: width, height: height)
+        render(state, buffer.area, &buffer, Palette(theme: state.theme, depth: state.colorDepth))
+        return buffer
+    }
+
+    @Test func dashboard80x24() {
+        assertSnapshot(of: Dashboard.render(.sample(width: 80, height: 24)), as: .screen)
+    }
+
+    @Test func dashboard120x40() {
+        assertSnapshot(of: Dashboard.render(.sample(width: 120, height: 40)), as: .screen)
+    }
+
+    @Test func dashboard200x50() {
+        assertSnapshot(of: Dashboard.render(.sample(width: 200, height: 50)), as: .screen)
+    }
+
+    @Test func dashboardNarrow50x30AsciiWithFilterAndPause() {
+        var state = DashboardState.sample(width: 50, height: 30, unicode: false)
+        for key: Key in [.character("3"), .character("/"), .character("a"), .enter, .character("p")] {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
+        }
+        _ = DashboardReducer.reduce(into: &state, action: .eventReceived(.fixture(1, at: state.now)))
+        assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+
+    @Test func tooSmall() {
+        assertSnapshot(of: Dashboard.render(.sample(width: 30, height: 8)), as: .screen)
+    }
+
+    @Test func helpOverlay() {
+        for (width, height) in [(80, 24), (120, 40)] {
+            var state = DashboardState.sample(width: width, height: height)
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("?")))
+            assertSnapshot(of: Dashboard.render(state), as: .screen, named: "\(width)x\(height)")
+        }
+    }
+
+    @Test func eachPane() {
+        assertSnapshot(of: pane(ErrorsPane.render, width: 70, height: 8), as: .screen, named: "errors")
+        assertSnapshot(of: pane(LogsPane.render, width: 100, height: 12), as: .screen, named: "logs")
+        assertSnapshot(of: pane(MetricsPane.render, width: 70, height: 16), as: .screen, named: "metrics")
+        assertSnapshot(of: pane(MetricsPane.render, width: 40, height: 20), as: .screen, named: "metrics-narrow")
+        assertSnapshot(of: pane(FlowsPane.render, width: 70, height: 5), as: .screen, named: "flows")
+        assertSnapshot(of: pane(HeaderBar.render, width: 100, height: 1), as: .screen, named: "header")
+        assertSnapshot(of: pane(FooterBar.render, width: 100, height: 1), as: .screen, named: "footer")
+        let empty = DashboardState(width: 80, height: 24, now: fixtureStart)
+        assertSnapshot(of: Dashboard.render(empty), as: .screen, named: "empty-dashboard")
+    }
+
+    @Test func logsWithSelectionAndFilterPrompt() {
+        var state = DashboardState.sample(width: 100, height: 30)
+        for key: Key in [.character("e"), .character("E"), .character("/"), .character("o"), .character("r")] {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
+        }
+        assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+
+    @Test func eachThemeAtEachDepth() throws {
+        let (themes, _) = ThemeLoader.loadDirectory(at: themesDirectory)
+        for theme in themes {
+            for depth in [ColorDepth.colors256, .colors8, .monochrome] {
+                let state = DashboardState.sample(width: 100, height: 30, colorDepth: depth, themes: [theme])
+                assertSnapshot(of: Dashboard.render(state), as: .screen, named: "\(theme.name)-\(depth.rawValue)")
+            }
+        }
+        let truecolor = DashboardState.sample(width: 100, height: 30, colorDepth: .truecolor,
+            themes: themes.filter { $0.name == "solarized-dark" })
+        assertSnapshot(of: Dashboard.render(truecolor), as: .screen, named: "solarized-dark-truecolor")
+    }
+
+    @Test func wideAndHostileText() {
+        var state = DashboardState.sample(width: 100, height: 30, events: 20)
+        let messages = [
+            "接続がタイムアウトしました：サーバー応答なし 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字",
+            "🔥🔥 emoji storm 👩‍💻🇫🇷 e\u{301}\u{301} combining",
+            "\u{1B}[2J\u{1B}[31mCLEARED\u{1B}]0;pwned\u{07} \u{9B}6n \u{202E}desrever",
+            Sanitizer.sanitize(bytes: [0x62, 0x61, 0x64, 0xFF, 0xFE, 0xC0, 0xAF, 0x20, 0x75, 0x74, 0x66]),
+            String(repeating: "very long message ", count: 40),
+        ]
+        for (index, message) in messages.enumerated() {
+            _ = DashboardReducer.reduce(into: &state, action: .eventReceived(DashboardEvent(
+                sequence: 900 + UInt64(index), timestamp: state.now, kind: .error, level: .error, source: "hostile",
+                typeName: "HostileError\u{1B}[0m", message: message)))
+        }
+        _ = DashboardReducer.reduce(into: &state, action: .alertReceived(AlertRecord(
+            fingerprint: "hostile", title: "サーバーエラー \u{1B}[5mblink", code: "X-1", severity: .critical,
+            category: .bug, count: 3, firstSeen: state.now, lastSeen: state.now, source: "hostile")))
+        assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import ErrorWatchUI
+
+struct TextTests {
+    @Test func widths() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("漢字") == 4)
+        #expect(DisplayWidth.of("한국어") == 6)
+        #expect(DisplayWidth.of("🔥") == 2)
+        #expect(DisplayWidth.of("👩‍💻") == 2)
+        #expect(DisplayWidth.of("🇫🇷") == 2)
+        #expect(DisplayWidth.of("e\u{301}") == 1, "combining mark stays attached")
+        #expect(DisplayWidth.of("ＡＢ") == 4)
+    }
+
+    @Test func truncation() {
+        #expect(DisplayWidth.truncate("hello world", to: 5) == "hell…")
+        #expect(DisplayWidth.truncate("hello", to: 5) == "hello")
+        #expect(DisplayWidth.truncate("漢字漢字", to: 5) == "漢字…")
+        #expect(DisplayWidth.truncate("漢字漢字", to: 4) == "漢…")
+        #expect(DisplayWidth.truncate("abc", to: 0) == "")
+    }
+
+    @Test func sanitiserEscapesControlsAndSequences() {
+        #expect(Sanitizer.sanitize("\u{1B}[31mred") == "␛[31mred")
+        #expect(Sanitizer.sanitize("a\u{1B}]0;title\u{07}b") == "a␛]0;title␇b")
+        #expect(Sanitizer.sanitize("tab\there\r\n") == "tab␉here␍␊")
+        #expect(Sanitizer.sanitize("del\u{7F}") == "del␡")
+        #expect(Sanitizer.sanitize("c1\u{9B}2J") == "c1\\u{9B}2J")
+        #expect(Sanitizer.sanitize("rtl\u{202E}txt") == "rtl\\u{202E}txt")
+        #expect(Sanitizer.sanitize("plain ✓ 漢字") == "plain ✓ 漢字")
+        #expect(Sanitizer.sanitize("abcdef", limit: 3) == "abc…")
+    }
+
+    @Test func sanitiserShowsInvalidUTF8AsHex() {
+        #expect(Sanitizer.sanitize(bytes: [0x66, 0xFF, 0x6F]) == "f\\xFFo")
+        #expect(Sanitizer.sanitize(bytes: [0xC0, 0xAF]) == "\\xC0\\xAF", "overlong")
+        #expect(Sanitizer.sanitize(bytes: [0xED, 0xA0, 0x80]) == "\\xED\\xA0\\x80", "surrogate")
+        #expect(Sanitizer.sanitize(bytes: Array("漢\u{1B}".utf8)) == "漢␛")
+        #expect(Sanitizer.sanitize(bytes: [0xE6, 0xBC]) == "\\xE6\\xBC", "truncated sequence")
+    }
+
+    @Test func wideGlyphNeverSplitsAtTheEdge() {
+        var buffer = ScreenBuffer(width: 5, height: 1)
+        buffer.write("ab漢字", x: 0, y: 0, style: .plain)
+        #expect(buffer.text(ofRow: 0) == "ab漢 ")
+        #expect(buffer[2, 0]?.width == 2 && buffer[3, 0]?.isContinuation == true)
+        #expect(buffer[4, 0]?.grapheme == " ")
+    }
+
+    @Test func overwritingHalfAWideGlyphBlanksTheOtherHalf() {
+        var buffer = ScreenBuffer(width: 4, height: 1)
+        buffer.write("漢字", x: 0, y: 0, style: .plain)
+        buffer.write("x", x: 1, y: 0, style: .plain)
+        #expect(buffer.text(ofRow: 0) == " x字")
+        #expect(buffer.cells.allSatisfy { !$0.isContinuation || $0.width == 0 })
+    }
+
+    @Test func writeWithWidthTruncatesAndPads() {
+        var buffer = ScreenBuffer(width: 12, height: 1, fill: Cell(grapheme: "#"))
+        buffer.write("hello world", x: 1, y: 0, width: 8, style: .plain)
+        #expect(buffer.text(ofRow: 0) == "#hello w…###")
+        buffer.write("hi", x: 1, y: 0, width: 8, style: .plain)
+        #expect(buffer.text(ofRow: 0) == "#hi      ###")
+    }
+
+    @Test func rawControlCharactersNeverReachCells() {
+        var buffer = ScreenBuffer(width: 20, height: 1)
+        buffer.write("a\u{1B}[2Jb\u{9B}", x: 0, y: 0, style: .plain)
+        #expect(buffer.text(ofRow: 0).hasPrefix("a␛[2Jb"))
+        #expect(buffer.cells.allSatisfy { $0.grapheme.unicodeScalars.allSatisfy { !Sanitizer.isUnsafe($0) } })
+    }
+
+    @Test func formats() {
+        #expect(Format.age(3.9) == "3s")
+        #expect(Format.age(150) == "2m")
+        #expect(Format.age(-5) == "now")
+        #expect(Format.uptime(754) == "00:12:34")
+        #expect(Format.count(1_284_000) == "1,284,000")
+        #expect(Format.duration(.milliseconds(142)) == "142ms")
+        #expect(Format.duration(.milliseconds(1250)) == "1.25s")
+        #expect(Format.clock(fixtureStart) == "09:26:53")
+    }
+
+    @Test func sparklines() {
+        #expect(Sparkline.render([0, 1, 2, 3, 4, 8], width: 10, unicode: false) == " :-=+@")
+        #expect(Sparkline.render([0, 0, 4, 4], width: 2, unicode: true) == "⠀⣿")
+        #expect(Sparkline.render(Array(repeating: 1, count: 60), width: 10, unicode: true).count == 10)
+        #expect(Sparkline.render([], width: 10, unicode: true).isEmpty)
+    }
+}
