@@ -1,0 +1,86 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Logging
+
+extension DemoApp {
+    /// Performs a failure trigger or a repair the user asked for by keypress.
+    public func trigger(_ trigger: DemoTrigger) {
+        switch trigger {
+        case .logInNow:
+            appLog.info("user tapped log in")
+            loginTaps.yield(.demo)
+        case .invalidCredentials:
+            appLog.info("user tapped log in with a wrong password")
+            faults.update { $0.rejectNextLogin = true }
+            loginTaps.yield(Credentials(email: Credentials.demo.email, password: "hunter2"))
+        case .toggleOffline:
+            let offline = faults.update { f in
+                f.offline.toggle()
+                return f.offline
+            }
+            appLog.notice(offline ? "network went offline" : "network is back")
+        case .toggleSlowNetwork:
+            let slow = faults.update { f in
+                f.slowNetwork.toggle()
+                return f.slowNetwork
+            }
+            appLog.notice(slow ? "network is slow, requests over 2 s time out" : "network speed is normal")
+        case .sessionExpired:
+            appLog.notice("server revoked the session token")
+            faults.update { $0.sessionRevoked = true }
+            requestRefresh()
+        case .serverErrorBurst:
+            appLog.notice("server starts answering 503")
+            faults.update { $0.serverErrorsRemaining += configuration.burstSize }
+            spawn { await self.runFeedBurst() }
+        case .softwareBug:
+            appLog.notice("server sends a profile with a plan the client does not know")
+            faults.update { $0.unknownPlanNext = true }
+            requestRefresh()
+        case .errorStorm:
+            spawn { await self.runStorm() }
+        case .toggleAutoLogin:
+            let on = session.toggleAutoLogin()
+            appLog.notice(on ? "auto-login on" : "auto-login off")
+        case .recoverAll:
+            faults.recoverAll()
+            appLog.notice("all faults cleared")
+            if session.current == nil, session.autoLogin { loginTaps.yield(.demo) }
+        }
+    }
+
+    /// The feed screen loads its sections in quick succession; while the server answers 503, each fails
+    /// and the coalescer folds them into one alert with a count.
+    func runFeedBurst() async {
+        for section in 0..<configuration.burstSize {
+            do {
+                _ = try await auth.fetchFeed(section: section)
+            } catch is CancellationError {
+                return
+            } catch {
+                stream.add(error, context: ErrorContext(source: "feed", severity: .error, origin: .user, metadata: ["section": "\(section)"]))
+            }
+        }
+    }
+
+    /// Floods the stream with `stormRate` errors a second for `stormDuration`, in 10 ms batches.
+    func runStorm() async {
+        guard startStorm() else { return }
+        defer { endStorm() }
+        appLog.warning("error storm: \(configuration.stormRate) errors/s for \(configuration.stormDuration)")
+        let step = Duration.milliseconds(10)
+        let batches = Int(configuration.stormDuration / step)
+        let perBatch = max(1, configuration.stormRate / 100)
+        let kinds = StormError.allCases
+        var added = 0
+        for batch in 0..<batches {
+            for i in 0..<perBatch {
+                let kind = kinds[(batch + i) % kinds.count]
+                stream.add(kind, context: ErrorContext(source: "feed.images", severity: .warning, origin: .user))
+                added += 1
+            }
+            do { try await clock.sleep(for: step) } catch { break }
+        }
+        appLog.notice("error storm over: \(added) errors added")
+    }
+}

@@ -1,0 +1,74 @@
+/// Timings and sizes of the simulated app. The defaults make a lively demo; tests shorten them.
+public struct DemoConfiguration: Sendable {
+    /// Seeds every random choice (latencies, jitter, tokens), so a run can be replayed.
+    public var seed: UInt64
+    /// Whether the app logs in again by itself after a session expires.
+    public var autoLogin: Bool
+    /// How often the logged-in session refreshes the profile.
+    public var sessionRefreshInterval: Duration
+    /// How often the background sync runs.
+    public var syncInterval: Duration
+    /// Requests in a server-error burst (`s`).
+    public var burstSize: Int
+    /// Errors per second during an error storm (`S`).
+    public var stormRate: Int
+    /// How long an error storm lasts.
+    public var stormDuration: Duration
+    /// Attempts for a request that fails with a transient or offline error before giving up.
+    public var maxAttempts: Int
+
+    public init(
+        seed: UInt64 = 7, autoLogin: Bool = true, sessionRefreshInterval: Duration = .seconds(2),
+        syncInterval: Duration = .seconds(3), burstSize: Int = 12, stormRate: Int = 5_000,
+        stormDuration: Duration = .seconds(3), maxAttempts: Int = 8
+    ) {
+        self.seed = seed
+        self.autoLogin = autoLogin
+        self.sessionRefreshInterval = sessionRefreshInterval
+        self.syncInterval = syncInterval
+        self.burstSize = burstSize
+        self.stormRate = stormRate
+        self.stormDuration = stormDuration
+        self.maxAttempts = maxAttempts
+    }
+}
+
+import ErrorStreaming
+
+/// Errors an error storm (`S`) floods the stream with: many of few kinds, as a misbehaving feed would.
+public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {
+    case rateLimited
+    case staleRead
+    case imageDecodeFailed
+
+    public var category: ErrorCategory {
+        switch self {
+        case .rateLimited, .staleRead: .transient
+        case .imageDecodeFailed: .expected
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .rateLimited: ErrorCode("N", 429)
+        case .staleRead: ErrorCode("S", 12)
+        case .imageDecodeFailed: ErrorCode("M", 3)
+        }
+    }
+
+    public var userMessage: String {
+        switch self {
+        case .rateLimited: "Too many requests, slowing down"
+        case .staleRead: "Showing cached content"
+        case .imageDecodeFailed: "An image could not be shown"
+        }
+    }
+
+    public var technicalMessage: String {
+        switch self {
+        case .rateLimited: "GET /v1/feed -> 429 Too Many Requests (retry-after: 1)"
+        case .staleRead: "feed cache entry older than its max-age; served stale"
+        case .imageDecodeFailed: "thumbnail decode failed: truncated JPEG"
+        }
+    }
+}

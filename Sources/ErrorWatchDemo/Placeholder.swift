@@ -1,1 +1,0 @@
-// ErrorWatchDemo: see issue 5.

@@ -1,0 +1,35 @@
+/// A type-erased clock measured in `Duration`, so the demo can run on `ContinuousClock` live and on
+/// ``ManualClock`` headless while passing one concrete `Clock` to generic APIs such as `retry`.
+public struct DemoClock: Clock, Sendable {
+    /// A point in time, as the offset from when the clock was erased.
+    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let elapsed: @Sendable () -> Duration
+    private let sleeper: @Sendable (Duration) async throws -> Void
+    public let minimumResolution: Duration
+
+    /// Erases `clock`; instants count from the moment of erasure.
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+        sleeper = { duration in try await clock.sleep(for: duration) }
+        minimumResolution = clock.minimumResolution
+    }
+
+    public var now: Instant { Instant(offset: elapsed()) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let remaining = now.duration(to: deadline)
+        if remaining <= .zero {
+            try Task.checkCancellation()
+            return
+        }
+        try await sleeper(remaining)
+    }
+}

@@ -1,0 +1,85 @@
+import ErrorStreaming
+import Foundation
+import Logging
+
+/// One log record as the `Logs` pane needs it.
+public struct LogRecord: Sendable {
+    public var timestamp: Date
+    public var level: Logger.Level
+    public var label: String
+    public var message: String
+    public var metadata: [String: String]
+    public var error: (any Error)?
+}
+
+/// A swift-log `LogHandler` that feeds the dashboard: every record goes to `sink`; a record that carries an
+/// error (`logger.error("…", error: e)`) also adds that error to the ``ErrorStream``, so logging an error is
+/// enough for it to be counted, classified and, for user-facing origins, alerted.
+///
+/// ```swift
+/// let logger = Logger(label: "auth") { label in StreamLogHandler(label: label, stream: stream, sink: { _ in }) }
+/// logger.error("login failed", error: AuthError.offline)
+/// ```
+public struct StreamLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    public var logLevel: Logger.Level = .info
+
+    private let label: String
+    private let stream: ErrorStream
+    private let sink: @Sendable (LogRecord) -> Void
+    private let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - label: the logger's label, shown as the source.
+    ///   - stream: where errors attached to log calls are added.
+    ///   - now: the time source (the demo's clock, so headless runs are reproducible).
+    ///   - sink: receives every record; called on the logging thread, so it must be cheap and thread-safe.
+    public init(
+        label: String, stream: ErrorStream, now: @escaping @Sendable () -> Date = { Date() },
+        sink: @escaping @Sendable (LogRecord) -> Void
+    ) {
+        self.label = label
+        self.stream = stream
+        self.now = now
+        self.sink = sink
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        let flat = merged.mapValues { "\($0)" }
+        if let error = event.error {
+            let origin: ErrorOrigin = flat["origin"].flatMap(ErrorOrigin.init(rawValue:)) ?? .user
+            stream.add(
+                error,
+                context: ErrorContext(
+                    source: label, severity: ErrorSeverity(event.level), origin: origin,
+                    attempt: flat["attempt"].flatMap(Int.init), metadata: flat))
+        }
+        sink(
+            LogRecord(
+                timestamp: now(), level: event.level, label: label, message: event.message.description,
+                metadata: flat, error: event.error))
+    }
+}
+
+extension ErrorSeverity {
+    /// The severity matching a swift-log level (`trace` maps to `debug`).
+    public init(_ level: Logger.Level) {
+        switch level {
+        case .trace, .debug: self = .debug
+        case .info: self = .info
+        case .notice: self = .notice
+        case .warning: self = .warning
+        case .error: self = .error
+        case .critical: self = .critical
+        }
+    }
+}
