@@ -12,7 +12,7 @@ struct ColorPairCache {
     }
     private var pairs: [Key: Int32] = [:]
 
-    mutating func pair(for style: CellStyle, depth: ColorDepthSupport) -> Int32 {
+    mutating func pair(for style: CellStyle, depth: ColorDepth) -> Int32 {
         let key = Key(
             foreground: Self.index(style.foreground, depth: depth),
             background: Self.index(style.background, depth: depth))
@@ -26,7 +26,7 @@ struct ColorPairCache {
     }
 
     /// The ncurses colour number for a colour at a depth; -1 is the terminal default.
-    static func index(_ color: TerminalColor, depth: ColorDepthSupport) -> Int32 {
+    static func index(_ color: TerminalColor, depth: ColorDepth) -> Int32 {
         let limit: Int32 =
             switch depth {
             case .monochrome: 0

@@ -6,7 +6,7 @@ import ErrorWatchUI
 /// real loop against it and inspect ``screen``, ``frames`` and ``writtenCells``.
 public final class InMemoryBackend: TerminalBackend {
     public private(set) var size: (width: Int, height: Int)
-    public let colorDepth: ColorDepthSupport
+    public let colorDepth: ColorDepth
     /// What the screen shows after the last ``present()``.
     public private(set) var screen: ScreenBuffer
     /// How many times ``present()`` was called.
@@ -25,7 +25,7 @@ public final class InMemoryBackend: TerminalBackend {
     /// A backend of `width` × `height` that answers each wait with the next batch of `script`, then with
     /// whatever `onIdle` returns (by default a termination request, so a loop under test always ends).
     public init(
-        width: Int, height: Int, colorDepth: ColorDepthSupport = .colors256, script: [[TerminalInput]] = [],
+        width: Int, height: Int, colorDepth: ColorDepth = .colors256, script: [[TerminalInput]] = [],
         onIdle: @escaping (InMemoryBackend) -> [TerminalInput] = { _ in [.terminationRequested(signal: 15)] }
     ) {
         size = (width, height)

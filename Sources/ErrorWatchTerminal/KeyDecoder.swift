@@ -1,9 +1,10 @@
 import CNCurses
+import ErrorWatchUI
 
-/// Turns what `wget_wch` returns into ``TerminalKey``s.
+/// Turns what `wget_wch` returns into ``Key``s.
 enum KeyDecoder {
     /// A function-key code (status `KEY_CODE_YES`); `nil` for codes the dashboard does not use.
-    static func functionKey(_ code: Int32) -> TerminalKey? {
+    static func functionKey(_ code: Int32) -> Key? {
         switch code {
         case KEY_UP: return .up
         case KEY_DOWN: return .down
@@ -25,7 +26,7 @@ enum KeyDecoder {
     }
 
     /// A character code (status `OK`).
-    static func character(_ value: UInt32) -> TerminalKey? {
+    static func character(_ value: UInt32) -> Key? {
         switch value {
         case 0x09: return .tab
         case 0x0A, 0x0D: return .enter

@@ -22,7 +22,7 @@ public final class NCursesBackend: TerminalBackend {
         }
     }
 
-    public private(set) var colorDepth: ColorDepthSupport = .monochrome
+    public private(set) var colorDepth: ColorDepth = .monochrome
     public private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Wakes the terminal thread from any thread (used to deliver posted actions promptly).
     public let waker: TerminalWaker
@@ -64,20 +64,12 @@ public final class NCursesBackend: TerminalBackend {
             start_color()
             use_default_colors()
             let colors = ew_colors()
-            colorDepth =
-                colors >= 256 ? (Self.terminalSaysTruecolor ? .truecolor : .colors256)
-                : colors >= 16 ? .colors16 : colors >= 8 ? .colors8 : .monochrome
+            // ncurses addresses colours through a palette of at most 256 entries, so a truecolor terminal is
+            // driven as a 256-colour one; themes are fitted to that palette by ErrorWatchUI.
+            colorDepth = colors >= 256 ? .colors256 : colors >= 16 ? .colors16 : colors >= 8 ? .colors8 : .monochrome
         }
         refreshSize()
         _ = wclear(ew_stdscr())
-    }
-
-    /// COLORTERM=truecolor|24bit. Truecolour cells are still drawn through the 256-colour palette, the most
-    /// ncurses can address portably; themes are resolved for the best tier the palette can show.
-    private static var terminalSaysTruecolor: Bool {
-        guard let value = getenv("COLORTERM") else { return false }
-        let text = String(cString: value)
-        return text == "truecolor" || text == "24bit"
     }
 
     deinit { stop() }

@@ -3,23 +3,11 @@ import ErrorWatchUI
 /// Something the terminal reported: a key, a new size, a signal, or nothing but a wake-up.
 public enum TerminalInput: Sendable, Hashable {
     /// A key press, already decoded.
-    case key(TerminalKey)
+    case key(Key)
     /// The terminal now has this many columns and rows (bursts of resizes are coalesced into one).
     case resized(width: Int, height: Int)
     /// A termination signal arrived (SIGINT, SIGTERM, SIGHUP or SIGQUIT); the loop should shut down cleanly.
     case terminationRequested(signal: Int32)
-}
-
-/// A decoded key, independent of ncurses key codes.
-public enum TerminalKey: Sendable, Hashable {
-    case character(Character)
-    case up, down, left, right
-    case pageUp, pageDown, home, end
-    case tab, backTab, enter, escape, backspace, delete
-    /// Control plus a lowercase letter, e.g. `.ctrl("l")` for Ctrl-L.
-    case ctrl(Character)
-    /// F1…F12.
-    case function(Int)
 }
 
 /// The I/O side of the dashboard: draws cell changes and reports input.
@@ -30,7 +18,7 @@ public protocol TerminalBackend: AnyObject {
     /// Columns and rows available now.
     var size: (width: Int, height: Int) { get }
     /// The colour depth the terminal supports, decided once at start.
-    var colorDepth: ColorDepthSupport { get }
+    var colorDepth: ColorDepth { get }
     /// Writes changed cells; they become visible at the next ``present()``.
     func write(_ changes: [CellChange])
     /// Forgets what is on the screen so that the next frame is written in full (Ctrl-L, resize).
@@ -39,9 +27,4 @@ public protocol TerminalBackend: AnyObject {
     func present()
     /// Blocks until input arrives, a waker fires, or `timeout` passes (`nil`: wait indefinitely). Never spins.
     func waitForInput(timeout: Duration?) -> [TerminalInput]
-}
-
-/// Colour capability tiers a backend can report.
-public enum ColorDepthSupport: Sendable, Hashable, CaseIterable {
-    case monochrome, colors8, colors16, colors256, truecolor
 }

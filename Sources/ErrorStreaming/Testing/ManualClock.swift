@@ -129,7 +129,11 @@ public final class ManualClock: Clock, Sendable {
         let due: [Sleeper] = state.withLock { s in
             if instant > s.now { s.now = instant }
             let now = s.now
-            let dueIDs = s.sleepers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+            // Earliest deadline first; among equal deadlines, the first to fall asleep first, so that wake-up
+            // order never depends on dictionary order (headless runs must replay identically).
+            let dueIDs = s.sleepers.filter { $0.value.deadline <= now }.sorted {
+                ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key)
+            }
             return dueIDs.compactMap { s.sleepers.removeValue(forKey: $0.key) }
         }
         // Resumed outside the lock, earliest deadline first.

@@ -1,0 +1,131 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import Synchronization
+
+/// The dashboard's consumers of the ``ErrorStream``, each its own concurrent subscription with its own filter:
+///
+/// - **Logs**: every event, newest 8,192 buffered (a slow UI drops the oldest, counted by the stream);
+/// - **Errors**: user-origin errors that are not `.expected`, folded by an ``AlertCoalescer`` into alerts;
+/// - **Metrics**: every event, unbounded, counted by type and category through swift-metrics, so totals are
+///   exact however fast errors arrive;
+/// - a sampler that publishes a ``MetricsSnapshot`` every 500 ms.
+final class DashboardFeeds: Sendable {
+    let stream: ErrorStream
+    let metrics: DashboardMetrics
+    let inbox: ActionInbox
+    let clock: DemoClock
+    let now: @Sendable () -> Date
+    let executor: (any TaskExecutor)?
+    let counter: ErrorCounter
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let coalescer: SharedAlertCoalescer<DemoClock>
+    /// When each alert group's current run started, as wall-clock time.
+    private let alertStarts = Mutex<[String: Date]>([:])
+
+    init(
+        stream: ErrorStream, metrics: DashboardMetrics, inbox: ActionInbox, clock: DemoClock,
+        now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)?
+    ) {
+        self.stream = stream
+        self.metrics = metrics
+        self.inbox = inbox
+        self.clock = clock
+        self.now = now
+        self.executor = executor
+        counter = ErrorCounter(metrics: metrics)
+        coalescer = SharedAlertCoalescer(
+            clock: clock,
+            configuration: AlertCoalescer<DemoClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
+                // While the user is offline, the timeouts and 503s that follow are the same problem.
+                .suppressing([ErrorCode("N", 408), ErrorCode("N", 503)], whileActive: ErrorCode("N", 1)))
+    }
+
+    /// Subscribes every feed now (so nothing added after this call is missed) and starts consuming.
+    func start() {
+        let logs = stream.events(bufferingPolicy: .bufferingNewest(8_192))
+        let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
+        let counts = stream.events(bufferingPolicy: .unbounded)
+        let started = [
+            spawn { [self] in
+                for await event in logs { inbox.post(event: DashboardEvent(event)) }
+            },
+            spawn { [self] in
+                for await event in alerts where event.origin == .user { receiveAlert(event) }
+            },
+            spawn { [self] in
+                for await event in counts { counter.count(event) }
+            },
+            spawn { [self] in
+                while !Task.isCancelled {
+                    inbox.post(.metricsSampled(sample()))
+                    do { try await clock.sleep(for: .milliseconds(500)) } catch { return }
+                }
+            },
+        ]
+        tasks.withLock { $0 += started }
+    }
+
+    func stop() {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    private func receiveAlert(_ event: ErrorEvent) {
+        let report = ErrorReport(event)
+        guard report.classification.category != .expected else { return }
+        let decision = coalescer.receive(report)
+        let alert: AlertCoalescer<DemoClock>.Alert
+        switch decision {
+        case .alert(let a):
+            alertStarts.withLock { $0[a.fingerprint] = event.timestamp }
+            alert = a
+        case .coalesced(let a):
+            alert = a
+        case .suppressed, .ignored:
+            return
+        }
+        let firstSeen = alertStarts.withLock { $0[alert.fingerprint] } ?? event.timestamp
+        inbox.post(
+            .alertReceived(
+                AlertRecord(
+                    alert, classification: report.classification, firstSeen: firstSeen, lastSeen: event.timestamp,
+                    source: event.source)))
+    }
+
+    /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.
+    func sample() -> MetricsSnapshot {
+        let byTypeAndCategory = metrics.counters().filter { $0.key.label == "errors" }
+        var byType: [String: Int] = [:]
+        var byCategory: [ErrorCategory: Int] = [:]
+        for (key, value) in byTypeAndCategory {
+            byType[key.dimensions["type"] ?? "?", default: 0] += Int(value)
+            if let category = key.dimensions["category"].flatMap(ErrorCategory.init(rawValue:)) {
+                byCategory[category, default: 0] += Int(value)
+            }
+        }
+        let outcomes = metrics.counters().filter { $0.key.label == "flow.outcome" }
+        var successes: [String: Int] = [:]
+        var failures: [String: Int] = [:]
+        for (key, value) in outcomes {
+            let flow = key.dimensions["flow"] ?? "?"
+            if key.dimensions["result"] == "success" { successes[flow, default: 0] += Int(value) }
+            else { failures[flow, default: 0] += Int(value) }
+        }
+        let statistics = stream.statistics
+        return MetricsSnapshot(
+            totalErrors: byType.values.reduce(0, +),
+            errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
+            errorsByCategory: byCategory,
+            errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
+            flowSuccesses: successes, flowFailures: failures,
+            loginLatencyP50: metrics.timerPercentile("login.latency", 50),
+            loginLatencyP95: metrics.timerPercentile("login.latency", 95),
+            droppedEvents: statistics.dropped, listenerCount: statistics.subscribers)
+    }
+
+    @discardableResult
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if let executor { return Task(executorPreference: executor) { await operation() } }
+        return Task { await operation() }
+    }
+}

@@ -1,0 +1,54 @@
+import CoreMetrics
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import Synchronization
+
+/// Counts every error of a stream by type and category through swift-metrics, and keeps a per-second rate
+/// for the last minute. Fed by the `Metrics` pane's own, unbounded subscription, so its totals are exact.
+final class ErrorCounter: Sendable {
+    private struct State {
+        var counters: [String: Counter] = [:]
+        /// Type names in order of first appearance: the numbering of the `1`…`9` filters.
+        var typeOrder: [String] = []
+        /// Errors per wall-clock second, keyed by whole seconds since 1970.
+        var perSecond: [Int: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let metrics: DashboardMetrics
+
+    init(metrics: DashboardMetrics) { self.metrics = metrics }
+
+    func count(_ event: ErrorEvent) {
+        let classification = Classification(of: event.error)
+        let type = DashboardEvent.shortTypeName(classification.typeName)
+        let key = type + "\u{1}" + classification.category.rawValue
+        let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
+        let counter = state.withLock { s in
+            s.perSecond[second, default: 0] += 1
+            if s.perSecond.count > 120 {
+                let cutoff = second - 90
+                s.perSecond = s.perSecond.filter { $0.key >= cutoff }
+            }
+            if let existing = s.counters[key] { return existing }
+            if !s.typeOrder.contains(type) { s.typeOrder.append(type) }
+            let created = Counter(
+                label: "errors", dimensions: [("type", type), ("category", classification.category.rawValue)],
+                factory: metrics)
+            s.counters[key] = created
+            return created
+        }
+        counter.increment()
+    }
+
+    /// Type names in order of first appearance.
+    var typeOrder: [String] { state.withLock { $0.typeOrder } }
+
+    /// Errors in each of the 60 seconds up to and including `now`'s second, oldest first.
+    func ratePerSecond(endingAt now: Date) -> [Int] {
+        let last = Int(now.timeIntervalSince1970.rounded(.down))
+        let buckets = state.withLock { $0.perSecond }
+        return (last - 59...last).map { buckets[$0] ?? 0 }
+    }
+}

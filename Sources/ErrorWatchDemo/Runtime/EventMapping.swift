@@ -1,0 +1,45 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+
+extension DashboardEvent {
+    /// The `Logs` pane's view of a stream event: classified, with the short type name.
+    public init(_ event: ErrorEvent) {
+        let classification = Classification(of: event.error)
+        self.init(
+            sequence: event.sequence, timestamp: event.timestamp, kind: .error, level: event.severity,
+            source: event.source, typeName: Self.shortTypeName(classification.typeName),
+            message: classification.technicalMessage, userMessage: classification.userMessage,
+            code: classification.code, category: classification.category, origin: event.origin,
+            attempt: event.context.attempt, metadata: event.metadata)
+    }
+
+    /// The `Logs` pane's view of a swift-log record.
+    public init(_ record: LogRecord) {
+        self.init(
+            sequence: 0, timestamp: record.timestamp, kind: .log, level: ErrorSeverity(record.level),
+            source: record.label, typeName: "", message: record.message, metadata: record.metadata)
+    }
+
+    /// `ErrorWatchDemo.AuthError` → `AuthError`; `Swift.DecodingError` → `DecodingError`. Generic arguments stay.
+    public static func shortTypeName(_ qualified: String) -> String {
+        let base = qualified.split(separator: "<", maxSplits: 1).first.map(String.init) ?? qualified
+        let generic = qualified.dropFirst(base.count)
+        let last = base.split(separator: ".").last.map(String.init) ?? base
+        return last + generic
+    }
+}
+
+extension AlertRecord {
+    /// The `Errors` pane's view of a coalesced alert.
+    init<C: Clock>(
+        _ alert: AlertCoalescer<C>.Alert, classification: Classification, firstSeen: Date, lastSeen: Date,
+        source: String
+    ) {
+        self.init(
+            fingerprint: alert.fingerprint, title: alert.userMessage, code: alert.code,
+            severity: classification.severity, category: alert.category, count: alert.count, firstSeen: firstSeen,
+            lastSeen: lastSeen, source: source, typeName: DashboardEvent.shortTypeName(classification.typeName),
+            origin: .user)
+    }
+}

@@ -1,0 +1,104 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+
+/// Runs the whole dashboard — demo app, stream, feeds, reducer — without a terminal, on a manual clock and a
+/// ``SimulationExecutor``, and returns the final screen. The same keys, seed, size and duration always give the
+/// same screen, which makes it the tool for bug reports, docs and end-to-end tests (`errorwatch render`).
+public struct HeadlessRenderer {
+    /// What to run and how to draw it.
+    public struct Options: Sendable {
+        public var width: Int
+        public var height: Int
+        public var configuration: DemoConfiguration
+        /// Keys pressed one after another, evenly spaced over ``duration``.
+        public var keys: [Key]
+        /// Simulated time from start to the final screen.
+        public var duration: Duration
+        public var themes: [Theme]
+        public var themeIndex: Int
+        public var colorDepth: ColorDepth
+        public var unicode: Bool
+        /// The wall-clock time at the start; fixed by default so screens are reproducible.
+        public var startDate: Date
+        /// A status-line message to show from the start (for example a theme warning).
+        public var statusMessage: String?
+
+        public init(
+            width: Int = 120, height: Int = 40, configuration: DemoConfiguration = DemoConfiguration(),
+            keys: [Key] = [], duration: Duration = .seconds(10), themes: [Theme] = [.default], themeIndex: Int = 0,
+            colorDepth: ColorDepth = .colors256, unicode: Bool = true,
+            startDate: Date = Date(timeIntervalSince1970: 1_767_258_000), statusMessage: String? = nil
+        ) {
+            self.width = width
+            self.height = height
+            self.configuration = configuration
+            self.keys = keys
+            self.duration = duration
+            self.themes = themes
+            self.themeIndex = themeIndex
+            self.colorDepth = colorDepth
+            self.unicode = unicode
+            self.startDate = startDate
+            self.statusMessage = statusMessage
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options) { self.options = options }
+
+    /// Runs the simulation and returns the final state and screen.
+    public func run() -> (state: DashboardState, screen: ScreenBuffer) {
+        let clock = ManualClock()
+        let executor = SimulationExecutor()
+        let runtime = DashboardRuntime(
+            clock: DemoClock(clock), startDate: options.startDate, configuration: options.configuration,
+            executor: executor)
+        var state = DashboardState(
+            width: options.width, height: options.height, now: options.startDate, themes: options.themes,
+            colorDepth: options.colorDepth, unicode: options.unicode)
+        state.themeIndex = min(max(0, options.themeIndex), state.themes.count - 1)
+        if let message = options.statusMessage { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message)) }
+        var quit = false
+
+        func apply(_ action: DashboardAction) {
+            for effect in DashboardReducer.reduce(into: &state, action: action) {
+                switch effect {
+                case .quit: quit = true
+                case .redrawAll: break
+                case .trigger: runtime.perform(effect)
+                }
+            }
+        }
+        func settle() {
+            repeat {
+                executor.runUntilIdle()
+                for action in runtime.inbox.drain() { apply(action) }
+            } while executor.pendingJobs > 0
+            apply(.tick(runtime.now))
+        }
+        func advance(to target: Duration) {
+            settle()
+            while let next = clock.pendingDeadlines.first, next.offset <= target {
+                clock.advance(to: next)
+                settle()
+            }
+            clock.advance(to: ManualClock.Instant(offset: target))
+            settle()
+        }
+
+        runtime.start()
+        settle()
+        let step = options.duration / (options.keys.count + 1)
+        for (index, key) in options.keys.enumerated() where !quit {
+            advance(to: step * (index + 1))
+            apply(.keyPressed(key))
+            settle()
+        }
+        if !quit { advance(to: options.duration) }
+        runtime.stop()
+        executor.runUntilIdle()
+        return (state, Dashboard.render(state))
+    }
+}

@@ -1,0 +1,136 @@
+import ErrorWatchUI
+import Foundation
+
+/// The dashboard's event loop on the terminal thread: input and posted actions in, reducer, render, diff,
+/// changed cells out.
+///
+/// It blocks in ``TerminalBackend/waitForInput(timeout:)`` (no busy loop), wakes for keys, posted actions,
+/// resizes and signals, redraws only when the state's generation changed, and at most once per
+/// ``frameInterval`` (30 frames a second), and ticks once a second so ages and uptime move.
+///
+/// ```swift
+/// let loop = DashboardLoop(backend: backend, state: state, drain: inbox.drain, perform: runtime.perform)
+/// let final = loop.run()   // returns on `q` or a termination signal
+/// ```
+public final class DashboardLoop<Backend: TerminalBackend> {
+    public let backend: Backend
+    /// The state as of the last reduced action.
+    public private(set) var state: DashboardState
+    /// Shortest time between two frames.
+    public var frameInterval: Duration = .milliseconds(33)
+    /// How often `.tick` is sent.
+    public var tickInterval: Duration = .seconds(1)
+    /// Frames drawn so far.
+    public private(set) var framesDrawn = 0
+
+    private let drain: () -> [DashboardAction]
+    private let perform: (DashboardEffect) -> Void
+    private let now: () -> Date
+    private let clock = ContinuousClock()
+    private var previous = ScreenBuffer(width: 0, height: 0)
+    private var renderedGeneration: UInt64?
+    private var lastFrame: ContinuousClock.Instant?
+    private var nextTick: ContinuousClock.Instant
+    private var running = true
+
+    /// - Parameters:
+    ///   - drain: takes the actions posted by other threads since the last call.
+    ///   - perform: runs effects that concern the app (demo triggers); quit and redraw are handled here.
+    ///   - now: the wall-clock time for ticks.
+    public init(
+        backend: Backend, state: DashboardState, drain: @escaping () -> [DashboardAction],
+        perform: @escaping (DashboardEffect) -> Void, now: @escaping () -> Date = { Date() }
+    ) {
+        self.backend = backend
+        self.state = state
+        self.drain = drain
+        self.perform = perform
+        self.now = now
+        nextTick = clock.now
+        self.state.colorDepth = min(state.colorDepth, backend.colorDepth)
+        apply(.resized(width: backend.size.width, height: backend.size.height))
+    }
+
+    /// Sends an action through the reducer and performs its effects.
+    public func apply(_ action: DashboardAction) {
+        for effect in DashboardReducer.reduce(into: &state, action: action) {
+            switch effect {
+            case .quit: running = false
+            case .redrawAll: forceFullRedraw()
+            case .trigger: perform(effect)
+            }
+        }
+    }
+
+    private func forceFullRedraw() {
+        backend.invalidate()
+        previous = ScreenBuffer(width: 0, height: 0)
+        renderedGeneration = nil
+    }
+
+    /// Runs until `q` or a termination signal; returns the final state.
+    @discardableResult
+    public func run() -> DashboardState {
+        drawIfNeeded(force: true)
+        while running {
+            let inputs = backend.waitForInput(timeout: timeout())
+            for input in inputs {
+                switch input {
+                case .key(let key): apply(.keyPressed(key))
+                case .resized(let width, let height):
+                    apply(.resized(width: width, height: height))
+                    forceFullRedraw()
+                case .terminationRequested: running = false
+                }
+            }
+            for action in drain() { apply(action) }
+            let current = clock.now
+            if current >= nextTick {
+                apply(.tick(now()))
+                while nextTick <= current { nextTick = nextTick.advanced(by: tickInterval) }
+            }
+            if running { drawIfNeeded(force: false) }
+        }
+        return state
+    }
+
+    /// How long to wait: until the next frame may be drawn when something changed, else until the next tick.
+    private func timeout() -> Duration {
+        let current = clock.now
+        var wait = current.duration(to: nextTick)
+        if renderedGeneration != state.generation, let lastFrame {
+            wait = min(wait, current.duration(to: lastFrame.advanced(by: frameInterval)))
+        }
+        return max(.zero, wait)
+    }
+
+    private func drawIfNeeded(force: Bool) {
+        guard force || renderedGeneration != state.generation else { return }
+        let current = clock.now
+        if !force, let lastFrame, lastFrame.duration(to: current) < frameInterval { return }
+        let frame = Dashboard.render(state)
+        let changes = frame.changes(since: previous)
+        if !changes.isEmpty || force {
+            backend.write(changes)
+            backend.present()
+            framesDrawn += 1
+        }
+        previous = frame
+        renderedGeneration = state.generation
+        lastFrame = current
+    }
+}
+
+extension ColorDepth: Comparable {
+    private var rank: Int {
+        switch self {
+        case .monochrome: 0
+        case .colors8: 1
+        case .colors16: 2
+        case .colors256: 3
+        case .truecolor: 4
+        }
+    }
+
+    public static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rank < rhs.rank }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import ErrorWatchUI
+
+/// `errorwatch`: a live terminal dashboard of an app's errors. Argument parsing and wiring only; the work is
+/// done by ErrorWatchDemo (the app and its runtime), ErrorWatchUI (the screen) and ErrorWatchTerminal (ncurses).
+@main
+struct ErrorWatchCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "errorwatch",
+        abstract: "Watch an app's errors live: alerts, logs, metrics and flows in one terminal dashboard.",
+        discussion: """
+            Runs a simulated app whose login, session and sync flows fail and recover as you press keys \
+            (press ? inside for every binding). `errorwatch render` prints the same screen as text without a \
+            terminal.
+            """,
+        version: "errorwatch \(version)",
+        subcommands: [LiveCommand.self, RenderCommand.self],
+        defaultSubcommand: LiveCommand.self
+    )
+}
+
+/// Options shared by the live dashboard and `render`.
+struct AppearanceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A theme name from the themes folder, or a path to a theme .json file.", valueName: "name|path"))
+    var theme: String?
+
+    @Option(name: .customLong("themes-dir"), help: ArgumentHelp("Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).", valueName: "dir"))
+    var themesDirectory: String?
+
+    @Option(name: .long, help: "Seed for the simulated app's random choices; the same seed replays the same run.")
+    var seed: UInt64 = 7
+
+    @Flag(name: .customLong("no-color"), help: "No colours, attributes only (also when NO_COLOR is set).")
+    var noColor = false
+}

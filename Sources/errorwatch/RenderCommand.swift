@@ -1,0 +1,80 @@
+import ArgumentParser
+import ErrorStreaming
+import ErrorWatchDemo
+import ErrorWatchUI
+import Foundation
+
+/// `errorwatch render`: runs the dashboard headless on a simulated clock and prints the final screen as text.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Run the dashboard headless on a simulated clock and print the final screen as text.",
+        discussion: """
+            The same size, seed, keys and duration always print the same screen: use it for bug reports, \
+            docs and tests. Keys are pressed evenly spaced over the duration.
+            Example: errorwatch render --size 120x40 --seed 7 --keys "l i l r l" --duration 10s
+            """)
+
+    @OptionGroup var appearance: AppearanceOptions
+
+    @Option(help: ArgumentHelp("Screen size as COLUMNSxROWS.", valueName: "WxH"), transform: parseSize)
+    var size: Size = Size(width: 120, height: 40)
+
+    @Option(help: ArgumentHelp("Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.", valueName: "keys"))
+    var keys: String = ""
+
+    @Option(help: "Simulated time from start to the printed screen, e.g. 10s.", transform: parseDuration)
+    var duration: Duration = .seconds(10)
+
+    @Option(help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"), transform: parseDepth)
+    var colors: ColorDepth = .colors256
+
+    @Flag(help: "Also print the table of styles (colours and attributes) after the text.")
+    var styles = false
+
+    @Flag(name: .customLong("ascii"), help: "Draw as for a non-UTF-8 locale (ASCII sparkline and borders).")
+    var ascii = false
+
+    func run() throws {
+        let keyList: [Key]
+        switch Key.parseSequence(keys) {
+        case .success(let parsed): keyList = parsed
+        case .failure(let error): throw ValidationError(error.description)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
+        let selection = ThemeSelection.resolve(
+            requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
+        let options = HeadlessRenderer.Options(
+            width: size.width, height: size.height, configuration: DemoConfiguration(seed: appearance.seed),
+            keys: keyList, duration: duration, themes: selection.themes, themeIndex: selection.index,
+            colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
+            statusMessage: appearance.theme == nil ? nil : selection.warning)
+        let (_, screen) = HeadlessRenderer(options: options).run()
+        print(screen.snapshotText(styles: styles))
+    }
+}
+
+struct Size: Sendable {
+    var width: Int
+    var height: Int
+}
+
+func parseSize(_ text: String) throws -> Size {
+    let parts = text.lowercased().split(separator: "x")
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+        (1...1000).contains(width), (1...1000).contains(height)
+    else { throw ValidationError("\"\(text)\" is not a size like 120x40 (1…1000 each)") }
+    return Size(width: width, height: height)
+}
+
+func parseDepth(_ text: String) throws -> ColorDepth {
+    switch text.lowercased() {
+    case "truecolor", "24bit": return .truecolor
+    case "256": return .colors256
+    case "16": return .colors16
+    case "8": return .colors8
+    case "none", "mono", "monochrome", "0": return .monochrome
+    default: throw ValidationError("\"\(text)\" is not a colour depth (truecolor, 256, 16, 8 or none)")
+    }
+}

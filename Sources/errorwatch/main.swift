@@ -1,1 +1,0 @@
-print("errorwatch: not wired yet")
