@@ -97,7 +97,7 @@ enum SignalTrap {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { onCrash($0) }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = Int32(SA_RESETHAND)
+            action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND))
             sigaction(sig, nil, previousCrashActions.advanced(by: Int(sig)))
             sigaction(sig, &action, nil)
         }
@@ -114,7 +114,7 @@ enum SignalTrap {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
-        action.sa_flags = Int32(SA_RESTART)
+        action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESTART))
         sigaction(sig, &action, nil)
     }
 

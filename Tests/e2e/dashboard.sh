@@ -45,6 +45,23 @@ check() {
     fi
 }
 
+# check_count WHAT PATTERN N: waits until at least N screen lines match PATTERN.
+check_count() {
+    local what="$1" pattern="$2" want="$3" deadline
+    checks=$((checks + 1))
+    deadline=$((SECONDS + 20))
+    while ((SECONDS < deadline)); do
+        if (($(screen | grep -Ec -- "$pattern") >= want)); then
+            echo "ok   $what"
+            return 0
+        fi
+        sleep 0.1
+    done
+    failures=$((failures + 1))
+    echo "FAIL $what (fewer than $want lines match /$pattern/)"
+    screen | sed 's/^/     | /'
+}
+
 keys() { "${TMUX_CMD[@]}" send-keys -t "$SESSION" "$@"; }
 
 start() {
@@ -69,24 +86,28 @@ check "Metrics pane" "Metrics"
 check "Flows pane" "Flows"
 
 keys l
-check "login succeeds" "logged in"
+check "login succeeds" "logged in +login ok"
 keys i
+check "invalid credentials alert with its code" "Wrong email or password +A-101"
+check "the login flow shows the failure" "login failed"
 keys l
-check "invalid credentials alert with its code" "A-101"
+check "recovery: the next login on the same binding succeeds" "logged in +login ok"
+check_count "two successful logins in the log" "INFO .*login ok" 2
 keys r
 keys l
-check "recovery: a later login on the same binding succeeds" "login ok|logged in"
+check_count "a third login after recovering everything" "INFO .*login ok" 3
 keys x
 check "session expired reaches the user" "A-401|[Ss]ession expired"
 keys s
 check "server-error burst coalesced with a count" "×[0-9]+|x[0-9]+"
 keys 1
-check "type filter shown in the header" "filter"
+check "type filter 1 shown in the header" "filter [A-Za-z]+Error"
 keys '?'
-check "help overlay lists the bindings" "Keys|Help"
+check "help overlay lists the bindings" "Help . keys"
+check "help overlay lists a demo trigger" "Error storm"
 keys Escape
 keys t
-check "theme cycled" "theme"
+check "theme cycled away from default" "theme (light|solarized-dark|high-contrast|monochrome) "
 "${TMUX_CMD[@]}" resize-window -t "$SESSION" -x 60 -y 20
 check "still drawing at 60x20" "Errors|small"
 "${TMUX_CMD[@]}" resize-window -t "$SESSION" -x 120 -y 40
