@@ -50,8 +50,8 @@ struct RenderCommand: ParsableCommand {
             keys: keyList, duration: duration, themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
             statusMessage: appearance.theme == nil ? nil : selection.warning)
-        let (_, screen) = HeadlessRenderer(options: options).run()
-        print(screen.snapshotText(styles: styles))
+        let outcome = HeadlessRenderer(options: options).run()
+        print(outcome.screen.snapshotText(styles: styles))
     }
 }
 

@@ -48,8 +48,18 @@ public struct HeadlessRenderer {
 
     public init(options: Options) { self.options = options }
 
+    /// What a run ends with.
+    public struct Outcome: Sendable {
+        /// The dashboard's final state.
+        public var state: DashboardState
+        /// The final screen.
+        public var screen: ScreenBuffer
+        /// The stream's counters at the end: what was added, dropped, and who listened.
+        public var statistics: ErrorStream.Statistics
+    }
+
     /// Runs the simulation and returns the final state and screen.
-    public func run() -> (state: DashboardState, screen: ScreenBuffer) {
+    public func run() -> Outcome {
         let clock = ManualClock()
         let executor = SimulationExecutor()
         let runtime = DashboardRuntime(
@@ -97,8 +107,11 @@ public struct HeadlessRenderer {
             settle()
         }
         if !quit { advance(to: options.duration) }
+        // A last sample, so the final screen's totals are exact rather than up to 500 ms old.
+        apply(.metricsSampled(runtime.sampleMetrics()))
+        let statistics = runtime.stream.statistics
         runtime.stop()
         executor.runUntilIdle()
-        return (state, Dashboard.render(state))
+        return Outcome(state: state, screen: Dashboard.render(state), statistics: statistics)
     }
 }

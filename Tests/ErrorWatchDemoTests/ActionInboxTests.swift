@@ -1,0 +1,58 @@
+import ErrorWatchDemo
+import ErrorWatchUI
+import Foundation
+import Synchronization
+import Testing
+
+struct ActionInboxTests {
+    static func event(_ n: UInt64) -> DashboardEvent {
+        DashboardEvent(
+            sequence: n, timestamp: Date(timeIntervalSince1970: 0), kind: .error, level: .error, source: "test",
+            typeName: "TestError", message: "error \(n)")
+    }
+
+    @Test func wakesOnceWhenItStopsBeingEmpty() {
+        let inbox = ActionInbox()
+        let wakes = Atomic<Int>(0)
+        inbox.setWaker { wakes.add(1, ordering: .relaxed) }
+        for n in 1...100 { inbox.post(event: Self.event(UInt64(n))) }
+        inbox.post(.statusMessage("hello"))
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        _ = inbox.drain()
+        inbox.post(.statusMessage("again"))
+        #expect(wakes.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func drainBatchesEventsAndKeepsTheLatestSample() {
+        let inbox = ActionInbox()
+        inbox.post(event: Self.event(1))
+        inbox.post(.metricsSampled(MetricsSnapshot(totalErrors: 1)))
+        inbox.post(.statusMessage("x"))
+        inbox.post(event: Self.event(2))
+        inbox.post(.metricsSampled(MetricsSnapshot(totalErrors: 2)))
+        let actions = inbox.drain()
+        #expect(actions.count == 3)
+        guard case .eventsReceived(let events) = actions[0] else {
+            Issue.record("expected a batch first")
+            return
+        }
+        #expect(events.map(\.sequence) == [1, 2])
+        guard case .metricsSampled(let snapshot) = actions[2] else {
+            Issue.record("expected the sample last")
+            return
+        }
+        #expect(snapshot.totalErrors == 2)
+        #expect(inbox.isEmpty)
+    }
+
+    @Test func keepsOnlyTheNewestEventsBetweenDrains() {
+        let inbox = ActionInbox(eventCapacity: 10)
+        for n in 1...25 { inbox.post(event: Self.event(UInt64(n))) }
+        guard case .eventsReceived(let events) = inbox.drain().first else {
+            Issue.record("expected a batch")
+            return
+        }
+        #expect(events.map(\.sequence) == Array(16...25))
+        #expect(inbox.sampledOut == 15)
+    }
+}

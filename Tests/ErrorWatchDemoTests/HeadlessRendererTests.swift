@@ -1,0 +1,92 @@
+import ErrorStreaming
+import ErrorWatchDemo
+import ErrorWatchUI
+import Foundation
+import Testing
+
+/// The whole app, end to end, on a simulated clock: these runs are deterministic, so they assert exact outcomes.
+struct HeadlessRendererTests {
+    func run(_ keys: String, for duration: Duration = .seconds(10), configuration: DemoConfiguration = .init())
+        -> HeadlessRenderer.Outcome
+    {
+        let parsed = try! Key.parseSequence(keys).get()
+        return HeadlessRenderer(
+            options: .init(width: 120, height: 40, configuration: configuration, keys: parsed, duration: duration)
+        ).run()
+    }
+
+    @Test func sameSeedAndKeysGiveTheSameScreen() {
+        let first = run("l i l r l x s")
+        let second = run("l i l r l x s")
+        #expect(first.screen == second.screen)
+        #expect(first.screen.snapshotText() == second.screen.snapshotText())
+    }
+
+    @Test func loginBindingSurvivesAFailure() {
+        let outcome = run("l i l i l")
+        #expect(outcome.state.metrics.flowSuccesses["login"] == 3)
+        #expect(outcome.state.metrics.flowFailures["login"] == 2)
+        let login = outcome.state.flows.first { $0.name == "login" }
+        #expect(login?.state == "logged in")
+        let alert = outcome.state.alerts.first { $0.code == "A-101" }
+        #expect(alert?.count == 2)
+    }
+
+    @Test func expiredSessionGoesBackToLoginAndReloginSucceeds() {
+        let outcome = run("l x", for: .seconds(8))
+        #expect(outcome.state.alerts.contains { $0.code == "A-401" })
+        #expect(outcome.state.metrics.flowSuccesses["login"] == 2)
+        let session = outcome.state.flows.first { $0.name == "session" }
+        #expect(session?.state == "active")
+    }
+
+    @Test func serverErrorBurstIsOneAlertWithACount() {
+        let outcome = run("l s", for: .seconds(8))
+        let server = outcome.state.alerts.filter { $0.code == "N-503" }
+        #expect(server.count == 1)
+        #expect((server.first?.count ?? 0) >= 6)
+    }
+
+    @Test func backgroundSyncErrorsAreCountedButNeverAlerted() {
+        // Offline for the whole run: the sync fails in the background every few seconds.
+        let outcome = run("o", for: .seconds(20))
+        let syncErrors = outcome.state.logs.filter { $0.kind == .error && $0.source == "sync" }
+        #expect(!syncErrors.isEmpty)
+        #expect(syncErrors.allSatisfy { $0.origin == .background })
+        #expect(!outcome.state.alerts.contains { $0.source == "sync" })
+        #expect(outcome.state.metrics.flowFailures["sync", default: 0] >= 1)
+    }
+
+    @Test func offlineLoginRetriesAndRecoversWhenTheNetworkReturns() {
+        // Offline, tap log in (it retries with backoff), network back: the same attempt succeeds.
+        let outcome = run("o l o", for: .seconds(12))
+        let login = outcome.state.flows.first { $0.name == "login" }
+        #expect(login?.state == "logged in")
+        #expect(outcome.state.metrics.flowSuccesses["login"] == 1)
+        #expect(outcome.state.metrics.flowFailures["login", default: 0] == 0)
+        let attempts = outcome.state.logs.filter { $0.code == "N-1" && $0.source == "auth.login" }
+        #expect(attempts.count >= 2)
+        #expect(attempts.compactMap(\.attempt) == Array(1...attempts.count))
+    }
+
+    @Test func softwareBugIsReportedFromTheImpossibleBranch() {
+        let outcome = run("l b", for: .seconds(6))
+        let bug = outcome.state.logs.first { $0.category == .bug }
+        #expect(bug?.code == "B-0")
+        #expect(bug?.message.contains("legacy-enterprise") == true)
+    }
+
+    @Test func stormTotalsEqualTheErrorsAdded() {
+        let configuration = DemoConfiguration(stormRate: 20_000, stormDuration: .seconds(2))
+        let outcome = run("S", for: .seconds(6), configuration: configuration)
+        #expect(outcome.statistics.added >= 40_000)
+        #expect(outcome.state.metrics.totalErrors == Int(outcome.statistics.added))
+        #expect(outcome.state.logs.count <= outcome.state.logCapacity)
+    }
+
+    @Test func quitEndsTheRunEarly() {
+        let outcome = run("q l", for: .seconds(6))
+        #expect(outcome.state.quitRequested)
+        #expect(outcome.state.metrics.flowSuccesses["login"] == nil)
+    }
+}
