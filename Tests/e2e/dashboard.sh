@@ -64,11 +64,12 @@ check_count() {
 
 keys() { "${TMUX_CMD[@]}" send-keys -t "$SESSION" "$@"; }
 
+# start [ENV...]: a fresh pane running the dashboard, then printing its exit code and the tty modes.
 start() {
     cleanup
     "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
     "${TMUX_CMD[@]}" set-option -t "$SESSION" status off >/dev/null
-    keys "stty sane; clear; $BIN --seed 7; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
+    keys "stty sane; clear; $* $BIN --seed 7; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
 }
 
 restored_checks() {
@@ -120,6 +121,26 @@ start
 check "first frame (run 2)" "Errors" 30
 pkill -TERM -f "^$BIN --seed 7" || true
 restored_checks "SIGTERM"
+
+# --- Run 3: a crash signal still restores the terminal (the Swift backtracer is off so nothing waits) ---
+start SWIFT_BACKTRACE=enable=no
+check "first frame (run 3)" "Errors" 30
+pkill -SEGV -f "^$BIN --seed 7" || true
+check "crash exits with the signal's status" "EXIT=139"
+check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
+
+# --- Not a terminal: a one-line hint and exit code 2 ---
+checks=$((checks + 1))
+set +e
+message=$("$BIN" </dev/null 2>&1 >/dev/null)
+status=$?
+set -e
+if ((status == 2)) && [[ "$message" == *"errorwatch render"* ]] && (($(wc -l <<<"$message") == 1)); then
+    echo "ok   not a terminal: exit 2 with a one-line hint"
+else
+    failures=$((failures + 1))
+    echo "FAIL not a terminal: exit $status, message: $message"
+fi
 
 echo "$((checks - failures)) passed, $failures failed"
 ((failures == 0))
