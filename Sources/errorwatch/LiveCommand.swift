@@ -22,11 +22,15 @@ struct LiveCommand: ParsableCommand {
     @Option(name: .customLong("storm-duration"), help: "How long an error storm lasts, e.g. 3s.", transform: parseDuration)
     var stormDuration: Duration = .seconds(3)
 
+    @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
+    var stats = false
+
     func validate() throws {
         guard stormRate > 0, stormRate <= 10_000_000 else { throw ValidationError("--storm-rate must be 1…10000000") }
     }
 
     func run() throws {
+        let launched = ContinuousClock.now
         // The locale comes first: ncursesw needs it to draw anything beyond ASCII.
         setlocale(LC_ALL, "")
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
@@ -61,8 +65,25 @@ struct LiveCommand: ParsableCommand {
             now: { runtime.now })
         runtime.start()
         loop.run()
+        let statistics = runtime.stream.statistics
+        let counted = runtime.sampleMetrics().totalErrors
         runtime.stop()
         backend.stop()
+        if stats {
+            let elapsed = launched.duration(to: .now)
+            let firstFrame = loop.firstFrameAt.map { launched.duration(to: $0) }
+            print(
+                """
+                errorwatch stats
+                  run time         \(elapsed.formattedSeconds)
+                  first frame      \(firstFrame.map { "\($0.wholeMilliseconds) ms after launch" } ?? "none")
+                  frames drawn     \(loop.framesDrawn) (peak \(loop.peakFramesPerSecond) in one second)
+                  errors added     \(statistics.added)
+                  errors counted   \(counted) (Metrics pane total)
+                  dropped (views)  \(statistics.dropped)
+                  peak memory      \(peakResidentKilobytes().map { "\($0 / 1024) MB (VmHWM)" } ?? "unknown")
+                """)
+        }
     }
 }
 
@@ -87,4 +108,25 @@ func parseDuration(_ text: String) throws -> Duration {
         }
     }
     throw ValidationError("\"\(text)\" is not a duration like 10s, 500ms or 2m")
+}
+
+/// The process's peak resident set size in kilobytes, from /proc/self/status (VmHWM).
+func peakResidentKilobytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
+    }
+    return nil
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 {
+        let (s, atto) = components
+        return s * 1000 + atto / 1_000_000_000_000_000
+    }
+
+    var formattedSeconds: String {
+        let ms = wholeMilliseconds
+        return "\(ms / 1000).\(String(format: "%03d", ms % 1000)) s"
+    }
 }

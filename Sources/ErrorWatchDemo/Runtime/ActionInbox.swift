@@ -17,8 +17,15 @@ public final class ActionInbox: Sendable {
         var isEmpty: Bool { actions.isEmpty && events.isEmpty && metrics == nil }
     }
 
+    /// The waker lives in a concrete struct on purpose: a bare closure kept in a generic `Mutex` is re-wrapped
+    /// in a reabstraction thunk on every `inout` access, so after a million posts calling it recursed a
+    /// million thunks deep.
+    private struct Waker: Sendable {
+        let wake: @Sendable () -> Void
+    }
+
     private let pending = Mutex(Pending())
-    private let waker = Mutex<(@Sendable () -> Void)?>(nil)
+    private let waker = Mutex<Waker?>(nil)
     /// Events kept for display between two drains.
     public let eventCapacity: Int
 
@@ -27,7 +34,7 @@ public final class ActionInbox: Sendable {
     }
 
     /// Sets what wakes the UI thread when the inbox goes from empty to non-empty.
-    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = wake } }
+    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = Waker(wake: wake) } }
 
     /// Posts an action.
     public func post(_ action: DashboardAction) {
@@ -55,7 +62,7 @@ public final class ActionInbox: Sendable {
             body(&p)
             return wasEmpty
         }
-        if wasEmpty { waker.withLock { $0 }?() }
+        if wasEmpty { waker.withLock { $0 }?.wake() }
     }
 
     /// Takes everything posted so far: events first, as one batch, then other actions in order, then the
