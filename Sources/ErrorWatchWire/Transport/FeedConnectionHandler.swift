@@ -21,6 +21,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private var closeReason: ProducerStatus.DisconnectReason?
     private var windowStart = NIODeadline.now()
     private var windowBytes = 0
+    private var announcedIdentity = false
     private var idleTask: Scheduled<Void>?
 
     init(
@@ -49,34 +50,48 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         guard var status, closeReason == nil else { return }
         let buffer = unwrapInboundIn(data)
         status.bytesReceived += UInt64(buffer.readableBytes)
-        windowBytes += buffer.readableBytes
-        buffer.withUnsafeReadableBytes { bytes in
-            framer.feed(bytes) { frame in
-                switch frame {
-                case .line(let line):
-                    do throws(WireError) {
-                        let event = try decoder.decode(line)
-                        status.eventsReceived += 1
-                        if !identified, event.serviceName != nil || event.pid != nil {
-                            identified = true
-                            status.serviceName = event.serviceName
-                            status.pid = event.pid
-                            status.hostName = event.hostName
+        self.status = status
+        if let reason = rateExceeded(adding: buffer.readableBytes) {
+            close(context: context, reason: reason)
+            return
+        }
+        let budget = configuration.errorBudget ?? .max
+        do {
+            try buffer.withUnsafeReadableBytes { bytes in
+                try framer.feed(bytes) { frame in
+                    let problem: WireError
+                    switch frame {
+                    case .line(let line):
+                        do throws(WireError) {
+                            let event = try decoder.decode(line)
+                            status.eventsReceived += 1
+                            if !identified, event.serviceName != nil || event.pid != nil {
+                                identified = true
+                                status.serviceName = event.serviceName
+                                status.pid = event.pid
+                                status.hostName = event.hostName
+                            }
+                            onEvent(status.id, event)
+                            return
+                        } catch {
+                            problem = error
                         }
-                        onEvent(status.id, event)
-                    } catch {
-                        status.errors.count(error)
-                        status.lastError = error
+                    case .tooLong(let count):
+                        problem = .lineTooLong(byteCount: count)
                     }
-                case .tooLong(let count):
-                    status.errors.count(.lineTooLong(byteCount: count))
-                    status.lastError = .lineTooLong(byteCount: count)
+                    status.errors.count(problem)
+                    status.lastError = problem
+                    if status.errors.badLines > budget { throw BudgetExceeded() }
                 }
             }
+            self.status = status
+        } catch {
+            self.status = status
+            close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
         }
-        self.status = status
-        enforceBudgets(context: context)
     }
+
+    private struct BudgetExceeded: Error {}
 
     func channelReadComplete(context: ChannelHandlerContext) {
         guard var status else { return }
@@ -88,8 +103,6 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         registry.update(status, notify: announce)
         context.fireChannelReadComplete()
     }
-
-    private var announcedIdentity = false
 
     func channelInactive(context: ChannelHandlerContext) {
         idleTask?.cancel()
@@ -114,20 +127,16 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func enforceBudgets(context: ChannelHandlerContext) {
-        guard let status else { return }
-        if let budget = configuration.errorBudget, status.errors.badLines > budget {
-            close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
-            return
-        }
-        guard let limit = configuration.maximumBytesPerSecond else { return }
+    /// Adds bytes to the current one-second window; the reason to close when the window is over the limit.
+    private func rateExceeded(adding count: Int) -> ProducerStatus.DisconnectReason? {
+        guard let limit = configuration.maximumBytesPerSecond else { return nil }
         let now = NIODeadline.now()
         if now - windowStart >= .seconds(1) {
             windowStart = now
             windowBytes = 0
-        } else if windowBytes > limit {
-            close(context: context, reason: .rateLimitExceeded(bytesPerSecond: limit))
         }
+        windowBytes += count
+        return windowBytes > limit ? .rateLimitExceeded(bytesPerSecond: limit) : nil
     }
 
     private func scheduleIdleCheck(context: ChannelHandlerContext) {
