@@ -74,10 +74,16 @@ struct FeedListenerTests {
     }
 
     @Test func silentProducerIsClosedAfterTheIdleTimeout() async throws {
-        let status = try await badProducer(
-            sending: [], configuration: .init(idleTimeout: .milliseconds(50)), closes: false)
+        // Alone: a well-behaved producer beside it could itself look idle on a loaded machine.
+        let probe = FeedProbe()
+        let listener = try await startListener(
+            .tcp(host: "127.0.0.1", port: 0), configuration: .init(idleTimeout: .milliseconds(50)), probe: probe)
+        let silent = try await RawProducer.connect(to: try #require(listener.localEndpoint))
+        let status = try await probe.disconnected(try await probe.producer(1))
         #expect(status.state == .disconnected(.idle))
         #expect(status.errors.idleNoData == 1)
+        try? await silent.close()
+        await listener.shutdown()
     }
 
     @Test func disconnectMidLineIsCountedAsTruncated() async throws {

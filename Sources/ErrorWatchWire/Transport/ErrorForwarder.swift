@@ -50,7 +50,7 @@ public final class ErrorForwarder: Sendable {
         public var sent: UInt64 = 0
         /// Events lost: queue full, the stream's own buffer overflowed, unencodable, or a write that failed.
         public var dropped: UInt64 = 0
-        /// Connections made after the first one.
+        /// Connections made after a failed attempt or a lost connection.
         public var reconnects: UInt64 = 0
         /// Whether a connection is open now.
         public var connected = false

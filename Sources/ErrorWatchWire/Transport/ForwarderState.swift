@@ -21,7 +21,7 @@ struct ForwarderState {
     var phase = Phase.idle
     var statistics = ErrorForwarder.Statistics()
     var drainScheduled = false
-    var everConnected = false
+    var retrying = false
     let initialBackoff: Duration
     var backoff: Duration
     var reconnectTask: Scheduled<Void>?
@@ -81,8 +81,8 @@ struct ForwarderState {
         guard case .connecting = phase else { return .close }
         phase = .connected(channel)
         statistics.connected = true
-        if everConnected { statistics.reconnects += 1 }
-        everConnected = true
+        if retrying { statistics.reconnects += 1 }
+        retrying = false
         backoff = initialBackoff
         drainScheduled = true
         return .drain(channel)
@@ -104,6 +104,7 @@ struct ForwarderState {
         default: break
         }
         phase = .connecting
+        retrying = true
         let delay = backoff
         backoff = min(backoff * 2, maximum)
         return delay
