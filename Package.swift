@@ -11,6 +11,10 @@ let package = Package(
         // The pure dashboard model, exported so Benchmarks/ (a separate package) can measure rendering.
         .library(name: "ErrorWatchUI", targets: ["ErrorWatchUI"]),
         .executable(name: "errorwatch", targets: ["errorwatch"]),
+        // The NDJSON error feed: forwarder, listener, tailer, recorder (issue 6).
+        .library(name: "ErrorWatchWire", targets: ["ErrorWatchWire"]),
+        // Load tool for the wire feed: N producers at a target rate against an in-process or running listener.
+        .executable(name: "errorwatch-load", targets: ["errorwatch-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -19,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // The library an app imports: broadcast stream, handler tree, classification, bindings. No UI, no terminal.
@@ -72,7 +77,38 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The NDJSON wire feed: format, forwarder, listener, tailer, recorder. SwiftNIO for the sockets.
+        .target(
+            name: "ErrorWatchWire",
+            dependencies: [
+                "ErrorStreaming",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Load tool: producers at a target rate against a FeedListener; prints counts, rate and peak RSS.
+        .executableTarget(
+            name: "errorwatch-load",
+            dependencies: [
+                "ErrorWatchWire",
+                "ErrorStreaming",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "ErrorStreamingTests", dependencies: ["ErrorStreaming"]),
+        .testTarget(
+            name: "ErrorWatchWireTests",
+            dependencies: [
+                "ErrorWatchWire",
+                "ErrorStreaming",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ErrorWatchUITests",
             dependencies: [

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// Appends wire events to an NDJSON file: buffered in memory, written when the buffer fills or on ``flush()``.
+///
+/// The recording is itself a valid feed: ``FileTailer`` can follow it and ``RecordingReader`` replays it.
+///
+/// ```swift
+/// let recorder = try Recorder(path: "/tmp/session.ndjson")
+/// try recorder.append(event)
+/// try recorder.close()
+/// ```
+public final class Recorder: Sendable {
+    private struct State {
+        var handle: FileHandle?
+        var buffer: [UInt8] = []
+        var recorded: UInt64 = 0
+    }
+
+    /// The file written.
+    public let path: String
+    /// Bytes collected before they are written to the file.
+    public let bufferCapacity: Int
+    private let state: Mutex<State>
+    private let encoder = WireEncoder()
+
+    /// Opens `path` for appending, creating it (mode 0600) if needed.
+    public init(path: String, bufferCapacity: Int = 64 * 1024) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        self.path = path
+        self.bufferCapacity = bufferCapacity
+        self.state = Mutex(State(handle: handle))
+    }
+
+    /// Events appended so far.
+    public var recordedCount: UInt64 { state.withLock { $0.recorded } }
+
+    /// Appends one event; writes the buffer to the file when it is full.
+    public func append(_ event: WireEvent) throws {
+        let line = try encoder.encode(event)
+        try state.withLock { state in
+            state.buffer.append(contentsOf: line)
+            state.recorded += 1
+            if state.buffer.count >= bufferCapacity { try Self.write(&state) }
+        }
+    }
+
+    /// Writes buffered events to the file.
+    public func flush() throws {
+        try state.withLock { try Self.write(&$0) }
+    }
+
+    /// Flushes and closes the file; later appends throw.
+    public func close() throws {
+        try state.withLock { state in
+            try Self.write(&state)
+            try state.handle?.close()
+            state.handle = nil
+        }
+    }
+
+    private static func write(_ state: inout State) throws {
+        guard !state.buffer.isEmpty else { return }
+        guard let handle = state.handle else { throw CocoaError(.fileWriteUnknown) }
+        try handle.write(contentsOf: state.buffer)
+        state.buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit {
+        try? close()
+    }
+}

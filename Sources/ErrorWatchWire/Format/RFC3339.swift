@@ -1,0 +1,124 @@
+import Foundation
+
+/// RFC 3339 timestamps without Foundation formatters: fast, allocation-light and the same on every platform.
+///
+/// Writes UTC with microseconds (`2026-11-22T00:40:00.123456Z`); reads any RFC 3339 timestamp, with or
+/// without a fraction, with `Z` or a numeric offset.
+enum RFC3339 {
+    /// `2026-11-22T00:40:00.123456Z`.
+    static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var seconds = Int64(interval.rounded(.down))
+        var micros = Int64(((interval - Double(seconds)) * 1_000_000).rounded())
+        if micros >= 1_000_000 {
+            seconds += 1
+            micros -= 1_000_000
+        }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var text = ""
+        text.reserveCapacity(27)
+        append(&text, year, width: 4)
+        text.append("-")
+        append(&text, month, width: 2)
+        text.append("-")
+        append(&text, day, width: 2)
+        text.append("T")
+        append(&text, secondOfDay / 3600, width: 2)
+        text.append(":")
+        append(&text, secondOfDay / 60 % 60, width: 2)
+        text.append(":")
+        append(&text, secondOfDay % 60, width: 2)
+        text.append(".")
+        append(&text, micros, width: 6)
+        text.append("Z")
+        return text
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ width: Int) -> Int64? {
+            guard index + width <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[index..<index + width] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            index += width
+            return value
+        }
+        func expect(_ allowed: Set<UInt8>) -> Bool {
+            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect([45]), let month = number(2), expect([45]), let day = number(2),
+            expect([84, 116, 32]), let hour = number(2), expect([58]), let minute = number(2), expect([58]),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else {
+            return nil
+        }
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset: Int64 = 0
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case 90, 122:  // Z z
+            index += 1
+        case 43, 45:  // + -
+            let sign: Int64 = bytes[index] == 45 ? -1 : 1
+            index += 1
+            guard let hours = number(2), expect([58]), let minutes = number(2) else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        default:
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let micros = (fraction * 1_000_000).rounded()
+        return Date(timeIntervalSince1970: Double(seconds) + micros / 1_000_000)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date.
+    private static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Howard Hinnant's `days_from_civil`.
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func append(_ text: inout String, _ value: Int64, width: Int) {
+        let digits = String(value)
+        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
+        text.append(digits)
+    }
+}

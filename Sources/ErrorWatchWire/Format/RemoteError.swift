@@ -1,0 +1,76 @@
+import ErrorStreaming
+
+/// An error reported by another process over the wire, as a ``ClassifiedError`` for the local ``ErrorStream``.
+///
+/// It carries what the producer said about the error, so alerts, metrics and logs downstream treat it like a
+/// local one. The fingerprint groups by the *remote* type name and code; the technical message starts with the
+/// remote type name, since ``Classification`` names the Swift type (`RemoteError`).
+///
+/// ```swift
+/// listener.onEvent = { _, event in
+///     if let error = RemoteError(event) { stream.add(error, context: event.errorContext) }
+/// }
+/// ```
+public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConvertible {
+    /// The producer's fully qualified type name (`exception.type`).
+    public var typeName: String
+    /// The producer's technical message (`exception.message`), without the type name.
+    public var message: String
+    /// The stable code; `X-0` when the producer sent none.
+    public var code: ErrorCode
+    /// The category; `unrecoverable` when the producer sent none.
+    public var category: ErrorCategory
+    /// The sentence for the user; the category's default when the producer sent none.
+    public var userMessage: String
+    /// The severity; the category's default when the producer sent none.
+    public var severity: ErrorSeverity
+    /// The producing service (`service.name`), if known.
+    public var serviceName: String?
+
+    /// Creates a remote error from its parts.
+    public init(
+        typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
+        category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
+        serviceName: String? = nil
+    ) {
+        self.typeName = typeName
+        self.message = message
+        self.code = code
+        self.category = category
+        self.userMessage = userMessage ?? category.defaultUserMessage
+        self.severity = severity ?? category.defaultSeverity
+        self.serviceName = serviceName
+    }
+
+    /// The remote error an `error` event describes; `nil` for logs and metrics.
+    public init?(_ event: WireEvent) {
+        guard event.kind == .error, let typeName = event.exceptionType else { return nil }
+        let category = event.category ?? .unrecoverable
+        self.init(
+            typeName: typeName, message: event.exceptionMessage ?? "", code: event.code ?? ErrorCode("X", 0),
+            category: category, userMessage: event.userMessage, severity: event.severity,
+            serviceName: event.serviceName)
+    }
+
+    /// `"<remote type>: <message>"`, or the type name alone.
+    public var technicalMessage: String { message.isEmpty ? typeName : "\(typeName): \(message)" }
+
+    /// `"<remote type>#<code>"`: errors of one remote type and code share an alert.
+    public var fingerprint: String { Classification.fingerprint(typeName: typeName, code: code) }
+
+    public var description: String { technicalMessage }
+}
+
+extension WireEvent {
+    /// The context to add a remote error with: source (the producer's component, else its service name),
+    /// severity, origin, attempt, and the attributes plus `service.name`, `process.pid` and `host.name`.
+    public var errorContext: ErrorContext {
+        var metadata = attributes
+        if let serviceName { metadata["service.name"] = serviceName }
+        if let pid { metadata["process.pid"] = String(pid) }
+        if let hostName { metadata["host.name"] = hostName }
+        return ErrorContext(
+            source: source ?? serviceName ?? "remote", severity: effectiveSeverity, origin: origin ?? .user,
+            attempt: attempt, metadata: metadata)
+    }
+}

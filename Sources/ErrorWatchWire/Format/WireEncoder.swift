@@ -1,0 +1,103 @@
+import ErrorStreaming
+import Foundation
+import Logging
+
+/// Who is producing events: written into every line as `service.name`, `process.pid` and `host.name`.
+public struct SourceInfo: Sendable, Hashable {
+    /// `service.name`: the application's name.
+    public var serviceName: String
+    /// `process.pid`.
+    public var pid: Int
+    /// `host.name`.
+    public var host: String
+
+    /// Creates a source; pid and host default to this process and machine.
+    public init(
+        serviceName: String, pid: Int = Int(ProcessInfo.processInfo.processIdentifier),
+        host: String = ProcessInfo.processInfo.hostName
+    ) {
+        self.serviceName = serviceName
+        self.pid = pid
+        self.host = host
+    }
+}
+
+/// Turns events into lines of the wire format: one JSON object and a newline.
+///
+/// ```swift
+/// let encoder = WireEncoder(source: SourceInfo(serviceName: "shop"))
+/// for await event in stream.events { send(try encoder.encode(event)) }
+/// ```
+public struct WireEncoder: Sendable {
+    /// The producer written into every event made here.
+    public var source: SourceInfo?
+
+    /// Creates an encoder; `source` fills `service.name`, `process.pid` and `host.name`.
+    public init(source: SourceInfo? = nil) {
+        self.source = source
+    }
+
+    /// One line (JSON and `\n`) for a wire event. Throws ``WireError/lineTooLong(byteCount:)`` when the
+    /// line would exceed ``LineFramer/defaultMaximumLineBytes``.
+    public func encode(_ event: WireEvent) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var bytes = [UInt8](try encoder.encode(event))
+        bytes.append(UInt8(ascii: "\n"))
+        guard bytes.count <= LineFramer.defaultMaximumLineBytes else {
+            throw WireError.lineTooLong(byteCount: bytes.count)
+        }
+        return bytes
+    }
+
+    /// One line for an ``ErrorEvent`` of a stream (see ``wireEvent(for:)``).
+    public func encode(_ event: ErrorEvent) throws -> [UInt8] { try encode(wireEvent(for: event)) }
+
+    /// The wire event for an ``ErrorEvent``: its ``Classification`` gives the type, code, category and
+    /// messages; its context the source, severity, origin, attempt and attributes.
+    public func wireEvent(for event: ErrorEvent) -> WireEvent {
+        let classification = Classification(of: event.error)
+        let remote = event.error as? RemoteError
+        return WireEvent(
+            kind: .error, time: event.timestamp, serviceName: source?.serviceName ?? remote?.serviceName,
+            pid: source?.pid, hostName: source?.host, source: event.source,
+            exceptionType: remote?.typeName ?? classification.typeName,
+            exceptionMessage: remote?.message ?? classification.technicalMessage,
+            userMessage: classification.userMessage, code: classification.code, category: classification.category,
+            severity: event.severity, origin: event.origin, attempt: event.context.attempt,
+            sequence: event.sequence, attributes: event.metadata)
+    }
+
+    /// The wire event for a swift-log record: kind `log`, the message as `body`, metadata as attributes. A record
+    /// that carries an error also names its type (`exception.type`) and code.
+    public func wireEvent(
+        level: Logger.Level, message: String, label: String, metadata: [String: String], error: (any Error)? = nil,
+        time: Date
+    ) -> WireEvent {
+        var event = WireEvent(
+            kind: .log, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,
+            source: label, severity: ErrorSeverity(wireLevel: level), attributes: metadata, body: message)
+        if let error {
+            let classification = Classification(of: error)
+            event.exceptionType = classification.typeName
+            event.exceptionMessage = classification.technicalMessage
+            event.code = classification.code
+            event.category = classification.category
+        }
+        return event
+    }
+}
+
+extension ErrorSeverity {
+    /// The severity for a swift-log level; `trace` is `debug`.
+    init(wireLevel level: Logger.Level) {
+        switch level {
+        case .trace, .debug: self = .debug
+        case .info: self = .info
+        case .notice: self = .notice
+        case .warning: self = .warning
+        case .error: self = .error
+        case .critical: self = .critical
+        }
+    }
+}

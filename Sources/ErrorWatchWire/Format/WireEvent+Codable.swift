@@ -1,0 +1,125 @@
+import ErrorStreaming
+import Foundation
+
+extension WireEvent {
+    /// Decodes one wire object; throws ``WireError`` for a wrong version, a missing or an invalid field.
+    ///
+    /// The version is checked first, so a line from a future major version is reported as
+    /// ``WireError/unsupportedVersion(_:)`` even when its other fields no longer make sense to us.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.version) else { throw WireError.missingField("v") }
+        let version = try Self.field(.version) { try c.decode(Int.self, forKey: .version) }
+        guard version == Self.currentVersion else { throw WireError.unsupportedVersion(version) }
+        guard c.contains(.kind) else { throw WireError.missingField("kind") }
+        let kindName = try Self.field(.kind) { try c.decode(String.self, forKey: .kind) }
+        guard let kind = Kind(rawValue: kindName) else { throw WireError.invalidField("kind") }
+        guard c.contains(.time) else { throw WireError.missingField("time") }
+        let timeText = try Self.field(.time) { try c.decode(String.self, forKey: .time) }
+        guard let time = RFC3339.parse(timeText) else { throw WireError.invalidField("time") }
+
+        func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+            try Self.field(key) { try c.decodeIfPresent(type, forKey: key) }
+        }
+        let codeText = try optional(String.self, .code)
+        let code = try codeText.map { text in
+            guard let code = ErrorCode(parsing: text) else { throw WireError.invalidField(CodingKeys.code.rawValue) }
+            return code
+        }
+        let categoryText = try optional(String.self, .category)
+        let category = try categoryText.map { text in
+            guard let value = ErrorCategory(rawValue: text) else { throw WireError.invalidField("error.category") }
+            return value
+        }
+        let severityKey: CodingKeys = c.contains(.severity) ? .severity : .severityText
+        let severity = try optional(String.self, severityKey).map { text in
+            guard let value = ErrorSeverity(wireName: text) else { throw WireError.invalidField(severityKey.rawValue) }
+            return value
+        }
+        let origin = try optional(String.self, .origin).map { text in
+            guard let value = ErrorOrigin(rawValue: text.lowercased()) else { throw WireError.invalidField("origin") }
+            return value
+        }
+        self.init(
+            version: version, kind: kind, time: time, serviceName: try optional(String.self, .serviceName),
+            pid: try optional(Int.self, .pid), hostName: try optional(String.self, .hostName),
+            source: try optional(String.self, .source), exceptionType: try optional(String.self, .exceptionType),
+            exceptionMessage: try optional(String.self, .exceptionMessage),
+            userMessage: try optional(String.self, .userMessage), code: code, category: category,
+            severity: severity, origin: origin, attempt: try optional(Int.self, .attempt),
+            sequence: try optional(UInt64.self, .sequence),
+            attributes: try optional([String: String].self, .attributes) ?? [:],
+            body: try optional(String.self, .body) ?? optional(String.self, .logMessage),
+            metricName: try optional(String.self, .metricName), metricValue: try optional(Double.self, .metricValue),
+            metricUnit: try optional(String.self, .metricUnit))
+        try validateRequiredFields()
+    }
+
+    /// Writes the wire object; absent optional fields and empty attributes are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(version, forKey: .version)
+        try c.encode(kind.rawValue, forKey: .kind)
+        try c.encode(RFC3339.format(time), forKey: .time)
+        try c.encodeIfPresent(serviceName, forKey: .serviceName)
+        try c.encodeIfPresent(pid, forKey: .pid)
+        try c.encodeIfPresent(hostName, forKey: .hostName)
+        try c.encodeIfPresent(source, forKey: .source)
+        try c.encodeIfPresent(exceptionType, forKey: .exceptionType)
+        try c.encodeIfPresent(exceptionMessage, forKey: .exceptionMessage)
+        try c.encodeIfPresent(userMessage, forKey: .userMessage)
+        try c.encodeIfPresent(code?.description, forKey: .code)
+        try c.encodeIfPresent(category?.rawValue, forKey: .category)
+        try c.encodeIfPresent(severity?.description, forKey: .severity)
+        try c.encodeIfPresent(origin?.rawValue, forKey: .origin)
+        try c.encodeIfPresent(attempt, forKey: .attempt)
+        try c.encodeIfPresent(sequence, forKey: .sequence)
+        if !attributes.isEmpty { try c.encode(attributes, forKey: .attributes) }
+        try c.encodeIfPresent(body, forKey: .body)
+        try c.encodeIfPresent(metricName, forKey: .metricName)
+        try c.encodeIfPresent(metricValue, forKey: .metricValue)
+        try c.encodeIfPresent(metricUnit, forKey: .metricUnit)
+    }
+
+    /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.
+    func validateRequiredFields() throws {
+        switch kind {
+        case .error:
+            if exceptionType == nil { throw WireError.missingField(CodingKeys.exceptionType.rawValue) }
+        case .log:
+            if body == nil { throw WireError.missingField(CodingKeys.body.rawValue) }
+        case .metric:
+            if metricName == nil { throw WireError.missingField(CodingKeys.metricName.rawValue) }
+            if metricValue == nil { throw WireError.missingField(CodingKeys.metricValue.rawValue) }
+        }
+    }
+
+    /// Runs a decoding step, turning a type mismatch into ``WireError/invalidField(_:)`` named by its JSON key.
+    private static func field<T>(_ key: CodingKeys, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw WireError.invalidField(key.rawValue)
+        }
+    }
+}
+
+extension ErrorSeverity {
+    /// Parses a wire severity: our names (`warning`) and OpenTelemetry's `severity_text` spellings (`WARN`,
+    /// `ERROR`, `FATAL`, `INFO2`…), case-insensitively. `trace` is `debug`, `fatal` is `critical`.
+    public init?(wireName: String) {
+        var name = wireName.lowercased()
+        while let last = name.last, last.isASCII, last.isNumber { name.removeLast() }
+        switch name {
+        case "trace", "debug": self = .debug
+        case "info", "information": self = .info
+        case "notice": self = .notice
+        case "warn", "warning": self = .warning
+        case "error", "err": self = .error
+        case "critical", "crit", "fatal", "emergency", "alert": self = .critical
+        default: return nil
+        }
+    }
+}

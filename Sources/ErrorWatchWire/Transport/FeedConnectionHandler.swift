@@ -1,0 +1,162 @@
+import Foundation
+import NIOCore
+
+/// Reads one producer's connection: frames lines, decodes them, counts bad input, enforces the budgets.
+///
+/// A classic `ChannelInboundHandler` rather than an `NIOAsyncChannel`: each read is framed and decoded right
+/// on the event loop, with no task hop per read and no unbounded buffering between NIO and a consumer task. The
+/// framer holds at most one line (64 KiB), and NIO reads at most `maxMessagesPerRead` buffers per channel per
+/// loop turn, so a flooding producer shares the loop fairly with the others until its budget closes it.
+/// The handler lives on its channel's event loop only; it is not `Sendable`.
+final class FeedConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let registry: ProducerRegistry
+    private let configuration: FeedListener.Configuration
+    private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
+    private let decoder: WireDecoder
+    private var framer: LineFramer
+    private var status: ProducerStatus?
+    private var identified = false
+    private var closeReason: ProducerStatus.DisconnectReason?
+    private var windowStart = NIODeadline.now()
+    private var windowBytes = 0
+    private var announcedIdentity = false
+    private var idleTask: Scheduled<Void>?
+
+    init(
+        registry: ProducerRegistry, configuration: FeedListener.Configuration,
+        onEvent: @escaping @Sendable (ProducerID, WireEvent) -> Void
+    ) {
+        self.registry = registry
+        self.configuration = configuration
+        self.onEvent = onEvent
+        self.decoder = WireDecoder(maximumLineBytes: configuration.maximumLineBytes)
+        self.framer = LineFramer(maximumLineBytes: configuration.maximumLineBytes)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let peer = Self.describe(context.channel.remoteAddress)
+        guard let status = registry.connect(channel: context.channel, peer: peer) else {
+            context.close(promise: nil)
+            return
+        }
+        self.status = status
+        scheduleIdleCheck(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard var status, closeReason == nil else { return }
+        let buffer = unwrapInboundIn(data)
+        status.bytesReceived += UInt64(buffer.readableBytes)
+        self.status = status
+        if let reason = rateExceeded(adding: buffer.readableBytes) {
+            close(context: context, reason: reason)
+            return
+        }
+        let budget = configuration.errorBudget ?? .max
+        do {
+            try buffer.withUnsafeReadableBytes { bytes in
+                try framer.feed(bytes) { frame in
+                    let problem: WireError
+                    switch frame {
+                    case .line(let line):
+                        do throws(WireError) {
+                            let event = try decoder.decode(line)
+                            status.eventsReceived += 1
+                            if !identified, event.serviceName != nil || event.pid != nil {
+                                identified = true
+                                status.serviceName = event.serviceName
+                                status.pid = event.pid
+                                status.hostName = event.hostName
+                            }
+                            onEvent(status.id, event)
+                            return
+                        } catch {
+                            problem = error
+                        }
+                    case .tooLong(let count):
+                        problem = .lineTooLong(byteCount: count)
+                    }
+                    status.errors.count(problem)
+                    status.lastError = problem
+                    if status.errors.badLines > budget { throw BudgetExceeded() }
+                }
+            }
+            self.status = status
+        } catch {
+            self.status = status
+            close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
+        }
+    }
+
+    private struct BudgetExceeded: Error {}
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard var status else { return }
+        if status.eventsReceived > 0 { status.lastEventAt = Date() }
+        self.status = status
+        let announce = identified && status.eventsReceived > 0 && status.serviceName != nil
+            && status.lastEventAt != nil && !announcedIdentity
+        if announce { announcedIdentity = true }
+        registry.update(status, notify: announce)
+        context.fireChannelReadComplete()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleTask?.cancel()
+        guard var status else { return }
+        if framer.hasPartialLine { status.errors.truncated += 1 }
+        if status.bytesReceived == 0, closeReason != .idle { status.errors.idleNoData += 1 }
+        status.state = .disconnected(closeReason ?? .closedByPeer)
+        self.status = status
+        registry.update(status, notify: true)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if closeReason == nil { closeReason = .failed(String(describing: error)) }
+        context.close(promise: nil)
+    }
+
+    /// Marks why the listener closes this connection, then closes it.
+    func close(context: ChannelHandlerContext, reason: ProducerStatus.DisconnectReason) {
+        guard closeReason == nil else { return }
+        closeReason = reason
+        context.close(promise: nil)
+    }
+
+    /// Adds bytes to the current one-second window; the reason to close when the window is over the limit.
+    private func rateExceeded(adding count: Int) -> ProducerStatus.DisconnectReason? {
+        guard let limit = configuration.maximumBytesPerSecond else { return nil }
+        let now = NIODeadline.now()
+        if now - windowStart >= .seconds(1) {
+            windowStart = now
+            windowBytes = 0
+        }
+        windowBytes += count
+        return windowBytes > limit ? .rateLimitExceeded(bytesPerSecond: limit) : nil
+    }
+
+    private func scheduleIdleCheck(context: ChannelHandlerContext) {
+        guard let timeout = configuration.idleTimeout else { return }
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        idleTask = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            let (handler, context) = loopBound.value
+            guard var status = handler.status, handler.closeReason == nil, status.bytesReceived == 0 else { return }
+            status.errors.idleNoData += 1
+            handler.status = status
+            handler.close(context: context, reason: .idle)
+        }
+    }
+
+    private static func describe(_ address: SocketAddress?) -> String {
+        guard let address else { return "unknown" }
+        switch address {
+        case .unixDomainSocket: return address.pathname.map { "unix:\($0)" } ?? "unix"
+        default: return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import ErrorWatchWire
+print("errorwatch-load: not implemented yet")

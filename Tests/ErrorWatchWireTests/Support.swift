@@ -1,0 +1,127 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import ErrorWatchWire
+
+/// Collects a listener's events and status changes and lets a test await a condition on them.
+///
+/// Every callback re-checks the waiting conditions; nothing polls and nothing sleeps. A 10 s guard fails a
+/// test that would otherwise hang.
+final class FeedProbe: Sendable {
+    private struct Waiter {
+        var condition: @Sendable (FeedProbe) -> Bool
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var events: [(ProducerID, WireEvent)] = []
+        var statuses: [ProducerID: ProducerStatus] = [:]
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    var events: [(ProducerID, WireEvent)] { state.withLock { $0.events } }
+    var statuses: [ProducerID: ProducerStatus] { state.withLock { $0.statuses } }
+
+    func events(from producer: ProducerID) -> [WireEvent] { events.filter { $0.0 == producer }.map(\.1) }
+
+    func record(_ producer: ProducerID, _ event: WireEvent) {
+        state.withLock { $0.events.append((producer, event)) }
+        recheck()
+    }
+
+    func record(_ status: ProducerStatus) {
+        state.withLock { $0.statuses[status.id] = status }
+        recheck()
+    }
+
+    /// The final status of a producer that has disconnected, once it has.
+    func disconnected(_ id: ProducerID) async throws -> ProducerStatus {
+        try await until { $0.statuses[id].map { !$0.isConnected } ?? false }
+        return try #require(statuses[id])
+    }
+
+    /// The id of the `n`th producer to connect (from 1), once it has.
+    func producer(_ n: UInt64) async throws -> ProducerID {
+        try await until { $0.statuses[ProducerID(n)] != nil }
+        return ProducerID(n)
+    }
+
+    func until(_ condition: @escaping @Sendable (FeedProbe) -> Bool) async throws {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(10))
+            self.resume(id, timedOut: true)
+        }
+        defer { guardTask.cancel() }
+        await withCheckedContinuation { continuation in
+            state.withLock { $0.waiters[id] = Waiter(condition: condition, continuation: continuation) }
+            recheck()
+        }
+        #expect(condition(self), "timed out waiting for a condition")
+    }
+
+    private func resume(_ id: UInt64, timedOut: Bool) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+    }
+
+    private func recheck() {
+        let waiters = state.withLock { $0.waiters }
+        for (id, waiter) in waiters where waiter.condition(self) { resume(id, timedOut: false) }
+    }
+}
+
+/// A raw producer: a socket that writes whatever bytes a test gives it.
+struct RawProducer {
+    let channel: any Channel
+
+    static func connect(to endpoint: Endpoint) async throws -> RawProducer {
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        switch endpoint {
+        case .unix(let path): return RawProducer(channel: try await bootstrap.connect(unixDomainSocketPath: path).get())
+        case .tcp(let host, let port): return RawProducer(channel: try await bootstrap.connect(host: host, port: port).get())
+        }
+    }
+
+    func send(_ bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+    }
+
+    func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+    func close() async throws { try await channel.close() }
+}
+
+/// A fresh directory under the system temp dir, for socket and NDJSON files.
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "ew-wire-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A good error line from a named service.
+func goodLine(service: String = "shop", sequence: UInt64 = 1) -> [UInt8] {
+    let event = WireEvent(
+        kind: .error, time: Date(timeIntervalSince1970: 1_800_000_000), serviceName: service, pid: 100,
+        exceptionType: "Shop.Failure", code: "N-503", sequence: sequence)
+    return try! WireEncoder().encode(event)
+}
+
+/// A started listener feeding a probe.
+func startListener(
+    _ endpoint: Endpoint, configuration: FeedListener.Configuration = .init(), probe: FeedProbe
+) async throws -> FeedListener {
+    let listener = FeedListener(
+        endpoint: endpoint, configuration: configuration, onStatus: { probe.record($0) },
+        onEvent: { probe.record($0, $1) })
+    try await listener.start()
+    return listener
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import ErrorWatchWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct UnixSocketTests {
+    @Test func socketIsCreatedWithMode0600AndRemovedOnShutdown() async throws {
+        let path = try temporaryDirectory() + "/feed.sock"
+        let probe = FeedProbe()
+        let listener = try await startListener(.unix(path: path), probe: probe)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        let producer = try await RawProducer.connect(to: .unix(path: path))
+        try await producer.send(goodLine())
+        try await probe.until { $0.events.count == 1 }
+        #expect(probe.statuses[ProducerID(1)]?.peer.hasPrefix("unix") == true)
+        try await producer.close()
+        await listener.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func staleSocketFromACrashedRunIsReplaced() async throws {
+        let path = try temporaryDirectory() + "/stale.sock"
+        try makeStaleSocket(at: path)
+        let probe = FeedProbe()
+        let listener = try await startListener(.unix(path: path), probe: probe)
+        let producer = try await RawProducer.connect(to: .unix(path: path))
+        try await producer.send(goodLine())
+        try await probe.until { $0.events.count == 1 }
+        try await producer.close()
+        await listener.shutdown()
+    }
+
+    @Test func liveSocketIsRefusedWithAClearMessage() async throws {
+        let path = try temporaryDirectory() + "/live.sock"
+        let probe = FeedProbe()
+        let first = try await startListener(.unix(path: path), probe: probe)
+        let second = FeedListener(endpoint: .unix(path: path)) { _, _ in }
+        await #expect(throws: WireTransportError.addressInUse(path: path)) { try await second.start() }
+        #expect(WireTransportError.addressInUse(path: path).description == "another errorwatch is listening on \(path)")
+        let producer = try await RawProducer.connect(to: .unix(path: path))
+        try await producer.send(goodLine())
+        try await probe.until { $0.events.count == 1 }
+        try await producer.close()
+        await first.shutdown()
+    }
+
+    @Test func pathThatIsNotASocketIsLeftAlone() async throws {
+        let path = try temporaryDirectory() + "/notes.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        let listener = FeedListener(endpoint: .unix(path: path)) { _, _ in }
+        await #expect(throws: WireTransportError.notASocket(path: path)) { try await listener.start() }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+
+    /// A socket file nobody listens on, as a crashed listener leaves behind: bound, never listened, closed.
+    private func makeStaleSocket(at path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(result == 0)
+    }
+}
+
+struct EndpointTests {
+    @Test func parsesUnixAndTCPForms() throws {
+        #expect(try Endpoint(parsing: "unix:/tmp/x.sock") == .unix(path: "/tmp/x.sock"))
+        #expect(try Endpoint(parsing: "tcp:7777") == .tcp(host: "127.0.0.1", port: 7777))
+        #expect(try Endpoint(parsing: "tcp:0.0.0.0:7777") == .tcp(host: "0.0.0.0", port: 7777))
+        #expect(try Endpoint(parsing: "tcp:[::1]:7777") == .tcp(host: "::1", port: 7777))
+        #expect(Endpoint.tcp(host: "::1", port: 7777).description == "tcp:[::1]:7777")
+        for bad in ["udp:1", "tcp:", "tcp:99999", "unix:", "tcp:host:", "7777"] {
+            #expect(throws: WireTransportError.invalidEndpoint(bad)) { try Endpoint(parsing: bad) }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ErrorStreaming
+import Foundation
+import Testing
+
+@testable import ErrorWatchWire
+
+struct WireFormatTests {
+    static let time = RFC3339.parse("2026-11-22T00:40:00.123456Z")!
+
+    static let checkoutFailure = WireEvent(
+        kind: .error, time: time, serviceName: "shop", pid: 4242, hostName: "build-7", source: "checkout.pay",
+        exceptionType: "Shop.PaymentError", exceptionMessage: "gateway said 503", userMessage: "Try again soon.",
+        code: "N-503", category: .transient, severity: .warning, origin: .background, attempt: 2, sequence: 17,
+        attributes: ["order": "A-19"])
+
+    @Test func errorEventRoundTripsThroughOneLine() throws {
+        let line = try WireEncoder().encode(Self.checkoutFailure)
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
+        #expect(try WireDecoder().decode(line) == Self.checkoutFailure)
+    }
+
+    @Test func logAndMetricEventsRoundTrip() throws {
+        let log = WireEvent(kind: .log, time: Self.time, source: "shop.http", severity: .notice, body: "GET /cart 200")
+        let metric = WireEvent(kind: .metric, time: Self.time, metricName: "http.latency", metricValue: 12.5, metricUnit: "ms")
+        for event in [log, metric] {
+            #expect(try WireDecoder().decode(WireEncoder().encode(event)) == event)
+        }
+    }
+
+    @Test func keysAreTheDocumentedOpenTelemetryNames() throws {
+        let line = String(decoding: try WireEncoder().encode(Self.checkoutFailure), as: UTF8.self)
+        for key in [
+            "\"v\":1", "\"kind\":\"error\"", "\"time\":\"2026-11-22T00:40:00.123456Z\"", "\"service.name\":\"shop\"",
+            "\"process.pid\":4242", "\"host.name\":\"build-7\"", "\"exception.type\":\"Shop.PaymentError\"",
+            "\"exception.message\":\"gateway said 503\"", "\"message.user\":\"Try again soon.\"",
+            "\"error.code\":\"N-503\"", "\"error.category\":\"transient\"", "\"severity\":\"warning\"",
+            "\"origin\":\"background\"", "\"attempt\":2", "\"sequence\":17",
+        ] {
+            #expect(line.contains(key), "missing \(key) in \(line)")
+        }
+    }
+
+    @Test func openTelemetrySeverityTextAndUnknownFieldsAreAccepted() throws {
+        let line = #"{"v":1,"kind":"log","time":"2026-11-22T01:40:00+01:00","severity_text":"WARN","body":"slow","trace_id":"abc","extra":{"x":[1]}}"#
+        let event = try WireDecoder().decode(Array(line.utf8))
+        #expect(event.severity == .warning)
+        #expect(event.time == RFC3339.parse("2026-11-22T00:40:00Z"))
+        #expect(ErrorSeverity(wireName: "FATAL") == .critical)
+        #expect(ErrorSeverity(wireName: "Info2") == .info)
+        #expect(ErrorSeverity(wireName: "loud") == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"v":1,"kind":"error""#, "malformed"),
+        (#"[1,2,3]"#, "notAnObject"),
+        (#""just a string""#, "notAnObject"),
+        (#"{"v":2,"kind":"error","time":"x"}"#, "version 2"),
+        (#"{"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E"}"#, "missing v"),
+        (#"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z"}"#, "missing exception.type"),
+        (#"{"v":1,"kind":"error","time":"yesterday","exception.type":"E"}"#, "invalid time"),
+        (#"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":"503"}"#, "invalid code"),
+        (#"{"v":1,"kind":"alert","time":"2026-11-22T00:40:00Z"}"#, "invalid kind"),
+        (#"{"v":"one","kind":"error"}"#, "invalid v"),
+    ])
+    func eachBadLineHasItsOwnError(line: String, expected: String) {
+        let result = Result { () throws(WireError) in try WireDecoder().decode(Array(line.utf8)) }
+        let error: WireError? = if case .failure(let error) = result { error } else { nil }
+        switch expected {
+        case "malformed": if case .malformedJSON = error {} else { Issue.record("\(String(describing: error))") }
+        case "notAnObject": #expect(error == .notAnObject)
+        case "version 2": #expect(error == .unsupportedVersion(2))
+        case "missing v": #expect(error == .missingField("v"))
+        case "missing exception.type": #expect(error == .missingField("exception.type"))
+        case "invalid time": #expect(error == .invalidField("time"))
+        case "invalid code": #expect(error == .invalidField("error.code"))
+        case "invalid kind": #expect(error == .invalidField("kind"))
+        default: #expect(error == .invalidField("v"))
+        }
+    }
+
+    @Test func invalidUTF8AndOverlongLinesAreRejected() {
+        let badUTF8: [UInt8] = Array(#"{"v":1,"body":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        #expect(throws: WireError.invalidUTF8) { try WireDecoder().decode(badUTF8) }
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)
+        #expect(throws: WireError.lineTooLong(byteCount: 70_001)) { try WireDecoder().decode(long) }
+    }
+
+    @Test func errorEventOfAStreamCarriesItsClassificationAndContext() throws {
+        let event = ErrorEvent(
+            error: RemoteError(typeName: "Shop.PaymentError", message: "503", code: "N-503", category: .transient),
+            sequence: 9, timestamp: Self.time,
+            context: ErrorContext(source: "checkout", severity: .error, origin: .user, attempt: 3, metadata: ["k": "v"]))
+        let encoder = WireEncoder(source: SourceInfo(serviceName: "shop", pid: 7, host: "h"))
+        let wire = try WireDecoder().decode(encoder.encode(event))
+        #expect(wire.exceptionType == "Shop.PaymentError")
+        #expect(wire.code == "N-503" && wire.category == .transient && wire.severity == .error)
+        #expect(wire.source == "checkout" && wire.attempt == 3 && wire.sequence == 9 && wire.attributes == ["k": "v"])
+        #expect(wire.serviceName == "shop" && wire.pid == 7 && wire.hostName == "h")
+    }
+
+    @Test func remoteErrorClassifiesLikeTheProducerSaid() throws {
+        let remote = try #require(RemoteError(Self.checkoutFailure))
+        let classification = Classification(of: remote)
+        #expect(classification.code == "N-503")
+        #expect(classification.category == .transient)
+        #expect(classification.userMessage == "Try again soon.")
+        #expect(classification.technicalMessage == "Shop.PaymentError: gateway said 503")
+        #expect(classification.fingerprint == "Shop.PaymentError#N-503")
+        let context = Self.checkoutFailure.errorContext
+        #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)
+        #expect(context.metadata["service.name"] == "shop")
+        #expect(RemoteError(WireEvent(kind: .log, time: Self.time, body: "x")) == nil)
+    }
+
+    @Test func rfc3339FormatsUTCWithMicroseconds() {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000000Z")
+        #expect(RFC3339.format(Self.time) == "2026-11-22T00:40:00.123456Z")
+        #expect(RFC3339.parse("2024-02-29T23:59:59Z") == Date(timeIntervalSince1970: 1_709_251_199))
+        #expect(RFC3339.parse("2024-02-29") == nil)
+    }
+}
