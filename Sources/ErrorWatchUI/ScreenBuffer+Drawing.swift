@@ -104,7 +104,9 @@ extension ScreenBuffer {
             }
         }
         if rect.width >= 6, !title.isEmpty {
-            write(" \(DisplayWidth.truncate(title, to: rect.width - 4)) ", x: rect.x + 1, y: rect.y, width: rect.width - 2,
+            write(
+                " \(DisplayWidth.truncate(title, to: rect.width - 4)) ", x: rect.x + 1, y: rect.y,
+                width: rect.width - 2,
                 style: titleStyle, padding: false)
         }
     }

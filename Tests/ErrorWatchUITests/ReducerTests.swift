@@ -14,7 +14,8 @@ struct ReducerTests {
     }
 
     func event(_ n: Int, kind: DashboardEvent.Kind = .error, type: String = "AuthError") -> DashboardEvent {
-        DashboardEvent(sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
+        DashboardEvent(
+            sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
             typeName: type, message: "message \(n)")
     }
 
@@ -57,8 +58,10 @@ struct ReducerTests {
 
     @Test func demoKeysReturnTriggers() {
         var state = DashboardState(now: fixtureStart)
-        #expect(press(&state, .character("s"), .character("S"), .character("r")) ==
-            [.trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll)])
+        #expect(
+            press(&state, .character("s"), .character("S"), .character("r")) == [
+                .trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll),
+            ])
         #expect(state.statusMessage == "▶ Recover everything")
     }
 
@@ -94,7 +97,8 @@ struct ReducerTests {
 
     @Test func textFilterIsTypedAfterSlashAndClearedByEscape() {
         var state = DashboardState.sample()
-        _ = press(&state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
+        _ = press(
+            &state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
             .backspace)
         #expect(state.isEditingFilter)
         #expect(state.textFilter == "503")
@@ -169,11 +173,13 @@ struct ReducerTests {
     @Test func alertsUpsertByFingerprintAndIgnoreBackground() {
         var state = DashboardState(now: fixtureStart)
         func alert(_ fingerprint: String, count: Int, origin: ErrorOrigin = .user) -> AlertRecord {
-            AlertRecord(fingerprint: fingerprint, title: "Server unavailable", code: "N-503", severity: .error,
+            AlertRecord(
+                fingerprint: fingerprint, title: "Server unavailable", code: "N-503", severity: .error,
                 category: .transient, count: count, firstSeen: fixtureStart, lastSeen: fixtureStart, source: "api",
                 origin: origin)
         }
-        _ = reduce(&state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
+        _ = reduce(
+            &state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
             .alertReceived(alert("a", count: 12)), .alertReceived(alert("bg", count: 3, origin: .background)))
         #expect(state.alerts.map(\.fingerprint) == ["a", "b"])
         #expect(state.alerts.first?.count == 12)

@@ -3,7 +3,9 @@
 /// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         let label: String
         if state.isPaused {
             label = "paused"
@@ -12,7 +14,8 @@ public enum LogsPane {
         } else {
             label = state.logs.isEmpty ? "" : "following"
         }
-        let inner = Dashboard.frame(.logs, state: state, in: area, into: &buffer, palette: palette,
+        let inner = Dashboard.frame(
+            .logs, state: state, in: area, into: &buffer, palette: palette,
             label: state.unicode ? label : label.replacingOccurrences(of: "↑", with: "+"))
         guard !inner.isEmpty else { return }
         let rows = visibleRows(state, count: inner.height)
@@ -22,7 +25,8 @@ public enum LogsPane {
             return
         }
         for (offset, event) in rows.enumerated() {
-            drawRow(event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
+            drawRow(
+                event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
                 palette: palette)
         }
     }
@@ -64,18 +68,22 @@ public enum LogsPane {
         if selected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: base) }
         let clip = Rect(x: x, y: y, width: width, height: 1)
         var column = buffer.write(Format.clock(event.timestamp), x: x, y: y, style: styled(palette[.muted]), clip: clip)
-        column = buffer.write(" " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
+        column = buffer.write(
+            " " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
             clip: clip)
         let sourceWidth = width >= 70 ? 14 : 0
         let typeWidth = width >= 90 ? 16 : (width >= 50 ? 12 : 0)
         if sourceWidth > 0 {
-            buffer.write(" " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
+            buffer.write(
+                " " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
                 style: styled(palette[.muted]))
             column += sourceWidth
         }
         if typeWidth > 0, column < x + width {
-            let typeStyle = event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
-            buffer.write(" " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
+            let typeStyle =
+                event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
+            buffer.write(
+                " " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
                 style: styled(typeStyle))
             column += typeWidth
         }

@@ -20,7 +20,7 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
 /// let effects = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("p")))
 /// let frame = Dashboard.render(state)
 /// ```
-public struct DashboardState: Sendable {
+public struct DashboardState: Sendable, Equatable {
     // MARK: Terminal and clock
 
     public var width: Int

@@ -86,7 +86,9 @@ public enum ThemeLoader {
             }
         }
         if !themes.contains(where: { $0.name == Theme.default.name }) { themes.append(.default) }
-        themes.sort { ($0.name == Theme.default.name ? 0 : 1, $0.name) < ($1.name == Theme.default.name ? 0 : 1, $1.name) }
+        themes.sort {
+            ($0.name == Theme.default.name ? 0 : 1, $0.name) < ($1.name == Theme.default.name ? 0 : 1, $1.name)
+        }
         return (themes, problems)
     }
 
@@ -153,8 +155,10 @@ public enum ThemeLoader {
         }
         var style = RoleStyle()
         var valid = true
-        let flags: [(String, CellAttributes)] = [("bold", .bold), ("dim", .dim), ("underline", .underline),
-            ("reverse", .reverse)]
+        let flags: [(String, CellAttributes)] = [
+            ("bold", .bold), ("dim", .dim), ("underline", .underline),
+            ("reverse", .reverse),
+        ]
         for field in object.keys.sorted() {
             let item = object[field]!
             switch field {
@@ -162,8 +166,10 @@ public enum ThemeLoader {
                 if let color = ThemeColor(json: item) {
                     if field == "fg" { style.foreground = color } else { style.background = color }
                 } else {
-                    problems.append(ThemeError(file: file, key: "\(key).\(field)",
-                        message: "invalid colour \(render(item)); expected a colour name, 0–255 or #rrggbb"))
+                    problems.append(
+                        ThemeError(
+                            file: file, key: "\(key).\(field)",
+                            message: "invalid colour \(render(item)); expected a colour name, 0–255 or #rrggbb"))
                     valid = false
                 }
             default:
@@ -171,7 +177,8 @@ public enum ThemeLoader {
                     if let on = item as? Bool, item is Bool {
                         if on { style.attributes.insert(flag.1) }
                     } else {
-                        problems.append(ThemeError(file: file, key: "\(key).\(field)", message: "expected true or false"))
+                        problems.append(
+                            ThemeError(file: file, key: "\(key).\(field)", message: "expected true or false"))
                     }
                 } else {
                     problems.append(ThemeError(file: file, key: "\(key).\(field)", message: "unknown property"))
