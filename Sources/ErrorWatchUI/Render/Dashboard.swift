@@ -26,9 +26,11 @@ public enum Dashboard {
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let palette = Palette(theme: state.theme, depth: state.colorDepth)
-        buffer.fill(buffer.area, style: palette[.text])
         let layout = DashboardLayout(width: buffer.width, height: buffer.height)
+        // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
+        // cleared for the too-small screen (PropertyTests checks that a reused buffer keeps nothing stale).
         if layout.isTooSmall {
+            buffer.fill(buffer.area, style: palette[.text])
             TooSmallScreen.render(state, in: buffer.area, into: &buffer, palette: palette)
             return
         }
