@@ -71,6 +71,14 @@ struct SnapshotTests {
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 
+    @Test func logsScrolledUpStopFollowing() {
+        var state = DashboardState.sample(width: 100, height: 30)
+        for key: Key in [.tab, .pageUp, .character("k")] {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
+        }
+        assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+
     @Test func eachThemeAtEachDepth() throws {
         let (themes, _) = ThemeLoader.loadDirectory(at: themesDirectory)
         for theme in themes {

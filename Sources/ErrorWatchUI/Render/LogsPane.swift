@@ -10,13 +10,13 @@ public enum LogsPane {
         if state.isPaused {
             label = "paused"
         } else if state.logScroll > 0 {
-            label = "↑\(Format.count(state.logScroll)) more below"
+            label = "\(Format.count(state.logScroll)) newer ↓"
         } else {
             label = state.logs.isEmpty ? "" : "following"
         }
         let inner = Dashboard.frame(
             .logs, state: state, in: area, into: &buffer, palette: palette,
-            label: state.unicode ? label : label.replacingOccurrences(of: "↑", with: "+"))
+            label: state.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
         let rows = visibleRows(state, count: inner.height)
         if rows.isEmpty {

@@ -117,7 +117,7 @@ public enum MetricsPane {
             let active = state.typeFilter.contains(type.name)
             let mark = active ? (state.unicode ? "▸" : ">") : " "
             let count = Format.count(type.count)
-            let nameWidth = max(1, width - 4 - count.count - 1)
+            let nameWidth = max(1, width - 3 - count.count - 1)
             let style = active ? palette[.filter] : palette[.text]
             buffer.write(
                 "\(mark)\(index + 1) ", x: x, y: y, width: 3, style: active ? palette[.filter] : palette[.muted])
