@@ -4,6 +4,7 @@ public struct KeyBinding: Sendable, Hashable {
     public var keys: [Key]
     /// How the keys are written in help and docs, for example `k ↑`.
     public var keyLabel: String
+    /// What the keys do.
     public var command: KeyCommand
     /// A short phrase for the help overlay and the README; dashboard summaries stay within 23 columns so the
     /// help overlay fits two columns on an 80×24 terminal.
@@ -11,6 +12,7 @@ public struct KeyBinding: Sendable, Hashable {
     /// A one- or two-word hint for the footer; `nil` keeps the binding out of the footer.
     public var hint: String?
 
+    /// A binding; `keyLabel` defaults to the keys' labels joined by spaces.
     public init(keys: [Key], keyLabel: String? = nil, command: KeyCommand, summary: String, hint: String? = nil) {
         self.keys = keys
         self.keyLabel = keyLabel ?? keys.map(\.label).joined(separator: " ")
@@ -27,8 +29,10 @@ public struct KeyBinding: Sendable, Hashable {
 /// print(Keymap.standard.markdownTable())
 /// ```
 public struct Keymap: Sendable, Hashable {
+    /// The rows, in the order help and docs show them.
     public var bindings: [KeyBinding]
 
+    /// A keymap of `bindings`; the first binding that lists a key wins.
     public init(bindings: [KeyBinding]) { self.bindings = bindings }
 
     /// The binding for `key`, if any. Unknown keys have none and are ignored.

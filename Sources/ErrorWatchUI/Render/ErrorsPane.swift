@@ -4,6 +4,7 @@
 /// for ``DashboardState/alertFadeAfter`` seconds is drawn dimmed. Background-origin errors never get here: the
 /// reducer drops background alerts, and events only reach Logs and Metrics.
 public enum ErrorsPane {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

@@ -1,6 +1,7 @@
 /// The `Flows` pane: one row per simulated flow (login, session, background sync) with its health, state, last
 /// outcome and how long ago it changed.
 public enum FlowsPane {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

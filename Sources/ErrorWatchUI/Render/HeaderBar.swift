@@ -1,5 +1,6 @@
 /// The header row: `errorwatch`, uptime, theme, colour depth, active filters, and `PAUSED +N` at the right.
 public enum HeaderBar {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
@@ -49,6 +50,7 @@ public enum HeaderBar {
 /// The footer row: key hints from the keymap (or the filter prompt while typing after `/`), and the status
 /// message at the right.
 public enum FooterBar {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
@@ -90,6 +92,7 @@ public enum FooterBar {
 
 /// What is drawn when the terminal is smaller than ``DashboardState/minimumSize``.
 public enum TooSmallScreen {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

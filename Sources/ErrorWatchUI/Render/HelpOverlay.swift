@@ -1,6 +1,7 @@
 /// The `?` overlay: a centred box listing every binding of the keymap, dashboard keys and demo triggers.
 /// Two columns when there is room, one otherwise; rows that do not fit are cut with a `…` line.
 public enum HelpOverlay {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

@@ -3,6 +3,7 @@
 /// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

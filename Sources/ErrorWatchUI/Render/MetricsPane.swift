@@ -3,6 +3,7 @@ import ErrorStreaming
 /// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, login latency, flow successes and
 /// failures, then error counts per type (numbered 1…9 for the type filter keys) and per category.
 public enum MetricsPane {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {

@@ -23,10 +23,13 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
 public struct DashboardState: Sendable, Equatable {
     // MARK: Terminal and clock
 
+    /// Terminal columns.
     public var width: Int
+    /// Terminal rows.
     public var height: Int
     /// The time of the last `.tick` (or the time given at creation); ages and uptime are relative to it.
     public var now: Date
+    /// When the dashboard started; the header's uptime counts from it.
     public var startedAt: Date
     /// Colours the terminal can show; `.monochrome` under `NO_COLOR` (decided by the caller).
     public var colorDepth: ColorDepth
@@ -37,10 +40,13 @@ public struct DashboardState: Sendable, Equatable {
 
     /// Recent events and log lines for the Logs pane, oldest first, at most ``logCapacity``.
     public var logs: Deque<DashboardEvent> = []
+    /// How many Logs lines are kept; older ones are dropped.
     public let logCapacity: Int
     /// Active alerts for the Errors pane, most recently seen first, at most ``alertCapacity``.
     public var alerts: Deque<AlertRecord> = []
+    /// How many alerts are kept.
     public let alertCapacity: Int
+    /// The latest metrics sample.
     public var metrics: MetricsSnapshot = .empty
     /// Flow states in the order the flows first appeared.
     public var flows: [FlowStatus] = []
@@ -53,6 +59,7 @@ public struct DashboardState: Sendable, Equatable {
     public var textFilter: String = ""
     /// Whether keys are being typed into the text filter (after `/`).
     public var isEditingFilter = false
+    /// The focused pane (bold border); Tab and Shift-Tab cycle it.
     public var focus: Pane = .errors
     /// Rows of Logs hidden below the view: 0 follows the tail.
     public var logScroll = 0
@@ -64,12 +71,14 @@ public struct DashboardState: Sendable, Equatable {
     public var isPaused = false
     /// Events that arrived since the pause began (`PAUSED +N`).
     public var arrivedWhilePaused = 0
+    /// Whether the `?` overlay is shown.
     public var showsHelp = false
 
     // MARK: Theme and status
 
     /// Themes cycled by `t`; never empty.
     public var themes: [Theme]
+    /// The current theme's index in `themes`.
     public var themeIndex = 0
     /// A one-line message for the footer: theme problems, the result of a command.
     public var statusMessage: String?

@@ -64,6 +64,7 @@ public enum ColorDepth: String, Sendable, Hashable, CaseIterable {
 public struct Palette: Sendable, Hashable {
     private var styles: [CellStyle]
 
+    /// Fits every role of `theme` to `depth`.
     public init(theme: Theme, depth: ColorDepth) {
         styles = ThemeRole.allCases.enumerated().map { index, role in
             let style = theme.styles[index]

@@ -3,13 +3,18 @@ import Foundation
 /// A problem with a theme file: where it is (file; line and column for malformed JSON; key for a bad entry)
 /// and what is wrong.
 public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The theme file's path as given.
     public var file: String
+    /// 1-based line of a JSON syntax error.
     public var line: Int?
+    /// 1-based column (in characters) of a JSON syntax error.
     public var column: Int?
     /// The offending key, dotted: `roles.severityError.fg`.
     public var key: String?
+    /// What is wrong, for a person.
     public var message: String
 
+    /// A theme problem.
     public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
@@ -29,7 +34,9 @@ public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A theme and the non-fatal problems met while loading it (unknown roles, invalid colours: those roles were
 /// taken from the default theme).
 public struct LoadedTheme: Sendable, Hashable {
+    /// The usable theme, missing or invalid roles filled from the default.
     public var theme: Theme
+    /// Non-fatal problems, in key order; empty for a clean file.
     public var problems: [ThemeError]
 }
 
