@@ -208,6 +208,16 @@ struct ReducerTests {
         #expect(state.generation == generation + 1)
     }
 
+    @Test func statusMessagesExpire() {
+        var state = DashboardState(now: fixtureStart)
+        _ = press(&state, .character("b"))
+        #expect(state.statusMessage == "▶ Hit a software bug")
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(4)))
+        #expect(state.statusMessage != nil)
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(5)))
+        #expect(state.statusMessage == nil)
+    }
+
     @Test func incomingTextIsSanitised() {
         var state = DashboardState(now: fixtureStart)
         var hostile = event(1)

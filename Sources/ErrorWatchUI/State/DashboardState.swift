@@ -80,8 +80,13 @@ public struct DashboardState: Sendable, Equatable {
     public var themes: [Theme]
     /// The current theme's index in `themes`.
     public var themeIndex = 0
-    /// A one-line message for the footer: theme problems, the result of a command.
+    /// A one-line message for the footer: theme problems, the result of a command. Cleared by the first tick
+    /// ``statusMessageDuration`` seconds after it was set.
     public var statusMessage: String?
+    /// When ``statusMessage`` was last set (the state's `now` at that moment).
+    public var statusMessageSetAt: Date?
+    /// How long a status message stays in the footer.
+    public static let statusMessageDuration: TimeInterval = 5
 
     // MARK: Loop bookkeeping
 
@@ -95,8 +100,8 @@ public struct DashboardState: Sendable, Equatable {
         width: Int = 80, height: Int = 24, now: Date, themes: [Theme] = [.default], colorDepth: ColorDepth = .colors256,
         unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200
     ) {
-        self.width = width
-        self.height = height
+        self.width = max(0, width)
+        self.height = max(0, height)
         self.now = now
         self.startedAt = now
         self.themes = themes.isEmpty ? [.default] : themes
