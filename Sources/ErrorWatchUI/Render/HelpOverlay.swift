@@ -46,6 +46,14 @@ public enum HelpOverlay {
         let dashboard = entries(sections[0].0, sections[0].1, keyWidth: left.key)
         let demo = entries(sections[1].0, sections[1].1, keyWidth: twoColumns ? right.key : left.key)
         if twoColumns {
+            // The right column is shorter: use the room for a legend of the glyphs the panes use.
+            var demo = demo
+            if dashboard.count >= demo.count + 2 + legend(state).count {
+                demo += [[]] + [[("Legend", palette[.title].on(background).adding(.underline), 0)]]
+                demo += legend(state).map { glyph, role, text in
+                    [("  " + glyph, palette[role].on(background), 0), (text, palette[.text].on(background), 7)]
+                }
+            }
             for index in 0..<max(dashboard.count, demo.count) {
                 let l = index < dashboard.count ? dashboard[index] : []
                 let r = index < demo.count ? demo[index].map { ($0.0, $0.1, $0.2 + left.column + 3) } : []
@@ -66,5 +74,17 @@ public enum HelpOverlay {
                 buffer.write(text, x: inner.x + offset, y: y, width: inner.width - offset, style: style, padding: false)
             }
         }
+    }
+
+    /// Glyph, role and meaning of the marks drawn in the panes.
+    static func legend(_ state: DashboardState) -> [(String, ThemeRole, String)] {
+        let u = state.unicode
+        return [
+            (u ? "●" : "*", .severityError, "alert, coloured by severity"),
+            (u ? "×12" : "x12", .alert, "errors coalesced in one alert"),
+            ("bg ·", .muted, "background: logged, no alert"),
+            (u ? "▸3" : ">3", .filter, "type 3 filter is on (Metrics)"),
+            (u ? "⣀⣤⣶⣿" : ".:=@", .sparkline, "errors per second, last 60 s"),
+        ]
     }
 }
