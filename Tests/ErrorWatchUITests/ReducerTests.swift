@@ -111,6 +111,15 @@ struct ReducerTests {
         #expect(state.textFilter.isEmpty)
     }
 
+    @Test func textFilterIgnoresASCIICase() {
+        var state = DashboardState.sample()
+        state.textFilter = "SERVICE unavail"
+        let rows = LogsPane.visibleRows(state, count: 100)
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.message.contains("Service Unavailable") })
+        state.textFilter = "漢字"
+        #expect(LogsPane.visibleRows(state, count: 100).isEmpty)
+    }
+
     @Test func pauseFreezesLogsAndCountsArrivals() {
         var state = DashboardState.sample(events: 50)
         let frozen = LogsPane.visibleRows(state, count: 10)

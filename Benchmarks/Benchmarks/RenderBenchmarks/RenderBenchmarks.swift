@@ -23,6 +23,22 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideLongHistory)) }
     }
 
+    // Text filters: the Logs pane walks back from the newest line until its view is full, so a rare match costs a
+    // longer walk, bounded by the ring buffer's capacity.
+    var filtered = wide
+    filtered.textFilter = "DEBUG-NEVER-MATCHES"
+    let filteredNoMatch = filtered
+    filtered.textFilter = "sessionerror"
+    let filteredSome = filtered
+
+    Benchmark("Render 200x50, 2k history, text filter matching 1 in 6") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(filteredSome)) }
+    }
+
+    Benchmark("Render 200x50, 2k history, text filter matching nothing") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(filteredNoMatch)) }
+    }
+
     Benchmark("Render 80x24, 2k history") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small)) }
     }

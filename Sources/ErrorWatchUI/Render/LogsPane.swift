@@ -35,27 +35,21 @@ public enum LogsPane {
     /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
     public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
         guard count > 0 else { return [] }
-        var skipped = 0
-        var rows: [DashboardEvent] = []
-        rows.reserveCapacity(count)
         let filtering = state.isFiltering
+        let skip = max(0, state.logScroll)
+        // Walk back from the newest line, collecting matching lines until the view below the skipped ones is
+        // full: the cost is `logScroll + count` matches, never the whole history.
+        var seen: [DashboardEvent] = []
+        seen.reserveCapacity(min(skip + count, state.logs.count))
         var index = state.logs.endIndex
-        // Scrolled past the oldest line: clamp so the view stays full.
-        var skip = state.logScroll
-        if filtering || skip > 0 {
-            let total = filtering ? state.logs.reduce(0) { $0 + (state.matches($1) ? 1 : 0) } : state.logs.count
-            skip = min(skip, max(0, total - count))
-        }
-        while index > state.logs.startIndex, rows.count < count {
+        while index > state.logs.startIndex, seen.count < skip + count {
             index -= 1
             let event = state.logs[index]
             if filtering, !state.matches(event) { continue }
-            if skipped < skip {
-                skipped += 1
-                continue
-            }
-            rows.append(event)
+            seen.append(event)
         }
+        // Scrolled past the oldest line: the view shows the oldest `count` lines, full.
+        let rows = seen.count >= skip + count ? seen[skip...] : seen.suffix(count)
         return rows.reversed()
     }
 

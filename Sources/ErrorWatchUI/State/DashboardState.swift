@@ -56,7 +56,11 @@ public struct DashboardState: Sendable, Equatable {
     /// Error types shown (matched against `typeName`); empty means all.
     public var typeFilter: Set<String> = []
     /// Case-insensitive text that Logs and Errors lines must contain; empty means all.
-    public var textFilter: String = ""
+    public var textFilter: String = "" {
+        didSet { foldedTextFilter = Self.fold(textFilter) }
+    }
+    /// `textFilter` as ASCII-lowercased UTF-8, ready for matching.
+    private var foldedTextFilter: [UInt8] = []
     /// Whether keys are being typed into the text filter (after `/`).
     public var isEditingFilter = false
     /// The focused pane (bold border); Tab and Shift-Tab cycle it.
@@ -132,9 +136,30 @@ public struct DashboardState: Sendable, Equatable {
         return contains(alert.title) || contains(alert.source) || contains(alert.code?.description ?? "")
     }
 
+    /// Substring search on UTF-8, ignoring ASCII case. (Foundation's case-insensitive `range(of:)` goes through
+    /// NSString on Linux and is far slower; filters run on every visible line of every frame.)
     private func contains(_ text: String) -> Bool {
-        text.range(of: textFilter, options: [.caseInsensitive]) != nil
+        let needle = foldedTextFilter
+        guard let first = needle.first else { return true }
+        var utf8 = text
+        return utf8.withUTF8 { haystack in
+            guard haystack.count >= needle.count else { return false }
+            var start = 0
+            while start <= haystack.count - needle.count {
+                if Self.fold(haystack[start]) == first {
+                    var offset = 1
+                    while offset < needle.count, Self.fold(haystack[start + offset]) == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
     }
+
+    static func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    static func fold(_ text: String) -> [UInt8] { text.utf8.map { fold($0) } }
 
     /// Whether any filter is active.
     public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }
