@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small)) }
     }
 
-    Benchmark("Render 200x50 into a reused buffer") { benchmark in
+    Benchmark("Render 200x50 into an existing variable") { benchmark in
         var buffer = Dashboard.render(wide)
         for _ in benchmark.scaledIterations {
             Dashboard.render(wide, into: &buffer)
