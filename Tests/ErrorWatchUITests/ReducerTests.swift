@@ -67,7 +67,7 @@ struct ReducerTests {
 
     @Test func ctrlLRedrawsAndHelpToggles() {
         var state = DashboardState(now: fixtureStart)
-        #expect(press(&state, .ctrl("l")) == [.redrawAll])
+        #expect(press(&state, .ctrl("l"), .ctrl("L")) == [.redrawAll, .redrawAll])
         _ = press(&state, .character("?"))
         #expect(state.showsHelp)
         _ = press(&state, .escape)

@@ -35,9 +35,11 @@ public struct Keymap: Sendable, Hashable {
     /// A keymap of `bindings`; the first binding that lists a key wins.
     public init(bindings: [KeyBinding]) { self.bindings = bindings }
 
-    /// The binding for `key`, if any. Unknown keys have none and are ignored.
+    /// The binding for `key`, if any. Unknown keys have none and are ignored. `.ctrl` letters match in either case.
     public func binding(for key: Key) -> KeyBinding? {
-        bindings.first { $0.keys.contains(key) }
+        var key = key
+        if case .ctrl(let c) = key { key = .ctrl(Character(c.lowercased())) }
+        return bindings.first { $0.keys.contains(key) }
     }
 
     /// The command for `key`, if any.
