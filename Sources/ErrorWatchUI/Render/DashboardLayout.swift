@@ -5,14 +5,19 @@
 /// - width < 60: all four stacked;
 /// - below ``DashboardState/minimumSize``: ``isTooSmall``, and only the "terminal too small" screen is drawn.
 public struct DashboardLayout: Sendable, Hashable {
+    /// Whether the terminal is below the minimum size; every rectangle is then empty.
     public var isTooSmall: Bool
+    /// The top row.
     public var header: Rect
+    /// The bottom row.
     public var footer: Rect
+    /// The Errors pane, border included (likewise the next three).
     public var errors: Rect
     public var logs: Rect
     public var metrics: Rect
     public var flows: Rect
 
+    /// The layout for a terminal of `width` × `height` cells.
     public init(width: Int, height: Int) {
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         let empty = Rect(x: 0, y: 0, width: 0, height: 0)

@@ -1,11 +1,15 @@
 /// The `Flows` pane: one row per simulated flow (login, session, background sync) with its health, state, last
 /// outcome and how long ago it changed.
 public enum FlowsPane {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         let inner = Dashboard.frame(.flows, state: state, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         if state.flows.isEmpty {
-            buffer.write("No flows running.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
+            buffer.write(
+                "No flows running.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
         let shown = state.flows.prefix(inner.height)
@@ -31,7 +35,8 @@ public enum FlowsPane {
             let age = Format.age(state.now.timeIntervalSince(flow.lastChange))
             let ageWidth = age.count + 1
             guard column < inner.maxX - ageWidth else { continue }
-            buffer.write(flow.lastOutcome, x: column, y: y, width: inner.maxX - column - ageWidth, style: palette[.muted])
+            buffer.write(
+                flow.lastOutcome, x: column, y: y, width: inner.maxX - column - ageWidth, style: palette[.muted])
             buffer.write(" " + age, x: inner.maxX - ageWidth, y: y, width: ageWidth, style: palette[.muted])
         }
     }

@@ -144,7 +144,8 @@ extension DashboardReducer {
             return true
         }
         var target = newest
-        if let selected = state.selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected }) {
+        if let selected = state.selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected })
+        {
             if newer {
                 target = errors.first { $0 > position } ?? position
             } else {
