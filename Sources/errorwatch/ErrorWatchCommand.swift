@@ -16,7 +16,7 @@ struct ErrorWatchCommand: ParsableCommand {
             terminal.
             """,
         version: "errorwatch \(version)",
-        subcommands: [LiveCommand.self, RenderCommand.self],
+        subcommands: [LiveCommand.self, RenderCommand.self, ReplayCommand.self, DemoCommand.self],
         defaultSubcommand: LiveCommand.self
     )
 }

@@ -23,8 +23,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.", valueName: "keys"))
     var keys: String = ""
 
-    @Option(help: "Simulated time from start to the printed screen, e.g. 10s.", transform: parseDuration)
-    var duration: Duration = .seconds(10)
+    @Option(
+        help: "Simulated time from start to the printed screen, e.g. 10s (with --from: the whole recording).",
+        transform: parseDuration)
+    var duration: Duration?
 
     @Option(help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"), transform: parseDepth)
     var colors: ColorDepth = .colors256
@@ -34,6 +36,12 @@ struct RenderCommand: ParsableCommand {
 
     @Flag(name: .customLong("ascii"), help: "Draw as for a non-UTF-8 locale (ASCII sparkline and borders).")
     var ascii = false
+
+    @Option(help: ArgumentHelp("Play this NDJSON recording instead of running the demo app.", valueName: "file"))
+    var from: String?
+
+    @Option(help: "Playback speed of --from.")
+    var speed: Double = 1
 
     func run() throws {
         let keyList: [Key]
@@ -45,11 +53,23 @@ struct RenderCommand: ParsableCommand {
         let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
         let selection = ThemeSelection.resolve(
             requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
+        var player: RecordingPlayer?
+        if let from {
+            guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be above 0") }
+            do {
+                player = try RecordingPlayer(path: from, speed: speed)
+            } catch {
+                printError("errorwatch: cannot read the recording \(from): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let length = player?.recording.entries.last.map { $0.offset / speed } ?? .zero
         let options = HeadlessRenderer.Options(
             width: size.width, height: size.height, configuration: DemoConfiguration(seed: appearance.seed),
-            keys: keyList, duration: duration, themes: selection.themes, themeIndex: selection.index,
+            keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),
+            themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
-            statusMessage: appearance.theme == nil ? nil : selection.warning)
+            statusMessage: appearance.theme == nil ? nil : selection.warning, recording: player)
         let outcome = HeadlessRenderer(options: options).run()
         print(outcome.screen.snapshotText(styles: styles))
     }

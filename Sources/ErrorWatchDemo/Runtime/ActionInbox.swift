@@ -17,15 +17,9 @@ public final class ActionInbox: Sendable {
         var isEmpty: Bool { actions.isEmpty && events.isEmpty && metrics == nil }
     }
 
-    /// The waker lives in a concrete struct on purpose: a bare closure kept in a generic `Mutex` is re-wrapped
-    /// in a reabstraction thunk on every `inout` access, so after a million posts calling it recursed a
-    /// million thunks deep.
-    private struct Waker: Sendable {
-        let wake: @Sendable () -> Void
-    }
-
     private let pending = Mutex(Pending())
-    private let waker = Mutex<Waker?>(nil)
+    /// Not a closure in a `Mutex`: see ``Observer`` for why (a million posts once meant a million nested thunks).
+    private let waker = Observer<Void>()
     /// Events kept for display between two drains.
     public let eventCapacity: Int
 
@@ -34,7 +28,7 @@ public final class ActionInbox: Sendable {
     }
 
     /// Sets what wakes the UI thread when the inbox goes from empty to non-empty.
-    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = Waker(wake: wake) } }
+    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.set { _ in wake() } }
 
     /// Posts an action.
     public func post(_ action: DashboardAction) {
@@ -62,7 +56,7 @@ public final class ActionInbox: Sendable {
             body(&p)
             return wasEmpty
         }
-        if wasEmpty { waker.withLock { $0 }?.wake() }
+        if wasEmpty { waker.notify(()) }
     }
 
     /// Takes everything posted so far: events first, as one batch, then other actions in order, then the

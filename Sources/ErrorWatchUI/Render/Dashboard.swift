@@ -25,7 +25,9 @@ public enum Dashboard {
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let palette = Palette(theme: state.theme, depth: state.colorDepth)
-        let layout = DashboardLayout(width: buffer.width, height: buffer.height)
+        var sized = state
+        (sized.width, sized.height) = (buffer.width, buffer.height)
+        let layout = DashboardLayout(for: sized)
         // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
         // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).
         if layout.isTooSmall {
@@ -38,6 +40,7 @@ public enum Dashboard {
         LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
         MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
         FlowsPane.render(state, in: layout.flows, into: &buffer, palette: palette)
+        SourcesPane.render(state, in: layout.sources, into: &buffer, palette: palette)
         FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
         if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
     }

@@ -79,6 +79,10 @@ public enum DashboardReducer {
             state.statusMessage = "theme not loaded: " + Sanitizer.sanitize(reason, limit: 200)
         case .statusMessage(let message):
             state.statusMessage = Sanitizer.sanitize(message, limit: 200)
+        case .sourcesChanged(let sources):
+            changed = sources != state.sources
+            state.sources = sources
+            if state.sources.isEmpty, state.focus == .sources { state.focus = .errors }
         }
         if let message = state.statusMessage, message != previousStatus || effects.contains(where: isTrigger) {
             state.statusMessageSetAt = state.now

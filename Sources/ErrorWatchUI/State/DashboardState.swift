@@ -1,14 +1,15 @@
 import DequeModule
 import Foundation
 
-/// The four panes, in focus order.
+/// The panes, in focus order. `Sources` is shown (and focusable) only while producers are watched from outside.
 public enum Pane: String, Sendable, Hashable, CaseIterable {
     case errors = "Errors"
     case logs = "Logs"
     case metrics = "Metrics"
     case flows = "Flows"
+    case sources = "Sources"
 
-    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`.
+    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`, `Sources`.
     public var title: String { rawValue }
 }
 
@@ -50,6 +51,8 @@ public struct DashboardState: Sendable, Equatable {
     public var metrics: MetricsSnapshot = .empty
     /// Flow states in the order the flows first appeared.
     public var flows: [FlowStatus] = []
+    /// Producers watched from outside the process, in the order they appeared.
+    public var sources: [SourceStatus] = []
 
     // MARK: Filters and view
 
