@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// The README's screen capture is what `errorwatch render` prints for the command the README names. When the
-/// screen changes on purpose, regenerate it with that command (see the README's Development section).
+/// screen changes on purpose, rewrite it with `README_CAPTURE_WRITE=1 swift test --filter ReadmeCapture` and
+/// read the diff.
 struct ReadmeCaptureTests {
     static let command = #"errorwatch render --size 110x34 --seed 7 --keys "l i l x s" --duration 14s"#
 
@@ -28,6 +29,13 @@ struct ReadmeCaptureTests {
         ).run()
         let rendered = outcome.screen.snapshotText(styles: false).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            .prefix(34)
+        if ProcessInfo.processInfo.environment["README_CAPTURE_WRITE"] == "1" {
+            let fresh = "<!-- \(Self.command) -->\n```text\n" + rendered.joined(separator: "\n") + "\n```\n"
+            try readme.replacingCharacters(in: begin.upperBound..<end.lowerBound, with: fresh)
+                .write(to: root.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+            return
+        }
         #expect(Array(captured) == Array(rendered.prefix(captured.count)))
         #expect(captured.count == 34)
     }
