@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `errorwatch demo --connect ENDPOINT`: the simulated app on its own, sending its errors and logs to a dashboard
@@ -21,7 +21,8 @@ struct DemoCommand: ParsableCommand {
             Without a terminal, --keys are pressed every --interval and the app runs for --duration.
             """)
 
-    @Option(help: ArgumentHelp("Where the dashboard listens: unix:PATH, tcp:PORT or tcp:HOST:PORT.", valueName: "endpoint"))
+    @Option(
+        help: ArgumentHelp("Where the dashboard listens: unix:PATH, tcp:PORT or tcp:HOST:PORT.", valueName: "endpoint"))
     var connect: String
 
     @Option(help: "The service.name this app reports.")
@@ -75,7 +76,11 @@ struct DemoCommand: ParsableCommand {
                 if interactive { print("  \(status.name): \(status.state) — \(status.lastOutcome)\r") }
             })
         print("errorwatch demo: sending to \(endpoint) as \(name), pid \(source.pid)")
-        if interactive { print("keys: l log in, i bad login, o offline, w slow, x expire, s 5xx burst, b bug, S storm, a auto-login, r recover, q quit") }
+        if interactive {
+            // The same key table as the dashboard's.
+            let keys = Keymap.standard.demoBindings.map { "\($0.keyLabel) \($0.summary.lowercased())" }
+            print("keys: " + keys.joined(separator: ", ") + ", q quit")
+        }
 
         let console = Console(raw: interactive)
         defer { console.restore() }
@@ -108,7 +113,9 @@ struct DemoCommand: ParsableCommand {
         stream.finish()
         runBlocking { await forwarder.shutdown() }
         let statistics = forwarder.statistics
-        print("errorwatch demo: \(statistics.sent) events sent, \(statistics.dropped) dropped, \(statistics.reconnects) reconnects")
+        print(
+            "errorwatch demo: \(statistics.sent) events sent, \(statistics.dropped) dropped,",
+            "\(statistics.reconnects) reconnects")
     }
 
     private func press(_ key: Key, on app: DemoApp, echo: Bool) {

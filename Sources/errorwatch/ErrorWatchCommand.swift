@@ -23,10 +23,17 @@ struct ErrorWatchCommand: ParsableCommand {
 
 /// Options shared by the live dashboard and `render`.
 struct AppearanceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A theme name from the themes folder, or a path to a theme .json file.", valueName: "name|path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A theme name from the themes folder, or a path to a theme .json file.", valueName: "name|path"))
     var theme: String?
 
-    @Option(name: .customLong("themes-dir"), help: ArgumentHelp("Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).", valueName: "dir"))
+    @Option(
+        name: .customLong("themes-dir"),
+        help: ArgumentHelp(
+            "Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).",
+            valueName: "dir"))
     var themesDirectory: String?
 
     @Option(name: .long, help: "Seed for the simulated app's random choices; the same seed replays the same run.")

@@ -7,7 +7,7 @@ import ErrorWatchWire
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The default command: the live dashboard, watching the simulated app running inside it, or other processes
@@ -32,7 +32,9 @@ struct LiveCommand: ParsableCommand {
             valueName: "endpoint"))
     var listen: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Follow a growing NDJSON file, across rotation. Repeatable.", valueName: "file"))
+    @Option(
+        name: .long, help: ArgumentHelp("Follow a growing NDJSON file, across rotation. Repeatable.", valueName: "file")
+    )
     var tail: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
@@ -44,7 +46,8 @@ struct LiveCommand: ParsableCommand {
     @Option(name: .customLong("storm-rate"), help: "Errors per second during an error storm (S).")
     var stormRate = 5_000
 
-    @Option(name: .customLong("storm-duration"), help: "How long an error storm lasts, e.g. 3s.", transform: parseDuration)
+    @Option(
+        name: .customLong("storm-duration"), help: "How long an error storm lasts, e.g. 3s.", transform: parseDuration)
     var stormDuration: Duration = .seconds(3)
 
     @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
@@ -90,7 +93,9 @@ struct ReplayCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        guard speed > 0, speed.isFinite, speed <= 10_000 else { throw ValidationError("--speed must be above 0 and at most 10000") }
+        guard speed > 0, speed.isFinite, speed <= 10_000 else {
+            throw ValidationError("--speed must be above 0 and at most 10000")
+        }
     }
 
     func run() throws {

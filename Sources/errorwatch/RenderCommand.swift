@@ -20,7 +20,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Screen size as COLUMNSxROWS.", valueName: "WxH"), transform: parseSize)
     var size: Size = Size(width: 120, height: 40)
 
-    @Option(help: ArgumentHelp("Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.", valueName: "keys"))
+    @Option(
+        help: ArgumentHelp(
+            "Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.",
+            valueName: "keys"))
     var keys: String = ""
 
     @Option(
@@ -28,7 +31,9 @@ struct RenderCommand: ParsableCommand {
         transform: parseDuration)
     var duration: Duration?
 
-    @Option(help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"), transform: parseDepth)
+    @Option(
+        help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"),
+        transform: parseDepth)
     var colors: ColorDepth = .colors256
 
     @Flag(help: "Also print the table of styles (colours and attributes) after the text.")

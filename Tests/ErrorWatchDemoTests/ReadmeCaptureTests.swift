@@ -27,9 +27,11 @@ struct ReadmeCaptureTests {
                 width: 110, height: 34, configuration: DemoConfiguration(seed: 7), keys: keys, duration: .seconds(14),
                 themes: [.default])
         ).run()
-        let rendered = outcome.screen.snapshotText(styles: false).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-            .prefix(34)
+        let rendered = outcome.screen.snapshotText(styles: false).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+        .prefix(34)
         if ProcessInfo.processInfo.environment["README_CAPTURE_WRITE"] == "1" {
             let fresh = "<!-- \(Self.command) -->\n```text\n" + rendered.joined(separator: "\n") + "\n```\n"
             try readme.replacingCharacters(in: begin.upperBound..<end.lowerBound, with: fresh)

@@ -39,9 +39,12 @@ struct RemoteIngestTests {
         let runtime = DashboardRuntime(
             clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
         runtime.ingest.ingest(
-            WireEvent(kind: .log, time: Self.start, serviceName: "worker", source: "jobs", severity: .notice, body: "job 7 done"))
+            WireEvent(
+                kind: .log, time: Self.start, serviceName: "worker", source: "jobs", severity: .notice,
+                body: "job 7 done"))
         runtime.ingest.ingest(
-            WireEvent(kind: .metric, time: Self.start, serviceName: "worker", metricName: "queue.depth", metricValue: 12))
+            WireEvent(
+                kind: .metric, time: Self.start, serviceName: "worker", metricName: "queue.depth", metricValue: 12))
         let actions = runtime.inbox.drain()
         guard case .eventsReceived(let events)? = actions.first else {
             Issue.record("expected the log line")

@@ -4,7 +4,7 @@ import Testing
 @testable import ErrorWatchTerminal
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What is written to stderr while the screen is active is held, then printed after the terminal is restored.

@@ -12,10 +12,12 @@ struct SourcesPaneTests {
                 id: "socket#1", kind: .socket, name: "checkout-api", detail: "pid 4242 · web-1", state: "connected",
                 health: .ok, events: 12_408, lastEventAt: fixtureStart),
             SourceStatus(
-                id: "socket#2", kind: .socket, name: "batch-worker", detail: "pid 77", state: "connected", health: .degraded,
+                id: "socket#2", kind: .socket, name: "batch-worker", detail: "pid 77", state: "connected",
+                health: .degraded,
                 events: 310, badLines: 3, lastProblem: "malformed JSON at byte 17"),
             SourceStatus(
-                id: "socket#3", kind: .socket, name: "flooder", detail: "pid 9", state: "disconnected (closed: over 1048576 bytes/s)",
+                id: "socket#3", kind: .socket, name: "flooder", detail: "pid 9",
+                state: "disconnected (closed: over 1048576 bytes/s)",
                 health: .failing, events: 90_000),
             SourceStatus(
                 id: "file:/var/log/app.ndjson", kind: .file, name: "app.ndjson", detail: "/var/log/app.ndjson",

@@ -68,7 +68,9 @@ public struct AuthService: Sendable {
     /// Loads one section of the feed screen.
     public func fetchFeed(section: Int) async throws -> Int {
         try await roundTrip(typical: random.milliseconds(20, 60))
-        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503, request: "GET /v1/feed?section=\(section)") }
+        if faults.consumeServerError() {
+            throw AuthError.serverUnavailable(status: 503, request: "GET /v1/feed?section=\(section)")
+        }
         return section
     }
 

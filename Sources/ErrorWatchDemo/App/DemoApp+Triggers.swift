@@ -58,7 +58,10 @@ extension DemoApp {
             } catch is CancellationError {
                 return
             } catch {
-                stream.add(error, context: ErrorContext(source: "feed", severity: .error, origin: .user, metadata: ["section": "\(section)"]))
+                stream.add(
+                    error,
+                    context: ErrorContext(
+                        source: "feed", severity: .error, origin: .user, metadata: ["section": "\(section)"]))
             }
         }
     }

@@ -108,8 +108,11 @@ final class DashboardFeeds: Sendable {
         var failures: [String: Int] = [:]
         for (key, value) in outcomes {
             let flow = key.dimensions["flow"] ?? "?"
-            if key.dimensions["result"] == "success" { successes[flow, default: 0] += Int(value) }
-            else { failures[flow, default: 0] += Int(value) }
+            if key.dimensions["result"] == "success" {
+                successes[flow, default: 0] += Int(value)
+            } else {
+                failures[flow, default: 0] += Int(value)
+            }
         }
         let statistics = stream.statistics
         return MetricsSnapshot(

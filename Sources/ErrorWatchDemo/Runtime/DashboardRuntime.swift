@@ -52,7 +52,8 @@ public final class DashboardRuntime: Sendable {
         self.stream = stream
         self.metrics = metrics
         self.inbox = inbox
-        feeds = DashboardFeeds(stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor)
+        feeds = DashboardFeeds(
+            stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor)
         ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now)
         switch content {
         case .demo(let configuration):

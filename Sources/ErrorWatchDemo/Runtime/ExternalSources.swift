@@ -20,7 +20,8 @@ public final class ExternalSources: Sendable {
     ///   - tail: NDJSON files to follow from their current end, across truncation and rotation.
     public init(
         listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: DemoClock,
-        configuration: FeedListener.Configuration = FeedListener.Configuration(), tailInterval: Duration = .milliseconds(200)
+        configuration: FeedListener.Configuration = FeedListener.Configuration(),
+        tailInterval: Duration = .milliseconds(200)
     ) {
         self.ingest = ingest
         self.clock = clock
@@ -65,7 +66,8 @@ public final class ExternalSources: Sendable {
                         if let problem = batch.badLines.last { status.lastProblem = problem.description }
                         status.health = statistics.badLines > 0 ? .degraded : .ok
                         status.state =
-                            batch.rotated ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
+                            batch.rotated
+                            ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
                         status.lastEventAt = batch.events.isEmpty ? status.lastEventAt : Date()
                         ingest.update(status)
                     }

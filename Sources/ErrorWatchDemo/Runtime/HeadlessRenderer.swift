@@ -76,7 +76,9 @@ public struct HeadlessRenderer {
             width: options.width, height: options.height, now: startDate, themes: options.themes,
             colorDepth: options.colorDepth, unicode: options.unicode)
         state.themeIndex = min(max(0, options.themeIndex), state.themes.count - 1)
-        if let message = options.statusMessage { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message)) }
+        if let message = options.statusMessage {
+            _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message))
+        }
         var quit = false
 
         func apply(_ action: DashboardAction) {

@@ -96,7 +96,8 @@ extension SourceStatus {
         case .disconnected: health = .failing
         }
         self.init(
-            id: "socket\(producer.id)", kind: .socket, name: producer.displayName, detail: detail.joined(separator: " · "),
+            id: "socket\(producer.id)", kind: .socket, name: producer.displayName,
+            detail: detail.joined(separator: " · "),
             state: producer.state.description, health: health, events: producer.eventsReceived,
             badLines: producer.errors.badLines + producer.errors.truncated,
             lastProblem: producer.lastError?.description, lastEventAt: producer.lastEventAt)

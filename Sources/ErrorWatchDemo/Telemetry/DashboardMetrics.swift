@@ -23,7 +23,10 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
             self.dimensions = Dictionary(dimensions, uniquingKeysWith: { _, last in last })
         }
         public var description: String {
-            dimensions.isEmpty ? label : label + "{" + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
+            dimensions.isEmpty
+                ? label
+                : label + "{"
+                    + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
         }
     }
 
@@ -105,7 +108,8 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
     /// A percentile (0–100) of the durations recorded by timers with this label, over all dimensions.
     public func timerPercentile(_ label: String, _ percentile: Double) -> Duration? {
         let boxes = registry.withLock { $0.timers.filter { $0.key.label == label }.map(\.value) }
-        var merged = Histogram<UInt64>(highestTrackableValue: TimerBox.highestNanoseconds, numberOfSignificantValueDigits: .three)
+        var merged = Histogram<UInt64>(
+            highestTrackableValue: TimerBox.highestNanoseconds, numberOfSignificantValueDigits: .three)
         for box in boxes { box.merge(into: &merged) }
         guard merged.totalCount > 0 else { return nil }
         return .nanoseconds(Int64(clamping: merged.valueAtPercentile(percentile)))

@@ -24,9 +24,11 @@ public enum SourcesPane {
             }
             buffer.write(glyph, x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
-            buffer.write(source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
+            buffer.write(
+                source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
             column += nameWidth + 1
-            let counts = source.badLines > 0
+            let counts =
+                source.badLines > 0
                 ? "\(Format.count(source.events)) ev, \(Format.count(source.badLines)) bad"
                 : "\(Format.count(source.events)) ev"
             let countsWidth = DisplayWidth.of(counts) + 1
