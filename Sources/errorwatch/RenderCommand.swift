@@ -48,19 +48,21 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Playback speed of --from.")
     var speed: Double = 1
 
-    func run() throws {
-        let keyList: [Key]
-        switch Key.parseSequence(keys) {
-        case .success(let parsed): keyList = parsed
-        case .failure(let error): throw ValidationError(error.description)
+    func validate() throws {
+        if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
+        guard speed > 0, speed.isFinite, speed <= 10_000 else {
+            throw ValidationError("--speed must be above 0 and at most 10000")
         }
+    }
+
+    func run() throws {
+        let keyList = try Key.parseSequence(keys).get()
         let environment = ProcessInfo.processInfo.environment
         let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
         let selection = ThemeSelection.resolve(
             requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
         var player: RecordingPlayer?
         if let from {
-            guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be above 0") }
             do {
                 player = try RecordingPlayer(path: from, speed: speed)
             } catch {

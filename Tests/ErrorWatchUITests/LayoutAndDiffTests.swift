@@ -58,3 +58,16 @@ struct LayoutAndDiffTests {
         #expect(reused == Dashboard.render(state))
     }
 }
+
+struct ShortTerminalLayoutTests {
+    /// On short terminals Errors and Logs keep room for content; Metrics and Flows give way first.
+    @Test func errorsAndLogsStayReadableDownToTheMinimumHeight() {
+        for width in [40, 45, 59, 60, 80, 109, 110, 200] {
+            for height in DashboardState.minimumSize.height...30 {
+                let layout = DashboardLayout(width: width, height: height)
+                #expect(layout.errors.height >= 3, "\(width)x\(height) errors")
+                #expect(layout.logs.height >= 3, "\(width)x\(height) logs")
+            }
+        }
+    }
+}

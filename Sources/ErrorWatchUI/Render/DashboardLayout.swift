@@ -51,8 +51,11 @@ public struct DashboardLayout: Sendable, Hashable {
                 columns[1], .vertical, [.fill(1), .fixed(showsFlows ? 7 : 0), .fixed(sourceHeight)])
             (errors, logs, metrics, flows, sources) = (left[0], left[1], right[0], right[1], right[2])
         } else if width >= 60 {
-            let bottomHeight = min(11, max(8, body.height * 2 / 5))
-            let parts = Layout.split(body, .vertical, [.percentage(25), .fill(1), .fixed(bottomHeight)])
+            // Short terminals keep Errors and Logs readable first: Metrics and Flows shrink, then go.
+            let bottomHeight =
+                body.height >= 20 ? min(11, max(8, body.height * 2 / 5)) : body.height >= 14 ? 6 : 0
+            let errorsHeight: Constraint = body.height >= 20 ? .percentage(25) : .fixed(max(3, body.height / 3))
+            let parts = Layout.split(body, .vertical, [errorsHeight, .fill(1), .fixed(bottomHeight)])
             let bottom = Layout.split(parts[2], .horizontal, [.percentage(56), .fill(1)])
             (errors, logs, metrics) = (parts[0], parts[1], bottom[0])
             switch (showsFlows, sourceCount > 0) {
@@ -63,9 +66,15 @@ public struct DashboardLayout: Sendable, Hashable {
             default: flows = bottom[1]
             }
         } else {
+            let tall = body.height >= 24
+            let metricsHeight = tall ? 8 : body.height >= 16 ? 5 : 0
+            let errorsHeight: Constraint = tall ? .percentage(20) : .fixed(max(3, body.height / 3))
             let parts = Layout.split(
                 body, .vertical,
-                [.percentage(20), .fill(1), .fixed(8), .fixed(showsFlows ? 5 : 0), .fixed(min(sourceHeight, 5))])
+                [
+                    errorsHeight, .fill(1), .fixed(metricsHeight), .fixed(tall && showsFlows ? 5 : 0),
+                    .fixed(tall ? min(sourceHeight, 5) : 0),
+                ])
             (errors, logs, metrics, flows, sources) = (parts[0], parts[1], parts[2], parts[3], parts[4])
         }
     }
