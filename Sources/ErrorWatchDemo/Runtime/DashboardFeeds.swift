@@ -1,3 +1,4 @@
+import CoreMetrics
 import ErrorStreaming
 import ErrorWatchUI
 import Foundation
@@ -114,7 +115,12 @@ final class DashboardFeeds: Sendable {
                 failures[flow, default: 0] += Int(value)
             }
         }
+        // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
         let statistics = stream.statistics
+        Recorder(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: statistics.dropped))
+        Recorder(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
+        let dropped = UInt64(metrics.gaugeValue("errorstream.dropped") ?? 0)
+        let listeners = Int(metrics.gaugeValue("errorstream.listeners") ?? 0)
         return MetricsSnapshot(
             totalErrors: byType.values.reduce(0, +),
             errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
@@ -123,7 +129,7 @@ final class DashboardFeeds: Sendable {
             flowSuccesses: successes, flowFailures: failures,
             loginLatencyP50: metrics.timerPercentile("login.latency", 50),
             loginLatencyP95: metrics.timerPercentile("login.latency", 95),
-            droppedEvents: statistics.dropped, listenerCount: statistics.subscribers)
+            droppedEvents: dropped, listenerCount: listeners)
     }
 
     @discardableResult
