@@ -1,5 +1,7 @@
 import ArgumentParser
+import ErrorWatchDemo
 import ErrorWatchUI
+import Foundation
 
 /// `errorwatch`: a live terminal dashboard of an app's errors. Argument parsing and wiring only; the work is
 /// done by ErrorWatchDemo (the app and its runtime), ErrorWatchUI (the screen) and ErrorWatchTerminal (ncurses).
@@ -41,4 +43,15 @@ struct AppearanceOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-color"), help: "No colours, attributes only (also when NO_COLOR is set).")
     var noColor = false
+}
+
+extension AppearanceOptions {
+    /// Whether to draw without colour (`--no-color` or a non-empty `NO_COLOR`), and the themes to use.
+    func resolve() -> (monochrome: Bool, themes: ThemeSelection) {
+        let environment = ProcessInfo.processInfo.environment
+        let monochrome = noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
+        let selection = ThemeSelection.resolve(
+            requested: theme, themesDirectory: themesDirectory, environment: environment)
+        return (monochrome, selection)
+    }
 }

@@ -131,10 +131,7 @@ func runDashboard(
         printError("errorwatch: standard output is not a terminal; use `errorwatch render` to print the screen as text")
         throw ExitCode(2)
     }
-    let environment = ProcessInfo.processInfo.environment
-    let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
-    let selection = ThemeSelection.resolve(
-        requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
+    let (monochrome, selection) = appearance.resolve()
 
     var recorder: SessionRecorder?
     if let record {

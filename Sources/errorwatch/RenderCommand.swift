@@ -57,10 +57,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let keyList = try Key.parseSequence(keys).get()
-        let environment = ProcessInfo.processInfo.environment
-        let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
-        let selection = ThemeSelection.resolve(
-            requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
+        let (monochrome, selection) = appearance.resolve()
         var player: RecordingPlayer?
         if let from {
             do {

@@ -18,14 +18,7 @@ public enum FlowsPane {
         for (row, flow) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: flow.health)
-            let glyph: String
-            switch flow.health {
-            case .ok: glyph = state.unicode ? "●" : "+"
-            case .degraded: glyph = state.unicode ? "◐" : "~"
-            case .failing: glyph = state.unicode ? "✗" : "x"
-            case .idle: glyph = state.unicode ? "○" : "-"
-            }
-            buffer.write(glyph, x: inner.x + 1, y: y, width: 2, style: health)
+            buffer.write(flow.health.glyph(unicode: state.unicode), x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
             buffer.write(flow.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
             column += nameWidth + 1
@@ -38,6 +31,18 @@ public enum FlowsPane {
             buffer.write(
                 flow.lastOutcome, x: column, y: y, width: inner.maxX - column - ageWidth, style: palette[.muted])
             buffer.write(" " + age, x: inner.maxX - ageWidth, y: y, width: ageWidth, style: palette[.muted])
+        }
+    }
+}
+
+extension FlowStatus.Health {
+    /// The glyph drawn before a flow or a source: `●` ok, `◐` degraded, `✗` failing, `○` idle (`+ ~ x -` in ASCII).
+    public func glyph(unicode: Bool) -> String {
+        switch self {
+        case .ok: unicode ? "●" : "+"
+        case .degraded: unicode ? "◐" : "~"
+        case .failing: unicode ? "✗" : "x"
+        case .idle: unicode ? "○" : "-"
         }
     }
 }

@@ -15,14 +15,7 @@ public enum SourcesPane {
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: source.health)
-            let glyph: String
-            switch source.health {
-            case .ok: glyph = state.unicode ? "●" : "+"
-            case .degraded: glyph = state.unicode ? "◐" : "~"
-            case .failing: glyph = state.unicode ? "✗" : "x"
-            case .idle: glyph = state.unicode ? "○" : "-"
-            }
-            buffer.write(glyph, x: inner.x + 1, y: y, width: 2, style: health)
+            buffer.write(source.health.glyph(unicode: state.unicode), x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
             buffer.write(
                 source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
