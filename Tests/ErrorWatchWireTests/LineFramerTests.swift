@@ -34,4 +34,22 @@ struct LineFramerTests {
         #expect(framer.finish() == .success(Array("bc".utf8)))
         #expect(framer.finish() == nil)
     }
+
+    @Test func crlfLinesDecodeAndCarriageReturnIsLeftForTheDecoder() throws {
+        var framer = LineFramer()
+        let frames = framer.feed(goodLine().dropLast() + Array("\r\n".utf8))
+        let line = try #require(try frames.first?.get())
+        #expect(line.last == UInt8(ascii: "\r"))
+        #expect(try WireDecoder().decode(line).exceptionType == "Shop.Failure")
+    }
+
+    @Test func resetForgetsAPartialLine() {
+        var framer = LineFramer()
+        _ = framer.feed(Array("partial".utf8))
+        let hadPartial = framer.reset()
+        #expect(hadPartial)
+        #expect(framer.feed(Array("next\n".utf8)) == [.success(Array("next".utf8))])
+        let hadAnother = framer.reset()
+        #expect(!hadAnother)
+    }
 }

@@ -125,3 +125,8 @@ func startListener(
     try await listener.start()
     return listener
 }
+
+/// Creates (or replaces) a file with the given contents.
+func create(atPath path: String, contents: Data) throws {
+    try contents.write(to: URL(fileURLWithPath: path))
+}

@@ -16,6 +16,9 @@ struct UnixSocketTests {
         #expect(stat(path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        // Bound in a private 0700 directory and renamed into place: nothing else is left behind.
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["feed.sock"])
         let producer = try await RawProducer.connect(to: .unix(path: path))
         try await producer.send(goodLine())
         try await probe.until { $0.events.count == 1 }

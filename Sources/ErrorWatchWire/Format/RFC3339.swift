@@ -38,7 +38,11 @@ enum RFC3339 {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
         var index = 0
         func number(_ width: Int) -> Int64? {
             guard index + width <= bytes.count else { return nil }
@@ -50,13 +54,15 @@ enum RFC3339 {
             index += width
             return value
         }
-        func expect(_ allowed: Set<UInt8>) -> Bool {
-            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
+        func expect(_ allowed: UInt8, or other: UInt8 = 0, or third: UInt8 = 0) -> Bool {
+            guard index < bytes.count else { return false }
+            let byte = bytes[index]
+            guard byte == allowed || (other != 0 && byte == other) || (third != 0 && byte == third) else { return false }
             index += 1
             return true
         }
-        guard let year = number(4), expect([45]), let month = number(2), expect([45]), let day = number(2),
-            expect([84, 116, 32]), let hour = number(2), expect([58]), let minute = number(2), expect([58]),
+        guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
+            expect(84, or: 116, or: 32), let hour = number(2), expect(58), let minute = number(2), expect(58),
             let second = number(2)
         else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else {
@@ -82,7 +88,7 @@ enum RFC3339 {
         case 43, 45:  // + -
             let sign: Int64 = bytes[index] == 45 ? -1 : 1
             index += 1
-            guard let hours = number(2), expect([58]), let minutes = number(2) else { return nil }
+            guard let hours = number(2), expect(58), let minutes = number(2) else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         default:
             return nil

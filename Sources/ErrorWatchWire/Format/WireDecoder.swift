@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns one line of the wire format back into a ``WireEvent``, or says precisely why it cannot.
 ///
 /// ```swift
@@ -19,43 +17,59 @@ public struct WireDecoder: Sendable {
 
     /// Decodes the bytes of one line, with or without its trailing newline.
     public func decode(_ line: some Collection<UInt8>) throws(WireError) -> WireEvent {
-        var bytes = Array(line)
-        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        guard bytes.count < maximumLineBytes else { throw .lineTooLong(byteCount: bytes.count + 1) }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
-        let first = bytes.first { !Self.isWhitespace($0) }
-        guard let first else { throw .malformedJSON("empty line") }
-        if first != UInt8(ascii: "{") {
-            // Decide between "not an object" and "not JSON" only on this rare path.
-            if (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil {
-                throw .notAnObject
-            }
-            throw .malformedJSON("expected an object at the start of the line")
-        }
-        do {
-            return try JSONDecoder().decode(WireEvent.self, from: Data(bytes))
-        } catch let error as WireError {
-            throw error
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .malformedJSON(Self.detail(context))
-        } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
-            throw .notAnObject
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .invalidField(context.codingPath.first?.stringValue ?? "?")
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .missingField(key.stringValue)
-        } catch {
-            throw .malformedJSON(String(describing: error))
-        }
+        let result = Array(line).withUnsafeBytes { bytes in Result { () throws(WireError) in try decode(bytes) } }
+        return try result.get()
+    }
+
+    /// Decodes the bytes of one line in place, with or without its trailing newline: the listener's hot path.
+    public func decode(_ line: UnsafeRawBufferPointer) throws(WireError) -> WireEvent {
+        var end = line.count
+        if end > 0, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        guard end < maximumLineBytes else { throw .lineTooLong(byteCount: end + 1) }
+        if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        guard Self.isValidUTF8(bytes) else { throw .invalidUTF8 }
+        guard bytes.contains(where: { !Self.isWhitespace($0) }) else { throw .malformedJSON("empty line") }
+        return try WireEvent(scanning: bytes)
+    }
+
+    /// ASCII lines (nearly all of them) are checked with a plain loop; others by the standard library.
+    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
+}
 
-    private static func detail(_ context: DecodingError.Context) -> String {
-        let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-        return String((context.debugDescription + underlying).prefix(200))
+/// Why one line of the wire format could not be turned into a ``WireEvent``.
+public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The line is longer than the limit (64 KiB including the newline); it was skipped, not buffered.
+    case lineTooLong(byteCount: Int)
+    /// The line is not valid UTF-8.
+    case invalidUTF8
+    /// The line is not JSON; the associated text says where the parser gave up.
+    case malformedJSON(String)
+    /// The line is JSON but not an object (an array, a string, a number…).
+    case notAnObject
+    /// The object's `v` is a major version this reader does not know.
+    case unsupportedVersion(Int)
+    /// A required field is absent; the associated value is its JSON key.
+    case missingField(String)
+    /// A field has the wrong type or an unknown value; the associated value is its JSON key.
+    case invalidField(String)
+
+    public var description: String {
+        switch self {
+        case .lineTooLong(let count): "line too long (\(count)+ bytes)"
+        case .invalidUTF8: "invalid UTF-8"
+        case .malformedJSON(let detail): "malformed JSON: \(detail)"
+        case .notAnObject: "not a JSON object"
+        case .unsupportedVersion(let version): "unsupported format version \(version)"
+        case .missingField(let key): "missing field \(key)"
+        case .invalidField(let key): "invalid field \(key)"
+        }
     }
 }

@@ -39,10 +39,10 @@ public struct WireEncoder: Sendable {
 
     /// One line (JSON and `\n`) for a wire event. Throws ``WireError/lineTooLong(byteCount:)`` when the
     /// line would exceed ``LineFramer/defaultMaximumLineBytes``.
-    public func encode(_ event: WireEvent) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        var bytes = [UInt8](try encoder.encode(event))
+    public func encode(_ event: WireEvent) throws(WireError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        try event.writeJSON(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         guard bytes.count <= LineFramer.defaultMaximumLineBytes else {
             throw WireError.lineTooLong(byteCount: bytes.count)
@@ -51,7 +51,7 @@ public struct WireEncoder: Sendable {
     }
 
     /// One line for an ``ErrorEvent`` of a stream (see ``wireEvent(for:)``).
-    public func encode(_ event: ErrorEvent) throws -> [UInt8] { try encode(wireEvent(for: event)) }
+    public func encode(_ event: ErrorEvent) throws(WireError) -> [UInt8] { try encode(wireEvent(for: event)) }
 
     /// The wire event for an ``ErrorEvent``: its ``Classification`` gives the type, code, category and
     /// messages; its context the source, severity, origin, attempt and attributes.

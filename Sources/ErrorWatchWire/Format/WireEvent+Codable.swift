@@ -82,7 +82,7 @@ extension WireEvent {
     }
 
     /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.
-    func validateRequiredFields() throws {
+    func validateRequiredFields() throws(WireError) {
         switch kind {
         case .error:
             if exceptionType == nil { throw WireError.missingField(CodingKeys.exceptionType.rawValue) }

@@ -124,12 +124,7 @@ public final class FeedListener: Sendable {
         let bound: Endpoint
         switch endpoint {
         case .unix(let path):
-            try await UnixSocketFile.prepare(path: path, group: group)
-            channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            guard chmod(path, 0o600) == 0 else {
-                try? await channel.close()
-                throw IOError(errnoCode: errno, reason: "chmod(\(path), 0600)")
-            }
+            channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
             bound = endpoint
         case .tcp(let host, let port):
             channel = try await bootstrap.bind(host: host, port: port).get()

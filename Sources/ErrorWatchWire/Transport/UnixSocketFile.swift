@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -7,11 +8,47 @@ import NIOPosix
     import Darwin
 #endif
 
-/// What to do about a file already at a Unix socket path before binding there.
+/// Binding a Unix socket safely: stale files replaced, live listeners refused, mode 0600 from the first moment.
 enum UnixSocketFile {
+    /// Binds `bootstrap` at `path` with mode 0600.
+    ///
+    /// `bind(2)` creates the file with the process umask, and `chmod` afterwards would leave a moment in which
+    /// another user could connect. So the socket is bound inside a fresh directory of mode 0700 next to `path`,
+    /// made 0600 there, and renamed onto `path` (atomically replacing a stale file). When that private path would
+    /// not fit `sun_path`, it falls back to binding at `path` and changing the mode at once.
+    static func bind(_ bootstrap: ServerBootstrap, path: String, group: any EventLoopGroup) async throws -> any Channel {
+        try await prepare(path: path, group: group)
+        let directory = (path as NSString).deletingLastPathComponent
+        let privateDirectory = (directory.isEmpty ? "." : directory) + "/.errorwatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let privatePath = privateDirectory + "/s"
+        guard privatePath.utf8.count < 100, mkdir(privateDirectory, 0o700) == 0 else {
+            let channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            try await restrict(path, closingOnFailure: channel)
+            return channel
+        }
+        defer { rmdir(privateDirectory) }
+        let channel = try await bootstrap.bind(unixDomainSocketPath: privatePath).get()
+        try await restrict(privatePath, closingOnFailure: channel)
+        guard rename(privatePath, path) == 0 else {
+            let code = errno
+            unlink(privatePath)
+            try? await channel.close()
+            throw IOError(errnoCode: code, reason: "rename(\(privatePath), \(path))")
+        }
+        return channel
+    }
+
+    private static func restrict(_ path: String, closingOnFailure channel: any Channel) async throws {
+        guard chmod(path, 0o600) == 0 else {
+            let code = errno
+            try? await channel.close()
+            throw IOError(errnoCode: code, reason: "chmod(\(path), 0600)")
+        }
+    }
+
     /// Removes a stale socket file (connecting is refused: its listener crashed); throws when a listener is alive
     /// (``WireTransportError/addressInUse(path:)``) or when the path is not a socket.
-    static func prepare(path: String, group: any EventLoopGroup) async throws {
+    private static func prepare(path: String, group: any EventLoopGroup) async throws {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }  // nothing there
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw WireTransportError.notASocket(path: path) }

@@ -1,0 +1,75 @@
+extension WireEvent {
+    /// Writes the event as one JSON object (no newline), the same members in the same order as
+    /// ``encode(to:)``, attributes sorted by key. About ten times faster than `JSONEncoder`.
+    ///
+    /// Throws ``WireError/invalidField(_:)`` for a metric value that is not finite (JSON has no NaN).
+    func writeJSON(to out: inout [UInt8]) throws(WireError) {
+        out.append(contentsOf: #"{"v":"#.utf8)
+        out.append(contentsOf: String(version).utf8)
+        member("kind", kind.rawValue, &out)
+        member("time", RFC3339.format(time), &out)
+        member("service.name", serviceName, &out)
+        member("process.pid", pid.map(String.init), quoted: false, &out)
+        member("host.name", hostName, &out)
+        member("source", source, &out)
+        member("exception.type", exceptionType, &out)
+        member("exception.message", exceptionMessage, &out)
+        member("message.user", userMessage, &out)
+        member("error.code", code?.description, &out)
+        member("error.category", category?.rawValue, &out)
+        member("severity", severity?.description, &out)
+        member("origin", origin?.rawValue, &out)
+        member("attempt", attempt.map(String.init), quoted: false, &out)
+        member("sequence", sequence.map(String.init), quoted: false, &out)
+        if !attributes.isEmpty {
+            out.append(contentsOf: #","attributes":{"#.utf8)
+            for (offset, key) in attributes.keys.sorted().enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, &out)
+                out.append(UInt8(ascii: ":"))
+                Self.writeString(attributes[key] ?? "", &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        member("body", body, &out)
+        member("metric.name", metricName, &out)
+        if let metricValue {
+            guard metricValue.isFinite else { throw .invalidField("metric.value") }
+            let text = metricValue == metricValue.rounded() && abs(metricValue) < 1e15
+                ? String(Int64(metricValue)) : String(metricValue)
+            member("metric.value", text, quoted: false, &out)
+        }
+        member("metric.unit", metricUnit, &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func member(_ key: StaticString, _ value: String?, quoted: Bool = true, _ out: inout [UInt8]) {
+        guard let value else { return }
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: "\":".utf8)
+        if quoted { Self.writeString(value, &out) } else { out.append(contentsOf: value.utf8) }
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, everything else as UTF-8.
+    static func writeString(_ text: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

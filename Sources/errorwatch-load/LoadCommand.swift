@@ -1,0 +1,140 @@
+import ArgumentParser
+import ErrorWatchWire
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Load test for the wire feed: N producers at a target total rate against a listener, then the counts.
+@main
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "errorwatch-load",
+        abstract: "Send NDJSON error events from many producers at a target rate and check nothing is lost.",
+        discussion: """
+            Without --connect, a FeedListener runs in this process on --listen and every count is checked at both
+            ends. With --connect, events go to a running `errorwatch --listen` and only the sending side is counted.
+            """)
+
+    @Option(help: "Producer connections.") var producers = 50
+    @Option(help: "Events per second, all producers together.") var rate = 200_000
+    @Option(help: "Seconds to send for.") var duration = 10.0
+    @Option(help: "Where the in-process listener listens (tcp:PORT, tcp:HOST:PORT, unix:PATH).")
+    var listen = "tcp:0"
+    @Option(help: "Send to a running listener instead of starting one.") var connect: String?
+    @Option(help: "Event loop threads for the producers.") var producerThreads = 1
+    @Flag(help: "Only time encoding and decoding one line, single-threaded, and exit.") var codecOnly = false
+
+    func run() async throws {
+        if codecOnly { return try Self.measureCodec() }
+        let counters = LoadCounters()
+        var listener: FeedListener?
+        let target: Endpoint
+        if let connect {
+            target = try Endpoint(parsing: connect)
+        } else {
+            let started = FeedListener(
+                endpoint: try Endpoint(parsing: listen), configuration: .init(maximumBytesPerSecond: nil)
+            ) { _, _ in counters.received.add(1, ordering: .relaxed) }
+            try await started.start()
+            listener = started
+            target = try started.localEndpoint.unwrapOr(started.endpoint)
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: producerThreads)
+        let line = try WireEncoder(source: SourceInfo(serviceName: "load")).encode(Self.sampleEvent)
+        let perProducer = Double(rate) / Double(producers)
+        var running: [LoadProducer] = []
+        for index in 0..<producers {
+            running.append(
+                try await LoadProducer.connect(
+                    to: target, group: group, line: line, perSecond: perProducer, index: index, counters: counters))
+        }
+        print("\(producers) producers connected to \(target); sending \(rate) events/s for \(duration) s")
+        let start = ContinuousClock.now
+        for producer in running { producer.start() }
+        try await Task.sleep(for: .seconds(duration))
+        for producer in running { try await producer.stop() }
+        let sendingTime = Self.seconds(ContinuousClock.now - start)
+        let sent = counters.sent.load(ordering: .relaxed)
+        if listener != nil {
+            let deadline = ContinuousClock.now + .seconds(15)
+            while counters.received.load(ordering: .relaxed) < sent, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let drainedTime = Self.seconds(ContinuousClock.now - start)
+        let received = counters.received.load(ordering: .relaxed)
+        let statuses = listener?.producers ?? []
+        for producer in running { try? await producer.close() }
+        await listener?.shutdown()
+        try await group.shutdownGracefully()
+        Self.report(
+            sent: sent, received: listener == nil ? nil : received, failed: counters.failed.load(ordering: .relaxed),
+            skipped: counters.skipped.load(ordering: .relaxed), sendingTime: sendingTime, drainedTime: drainedTime,
+            badLines: statuses.reduce(0) { $0 + $1.errors.total }, lineBytes: line.count)
+        if listener != nil, received != sent { throw ExitCode(1) }
+    }
+
+    static let sampleEvent = WireEvent(
+        kind: .error, time: Date(timeIntervalSince1970: 1_800_000_000), serviceName: "load", pid: 1, hostName: "localhost",
+        source: "checkout.pay", exceptionType: "Shop.PaymentError", exceptionMessage: "gateway answered 503",
+        userMessage: "The service is temporarily unavailable. Please try again shortly.", code: "N-503",
+        category: .transient, severity: .warning, origin: .user, attempt: 1, sequence: 1, attributes: ["order": "A-19"])
+
+    static func measureCodec() throws {
+        let encoder = WireEncoder()
+        let decoder = WireDecoder()
+        let line = try encoder.encode(sampleEvent)
+        let iterations = 200_000
+        var clock = ContinuousClock.now
+        for _ in 0..<iterations { _ = try encoder.encode(sampleEvent) }
+        let encode = seconds(ContinuousClock.now - clock) / Double(iterations) * 1e6
+        clock = ContinuousClock.now
+        for _ in 0..<iterations { _ = try decoder.decode(line) }
+        let decode = seconds(ContinuousClock.now - clock) / Double(iterations) * 1e6
+        print(String(format: "encode: %.2f µs/event, decode: %.2f µs/event (%d-byte line)", encode, decode, line.count))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func report(
+        sent: UInt64, received: UInt64?, failed: UInt64, skipped: UInt64, sendingTime: Double, drainedTime: Double,
+        badLines: Int, lineBytes: Int
+    ) {
+        func rate(_ count: UInt64, _ seconds: Double) -> String { String(format: "%.0f", Double(count) / seconds) }
+        print("line size:        \(lineBytes) bytes")
+        print("sent:             \(sent) events in \(String(format: "%.2f", sendingTime)) s (\(rate(sent, sendingTime))/s)")
+        print("write failures:   \(failed)")
+        print("not sent (socket full, producer fell behind): \(skipped)")
+        if let received {
+            print("received:         \(received) (\(rate(received, drainedTime))/s until drained at \(String(format: "%.2f", drainedTime)) s)")
+            print("lost:             \(Int64(sent) - Int64(received))")
+            print("bad input:        \(badLines)")
+        }
+        print("peak RSS:         \(peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "unknown") (VmHWM, whole process)")
+    }
+
+    /// `VmHWM` from `/proc/self/status`, in MB (10^6 bytes); `nil` where there is no procfs.
+    static func peakResidentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first
+            return kilobytes.map { $0 * 1024 / 1_000_000 }
+        }
+        return nil
+    }
+}
+
+extension Optional {
+    fileprivate func unwrapOr(_ fallback: Wrapped) throws -> Wrapped { self ?? fallback }
+}
+
+/// Counters shared by every producer and the listener.
+final class LoadCounters: Sendable {
+    let sent = Atomic<UInt64>(0)
+    let received = Atomic<UInt64>(0)
+    let failed = Atomic<UInt64>(0)
+    let skipped = Atomic<UInt64>(0)
+}

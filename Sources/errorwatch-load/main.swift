@@ -1,2 +1,0 @@
-import ErrorWatchWire
-print("errorwatch-load: not implemented yet")
