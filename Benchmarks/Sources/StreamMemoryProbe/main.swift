@@ -4,7 +4,13 @@
 //     swift run -c release StreamMemoryProbe
 
 import ErrorStreaming
-import Foundation
+
+// No Foundation: the probe measures what ErrorStreaming costs a process, and Foundation alone is about 7 MB.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct ProbeError: Error {
     let code: Int
@@ -12,7 +18,17 @@ struct ProbeError: Error {
 
 /// A `/proc/self/status` field in kilobytes ("VmHWM", "VmRSS"), or -1 where there is no such file.
 func statusKilobytes(_ field: String) -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    let fd = open("/proc/self/status", O_RDONLY)
+    guard fd >= 0 else { return -1 }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    let status = String(decoding: bytes, as: UTF8.self)
     for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
     }
@@ -38,8 +54,8 @@ nonisolated func broadcast(errors: Int, listeners: Int) async -> (delivered: Int
     return (delivered, stream.statistics)
 }
 
-// Peak RSS of the process before it has done anything (runtime and Foundation loaded), then after a small
-// warm-up round that pages in the code and runtime structures every round uses (Date, tasks, threads).
+// Peak RSS of the process before it has done anything (the runtime and the libraries ErrorStreaming links), then
+// after a small warm-up round that pages in the code and runtime structures every round uses (Date, tasks, threads).
 let coldPeak = statusKilobytes("VmHWM")
 _ = await broadcast(errors: 3_000, listeners: 16)
 let idlePeak = statusKilobytes("VmHWM")

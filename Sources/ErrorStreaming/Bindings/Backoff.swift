@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc  // pow
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How long to wait before each retry: exponential growth, a ceiling, and random jitter.
 ///
@@ -54,7 +60,7 @@ public struct Backoff: Sendable, Hashable, CustomStringConvertible {
     public func delay(afterAttempt attempt: Int, random: Double) -> Duration {
         let initialNanos = Self.nanoseconds(initial)
         let maximumNanos = Self.nanoseconds(maximum)
-        let growth = Foundation.pow(multiplier, Double(max(attempt, 1) - 1))
+        let growth = pow(multiplier, Double(max(attempt, 1) - 1))
         let base = min(Double(initialNanos) * growth, Double(maximumNanos))
         let r = min(max(random, 0), 1)
         let scaled = base * (1 - jitter + jitter * r)

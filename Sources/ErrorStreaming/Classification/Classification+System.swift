@@ -1,6 +1,22 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials  // POSIXError, without the rest of Foundation
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc  // POSIXErrorCode
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The default classification of errors from the standard library and Foundation.
+///
+/// ErrorStreaming does not import Foundation, which costs a Linux process about 7 MB of resident memory, so
+/// `URLError` and `NSError` are recognised by what every Swift `Error` bridges: `_domain` and `_code`. A
+/// `URLError` and an `NSError` in `NSURLErrorDomain` both report `"NSURLErrorDomain"` and the URL error code;
+/// an `NSError` in `NSPOSIXErrorDomain` reports the errno. `POSIXError` lives in FoundationEssentials.
 extension Classification {
     static func knownClassification(of error: any Error) -> Classification? {
         switch error {
@@ -8,8 +24,6 @@ extension Classification {
             return Classification(
                 category: .expected, code: ErrorCode("C", 0), userMessage: "",
                 technicalMessage: "CancellationError: the task was cancelled", typeName: typeName(of: error))
-        case let error as URLError:
-            return url(error.code, description: String(describing: error))
         case let error as POSIXError:
             return posix(error.code, description: String(describing: error))
         case let error as DecodingError:
@@ -21,44 +35,63 @@ extension Classification {
                 category: .bug, code: ErrorCode("B", 2),
                 technicalMessage: "EncodingError: \(String(describing: error))", typeName: typeName(of: error))
         default:
-            let ns = error as NSError
-            // `URLError.Code(rawValue:)` is failable in corelibs Foundation and not on Darwin; `as` fits both.
-            if ns.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: ns.code) as URLError.Code? {
-                return url(code, description: ns.description)
+            switch error._domain {
+            case urlErrorDomain:
+                return url(error._code, description: String(describing: error))
+            case posixErrorDomain:
+                guard let code = POSIXErrorCode(rawValue: Int32(truncatingIfNeeded: error._code)) else { return nil }
+                return posix(code, description: String(describing: error))
+            default:
+                return nil
             }
-            if ns.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(truncatingIfNeeded: ns.code))
-            {
-                return posix(code, description: ns.description)
-            }
-            return nil
         }
     }
 
-    private static func url(_ code: URLError.Code, description: String) -> Classification {
+    /// `NSURLErrorDomain`, the `_domain` of `URLError` and of URL-loading `NSError`s.
+    private static let urlErrorDomain = "NSURLErrorDomain"
+    /// `NSPOSIXErrorDomain`, the `_domain` of an `NSError` carrying an errno.
+    private static let posixErrorDomain = "NSPOSIXErrorDomain"
+    /// `String(reflecting: URLError.self)`: what the type name of a URL error always was, `NSError` or not.
+    private static let urlErrorTypeName = "Foundation.URLError"
+
+    /// Classifies a `URLError.Code` raw value; the names are `URLError.Code`'s.
+    private static func url(_ code: Int, description: String) -> Classification {
         let category: ErrorCategory
         var message: String?
         switch code {
-        case .cancelled, .userCancelledAuthentication:
+        case -999,  // cancelled
+            -1012:  // userCancelledAuthentication
             category = .expected
             message = ""
-        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
+        case -1009,  // notConnectedToInternet
+            -1020,  // dataNotAllowed
+            -1018:  // internationalRoamingOff
             category = .userActionable
             message = "You are offline. Check your connection and try again."
-        case .userAuthenticationRequired, .clientCertificateRequired:
+        case -1013,  // userAuthenticationRequired
+            -1206:  // clientCertificateRequired
             category = .userActionable
             message = "Please sign in again."
-        case .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
-            .badServerResponse, .resourceUnavailable, .callIsActive:
+        case -1001:  // timedOut
             category = .transient
-            message = code == .timedOut ? "The server took too long to respond. Please try again." : nil
-        case .badURL, .unsupportedURL:
+            message = "The server took too long to respond. Please try again."
+        case -1005,  // networkConnectionLost
+            -1004,  // cannotConnectToHost
+            -1003,  // cannotFindHost
+            -1006,  // dnsLookupFailed
+            -1011,  // badServerResponse
+            -1008,  // resourceUnavailable
+            -1019:  // callIsActive
+            category = .transient
+        case -1000,  // badURL
+            -1002:  // unsupportedURL
             category = .bug
         default:
             category = .unrecoverable
         }
         return Classification(
-            category: category, code: ErrorCode("N", abs(code.rawValue)), userMessage: message,
-            technicalMessage: "URLError \(code.rawValue): \(description)", typeName: String(reflecting: URLError.self))
+            category: category, code: ErrorCode("N", abs(code)), userMessage: message,
+            technicalMessage: "URLError \(code): \(description)", typeName: urlErrorTypeName)
     }
 
     private static func posix(_ code: POSIXErrorCode, description: String) -> Classification {
@@ -79,7 +112,7 @@ extension Classification {
         return Classification(
             category: category, code: ErrorCode("P", Int(code.rawValue)), userMessage: message,
             technicalMessage: "POSIXError \(code.rawValue): \(description)",
-            typeName: String(reflecting: POSIXError.self))
+            typeName: TypeNameCache.name(of: POSIXError.self))
     }
 
     private static func describe(decoding error: DecodingError) -> String {
