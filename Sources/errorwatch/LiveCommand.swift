@@ -146,10 +146,13 @@ func runDashboard(
             throw ExitCode(1)
         }
     }
-    // Sockets are bound before the screen is taken, so "address in use" is a plain message on a plain terminal.
+    // The feeds subscribe first, so nothing a source delivers from its first moment is missed; then sockets are
+    // bound, before the screen is taken, so "address in use" is a plain message on a plain terminal.
+    runtime.start()
     do {
         try beforeStart()
     } catch {
+        runtime.stop()
         printError("errorwatch: \(error)")
         throw ExitCode(1)
     }
@@ -159,6 +162,7 @@ func runDashboard(
         backend = try NCursesBackend(options: .init(escapeDelay: 25, monochrome: monochrome))
     } catch {
         afterStop()
+        runtime.stop()
         printError("errorwatch: \(error)")
         throw ExitCode(error == .notATerminal ? 2 : 1)
     }
@@ -172,13 +176,13 @@ func runDashboard(
 
     let loop = DashboardLoop(
         backend: backend, state: state, drain: runtime.inbox.drain, perform: runtime.perform, now: { runtime.now })
-    runtime.start()
     loop.run()
+    // The terminal first: whatever the shutdown below waits for, the user has their shell back.
+    backend.stop()
     let statistics = runtime.stream.statistics
     let counted = runtime.sampleMetrics().totalErrors
     afterStop()
     runtime.stop()
-    backend.stop()
     if let recorder {
         runBlocking { await recorder.stop() }
         if let problem = recorder.problem { printError("errorwatch: \(problem)") }

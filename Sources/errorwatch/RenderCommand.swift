@@ -67,7 +67,7 @@ struct RenderCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let length = player?.recording.entries.last.map { $0.offset / speed } ?? .zero
+        let length = player?.playingTime ?? .zero
         let options = HeadlessRenderer.Options(
             width: size.width, height: size.height, configuration: DemoConfiguration(seed: appearance.seed),
             keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),

@@ -53,7 +53,35 @@ struct RemoteIngestTests {
         #expect(events.map(\.message) == ["job 7 done"])
         #expect(events.first?.kind == .log)
         #expect(events.first?.source == "jobs")
-        #expect(runtime.metrics.gaugeValue("queue.depth") == 12)
+        #expect(runtime.metrics.gaugeValue("remote.queue.depth") == 12)
+    }
+
+    /// A regression test: a producer's metric named like the dashboard's own gauge, with a negative value, used to
+    /// crash the next metrics sample.
+    @Test func remoteMetricsCannotShadowOrBreakTheDashboardsGauges() {
+        let runtime = DashboardRuntime(clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+        for value in [-3, Double.infinity, -Double.infinity, Double.nan, 1e300] {
+            runtime.ingest.ingest(
+                WireEvent(
+                    kind: .metric, time: Self.start, serviceName: "evil", metricName: "errorstream.dropped",
+                    metricValue: value))
+            runtime.ingest.ingest(
+                WireEvent(
+                    kind: .metric, time: Self.start, serviceName: "evil", metricName: "errorstream.listeners",
+                    metricValue: value))
+        }
+        let snapshot = runtime.sampleMetrics()
+        #expect(snapshot.droppedEvents == 0)
+        #expect(snapshot.listenerCount == runtime.stream.statistics.subscribers)
+    }
+
+    @Test func remoteMetricNamesAreCapped() {
+        let runtime = DashboardRuntime(clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+        for n in 0..<(RemoteIngest.maximumRemoteMetrics * 2) {
+            runtime.ingest.ingest(
+                WireEvent(kind: .metric, time: Self.start, metricName: "m\(n)", metricValue: Double(n)))
+        }
+        #expect(runtime.metrics.recorderCount <= RemoteIngest.maximumRemoteMetrics)
     }
 
     @Test func sourcesArePublishedInTheOrderTheyAppeared() {
@@ -85,5 +113,23 @@ struct RemoteIngestTests {
         #expect(source.state == "finished")
         #expect(source.events == 11)
         #expect(outcome.screen.textLines().joined().contains("Sources"))
+    }
+
+    /// A regression test: a recording whose lines are out of time order used to stop at its last line's time.
+    @Test func anOutOfOrderRecordingPlaysEveryEventInTimeOrder() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("unordered-\(UUID()).ndjson")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = try ErrorWatchWire.Recorder(path: file.path)
+        for seconds in [5.0, 35, 6, 0] { try recorder.append(Self.errorEvent("N-503", at: seconds)) }
+        try recorder.close()
+        let player = try RecordingPlayer(path: file.path)
+        #expect(player.startDate == Self.start)
+        #expect(player.playingTime == .seconds(35))
+        #expect(player.recording.entries.map(\.offset) == [.zero, .seconds(5), .seconds(6), .seconds(35)])
+        let outcome = HeadlessRenderer(
+            options: .init(width: 120, height: 40, duration: player.playingTime + .seconds(1), recording: player)
+        ).run()
+        #expect(outcome.statistics.added == 4)
+        #expect(outcome.state.sources.first?.state == "finished")
     }
 }

@@ -116,11 +116,13 @@ final class DashboardFeeds: Sendable {
             }
         }
         // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
+        // Read back by exact key: remote producers' metrics live under `remote.` and cannot shadow these.
         let statistics = stream.statistics
-        Recorder(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: statistics.dropped))
+        let viewDrops = statistics.dropped &+ inbox.sampledOut
+        Recorder(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: viewDrops))
         Recorder(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
-        let dropped = UInt64(metrics.gaugeValue("errorstream.dropped") ?? 0)
-        let listeners = Int(metrics.gaugeValue("errorstream.listeners") ?? 0)
+        let dropped = UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.dropped"))
+        let listeners = Int(clamping: UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.listeners")))
         return MetricsSnapshot(
             totalErrors: byType.values.reduce(0, +),
             errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
@@ -136,5 +138,16 @@ final class DashboardFeeds: Sendable {
     private func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         if let executor { return Task(executorPreference: executor) { await operation() } }
         return Task { await operation() }
+    }
+}
+
+extension UInt64 {
+    /// A gauge's value as a count: 0 for missing, negative or not-a-number values, capped at `UInt64.max`.
+    init(clampingGauge value: Double?) {
+        guard let value, value.isFinite, value > 0 else {
+            self = 0
+            return
+        }
+        self = value >= 1.8e19 ? .max : UInt64(value)
     }
 }

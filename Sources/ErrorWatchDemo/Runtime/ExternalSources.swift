@@ -103,11 +103,19 @@ public struct RecordingPlayer: Sendable {
     public init(path: String, speed: Double = 1) throws {
         self.path = path
         self.speed = speed
-        recording = try RecordingReader(path: path).read()
+        var read = try RecordingReader(path: path).read()
+        // A recording interleaves producers' clocks, local errors and log lines, so its lines are not always in
+        // time order; play them in time order (stable, so equal times keep the file's order).
+        read.entries = read.entries.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
+            .map(\.element)
+        recording = read
     }
 
     /// The time of the first event, which a replaying runtime takes as its start.
     public var startDate: Date? { recording.entries.first?.event.time }
+
+    /// How long playing takes at ``speed``.
+    public var playingTime: Duration { (recording.entries.last?.offset ?? .zero) / speed }
 
     /// Plays every event into `ingest` at its offset divided by ``speed`` on `clock`, updating its Sources row.
     public func play(into ingest: RemoteIngest, clock: DemoClock) async {

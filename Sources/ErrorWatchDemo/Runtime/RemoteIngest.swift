@@ -27,6 +27,9 @@ public final class RemoteIngest: Sendable {
         self.now = now
     }
 
+    /// At most this many distinct metric series are kept from remote producers.
+    public static let maximumRemoteMetrics = 512
+
     /// Calls `body` with every event ingested (for `--record`).
     public func observe(_ body: @escaping @Sendable (WireEvent) -> Void) {
         observer.set(body)
@@ -48,8 +51,12 @@ public final class RemoteIngest: Sendable {
                     message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
                     origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes))
         case .metric:
-            guard let name = event.metricName, let value = event.metricValue else { return }
-            Recorder(label: name, dimensions: [("service", event.serviceName ?? "remote")], factory: metrics)
+            // Remote metrics get their own namespace (a producer cannot overwrite the dashboard's gauges) and a
+            // cap on distinct names (a producer cannot grow the registry without bound).
+            guard let name = event.metricName, let value = event.metricValue, value.isFinite else { return }
+            let label = "remote." + name
+            if metrics.gaugeValue(label) == nil, metrics.recorderCount >= Self.maximumRemoteMetrics { return }
+            Recorder(label: label, dimensions: [("service", event.serviceName ?? "remote")], factory: metrics)
                 .record(value)
         }
     }
@@ -66,14 +73,16 @@ public final class RemoteIngest: Sendable {
 
     /// Records a source's new status and publishes every source, in the order they first appeared.
     public func update(_ status: SourceStatus) {
-        let list: [SourceStatus] = order.withLock { order in
-            sources.withLock { sources in
+        order.withLock { order in
+            let list: [SourceStatus] = sources.withLock { sources in
                 if sources[status.id] == nil { order.append(status.id) }
                 sources[status.id] = status
                 return order.compactMap { sources[$0] }
             }
+            // Posted under the lock so two racing updates reach the inbox in the order they were made; the
+            // inbox's lock is a leaf, never held while taking this one.
+            inbox.post(.sourcesChanged(list))
         }
-        inbox.post(.sourcesChanged(list))
     }
 
     /// Every source known, in the order they first appeared.

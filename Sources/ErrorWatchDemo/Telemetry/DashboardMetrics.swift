@@ -100,6 +100,15 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
         return values.isEmpty ? nil : values.reduce(0, +)
     }
 
+    /// The last value recorded under exactly `label` with no dimensions, if any.
+    public func gaugeValue(exactly label: String) -> Double? {
+        let key = Key(label: label, dimensions: [])
+        return registry.withLock { $0.recorders[key] }?.last
+    }
+
+    /// How many distinct recorders exist (remote producers can create them, so the ingest caps it).
+    public var recorderCount: Int { registry.withLock { $0.recorders.count } }
+
     /// A percentile (0–100) of the durations recorded by timers with this label, over all dimensions.
     public func timerPercentile(_ label: String, _ percentile: Double) -> Duration? {
         let boxes = registry.withLock { $0.timers.filter { $0.key.label == label }.map(\.value) }

@@ -55,23 +55,26 @@ public struct RecordingReader: Sendable {
     }
 
     /// Reads the whole file; an unterminated last line counts too (a recorder that crashed mid-write leaves one).
+    /// Entries keep the file's order; their offsets count from the earliest event.
     public func read() throws -> Recording {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var framer = LineFramer()
         var recording = Recording(entries: [], badLines: [])
-        var first: Date?
+        var events: [WireEvent] = []
         var frames = framer.feed(Array(data))
         if let rest = framer.finish() { frames.append(rest) }
         for frame in frames {
             switch frame.flatMap({ line in Result { () throws(WireError) in try decoder.decode(line) } }) {
-            case .success(let event):
-                let origin = first ?? event.time
-                first = origin
-                let seconds = max(0, event.time.timeIntervalSince(origin))
-                recording.entries.append(Entry(event: event, offset: .microseconds(Int64((seconds * 1e6).rounded()))))
-            case .failure(let error):
-                recording.badLines.append(error)
+            case .success(let event): events.append(event)
+            case .failure(let error): recording.badLines.append(error)
             }
+        }
+        // Offsets count from the earliest event, not the first line: producers' clocks and the order lines were
+        // written in need not agree.
+        guard let origin = events.map(\.time).min() else { return recording }
+        recording.entries = events.map { event in
+            let seconds = event.time.timeIntervalSince(origin)
+            return Entry(event: event, offset: .microseconds(Int64((seconds * 1e6).rounded())))
         }
         return recording
     }
