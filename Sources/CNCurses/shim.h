@@ -57,6 +57,10 @@ static inline SCREEN *ew_newterm(void) { return newterm(NULL, stdout, stdin); }
 /// fflush(stderr) without touching the `stderr` global from Swift (which strict concurrency rejects).
 static inline void ew_flush_stderr(void) { fflush(stderr); }
 
+/// The column width of a wide character in the current locale (glibc declares wcwidth only under _XOPEN_SOURCE).
+extern int wcwidth(wchar_t c);
+static inline int ew_wcwidth(wchar_t c) { return wcwidth(c); }
+
 /// KEY_F(n), a function-like macro.
 static inline int ew_key_f(int n) { return KEY_F(n); }
 

@@ -114,7 +114,15 @@ public final class NCursesBackend: TerminalBackend {
             }
             wide[count] = 0
             let pair = colorDepth == .monochrome ? 0 : pairs.pair(for: cell.style, depth: colorDepth)
-            _ = ew_put_wide(screen, Int32(change.y), Int32(change.x), wide, attributes(of: cell.style), pair)
+            let attrs = attributes(of: cell.style)
+            _ = ew_put_wide(screen, Int32(change.y), Int32(change.x), wide, attrs, pair)
+            // ncurses keeps only the first wide character of a cluster (a flag, a ZWJ family). When that character
+            // is narrower than the cell the layout gave the cluster, blank the continuation column, or it would
+            // keep whatever an earlier frame drew there.
+            if cell.width == 2, ew_wcwidth(wide[0]) < 2 {
+                var blank: [wchar_t] = [0x20, 0]
+                _ = ew_put_wide(screen, Int32(change.y), Int32(change.x + 1), &blank, attrs, pair)
+            }
         }
     }
 
@@ -153,6 +161,11 @@ public final class NCursesBackend: TerminalBackend {
         _ = poll(&fds, 2, millis)
 
         var inputs: [TerminalInput] = []
+        // The terminal went away without a SIGHUP (we are not its controlling process, say): poll would report it
+        // at once forever, so leave instead of spinning.
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, fds[0].revents & Int16(POLLIN) == 0 {
+            return [.terminationRequested(signal: SIGHUP)]
+        }
         var resized = false
         for signal in wakePipe.drain() {
             if signal == SIGWINCH {

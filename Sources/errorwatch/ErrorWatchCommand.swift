@@ -46,10 +46,11 @@ struct AppearanceOptions: ParsableArguments {
 }
 
 extension AppearanceOptions {
-    /// Whether to draw without colour (`--no-color` or a non-empty `NO_COLOR`), and the themes to use.
-    func resolve() -> (monochrome: Bool, themes: ThemeSelection) {
+    /// Whether to draw without colour (`--no-color`, or a non-empty `NO_COLOR` when `honoringNoColor`), and the
+    /// themes to use.
+    func resolve(honoringNoColor: Bool = true) -> (monochrome: Bool, themes: ThemeSelection) {
         let environment = ProcessInfo.processInfo.environment
-        let monochrome = noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
+        let monochrome = noColor || (honoringNoColor && environment["NO_COLOR"].map { !$0.isEmpty } == true)
         let selection = ThemeSelection.resolve(
             requested: theme, themesDirectory: themesDirectory, environment: environment)
         return (monochrome, selection)

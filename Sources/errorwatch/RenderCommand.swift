@@ -57,7 +57,8 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let keyList = try Key.parseSequence(keys).get()
-        let (monochrome, selection) = appearance.resolve()
+        // A render is a reproducible artefact: NO_COLOR does not change it (ask with --colors none or --no-color).
+        let (monochrome, selection) = appearance.resolve(honoringNoColor: false)
         var player: RecordingPlayer?
         if let from {
             do {
@@ -75,7 +76,8 @@ struct RenderCommand: ParsableCommand {
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
             statusMessage: appearance.theme == nil ? nil : selection.warning, recording: player)
         let outcome = HeadlessRenderer(options: options).run()
-        print(outcome.screen.snapshotText(styles: styles))
+        let text = outcome.screen.snapshotText(styles: styles)
+        print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
     }
 }
 

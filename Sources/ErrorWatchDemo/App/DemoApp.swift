@@ -114,13 +114,10 @@ public final class DemoApp: Sendable {
         publish(.login(state: "logged out", health: .idle, outcome: "press l to log in"))
         publish(.session(state: "no session", health: .idle, outcome: "—"))
         publish(.sync(state: "waiting", health: .idle, outcome: "—"))
-        let tasks = [
-            spawn { await self.runLoginFlow() },
-            spawn { await self.runSessionFlow() },
-            spawn { await self.runSessionTimer() },
-            spawn { await self.runSyncFlow() },
-        ]
-        state.withLock { $0.tasks += tasks }
+        spawn { await self.runLoginFlow() }
+        spawn { await self.runSessionFlow() }
+        spawn { await self.runSessionTimer() }
+        spawn { await self.runSyncFlow() }
         appLog.info("demo app started (seed \(configuration.seed))")
     }
 
@@ -152,9 +149,15 @@ public final class DemoApp: Sendable {
     /// Runs `operation` as a new task on the app's executor.
     @discardableResult
     func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        if let executor {
-            return Task(executorPreference: executor) { await operation() }
-        }
-        return Task { await operation() }
+        let task =
+            if let executor {
+                Task(executorPreference: executor) { await operation() }
+            } else {
+                Task { await operation() }
+            }
+        // Every task the app starts is kept (one per flow, one per burst or storm pressed), so `stop()` cancels
+        // them all.
+        state.withLock { $0.tasks.append(task) }
+        return task
     }
 }

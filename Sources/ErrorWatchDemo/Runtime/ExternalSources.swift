@@ -88,7 +88,9 @@ public final class ExternalSources: Sendable {
 
     /// Stops tailing, closes every connection and removes socket files.
     public func shutdown() async {
-        for task in tasks.withLock({ $0 }) { task.cancel() }
+        let running = tasks.withLock { $0 }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
         for listener in listeners { await listener.shutdown() }
     }
 }

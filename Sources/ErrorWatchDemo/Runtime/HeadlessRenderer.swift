@@ -108,10 +108,11 @@ public struct HeadlessRenderer {
         }
 
         runtime.start()
+        var player: Task<Void, Never>?
         if let recording = options.recording {
             let ingest = runtime.ingest
             let demoClock = runtime.clock
-            Task(executorPreference: executor) { await recording.play(into: ingest, clock: demoClock) }
+            player = Task(executorPreference: executor) { await recording.play(into: ingest, clock: demoClock) }
         }
         settle()
         let step = options.duration / (options.keys.count + 1)
@@ -124,6 +125,7 @@ public struct HeadlessRenderer {
         // A last sample, so the final screen's totals are exact rather than up to 500 ms old.
         apply(.metricsSampled(runtime.sampleMetrics()))
         let statistics = runtime.stream.statistics
+        player?.cancel()
         runtime.stop()
         executor.runUntilIdle()
         return Outcome(state: state, screen: Dashboard.render(state), statistics: statistics)

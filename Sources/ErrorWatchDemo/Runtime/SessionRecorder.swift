@@ -14,6 +14,7 @@ public final class SessionRecorder: Sendable {
     private let recorder: ErrorWatchWire.Recorder
     private let encoder: WireEncoder
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let flusher = Mutex<Task<Void, Never>?>(nil)
     private let failure = Mutex<String?>(nil)
 
     /// Opens (creates or appends to) `path`.
@@ -31,6 +32,15 @@ public final class SessionRecorder: Sendable {
             }
         }
         task.withLock { $0 = started }
+        // At most a second of events is ever only in memory: a crash keeps everything older, which is the part of
+        // a session a bug report needs.
+        let flushing = Task { [recorder] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                try? recorder.flush()
+            }
+        }
+        flusher.withLock { $0 = flushing }
     }
 
     /// Writes an event that arrived from outside, as it arrived.
@@ -62,6 +72,7 @@ public final class SessionRecorder: Sendable {
     public func stop() async {
         let running = task.withLock { $0 }
         await running?.value
+        flusher.withLock { $0 }?.cancel()
         try? recorder.flush()
         try? recorder.close()
     }
