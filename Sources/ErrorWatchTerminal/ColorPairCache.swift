@@ -11,6 +11,7 @@ struct ColorPairCache {
         let background: Int32
     }
     private var pairs: [Key: Int32] = [:]
+    private var owners: [Int32: Key] = [:]
 
     mutating func pair(for style: CellStyle, depth: ColorDepth) -> Int32 {
         let key = Key(
@@ -20,8 +21,11 @@ struct ColorPairCache {
         if let pair = pairs[key] { return pair }
         let pair = alloc_pair(key.foreground, key.background)
         let result = pair < 0 ? 0 : pair
-        if pairs.count > 4096 { pairs.removeAll(keepingCapacity: true) }
+        // When the terminal has few pairs, alloc_pair recycles the least recently used one: forget whichever
+        // colours that number stood for, or they would be drawn with the new ones.
+        if let previous = owners[result], previous != key { pairs[previous] = nil }
         pairs[key] = result
+        owners[result] = key
         return result
     }
 

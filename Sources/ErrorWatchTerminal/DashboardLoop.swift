@@ -13,6 +13,7 @@ import Foundation
 /// let final = loop.run()   // returns on `q` or a termination signal
 /// ```
 public final class DashboardLoop<Backend: TerminalBackend> {
+    /// The terminal it draws to and reads from.
     public let backend: Backend
     /// The state as of the last reduced action.
     public private(set) var state: DashboardState
@@ -128,18 +129,4 @@ public final class DashboardLoop<Backend: TerminalBackend> {
         renderedGeneration = state.generation
         lastFrame = current
     }
-}
-
-extension ColorDepth: Comparable {
-    private var rank: Int {
-        switch self {
-        case .monochrome: 0
-        case .colors8: 1
-        case .colors16: 2
-        case .colors256: 3
-        case .truecolor: 4
-        }
-    }
-
-    public static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rank < rhs.rank }
 }

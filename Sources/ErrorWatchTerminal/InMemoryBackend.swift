@@ -5,7 +5,9 @@ import ErrorWatchUI
 /// The test double for everything above the terminal, as swift-log ships `InMemoryLogging`: tests run the
 /// real loop against it and inspect ``screen``, ``frames`` and ``writtenCells``.
 public final class InMemoryBackend: TerminalBackend {
+    /// Columns and rows; changed by scripted `.resized` input.
     public private(set) var size: (width: Int, height: Int)
+    /// The depth reported to the loop.
     public let colorDepth: ColorDepth
     /// What the screen shows after the last ``present()``.
     public private(set) var screen: ScreenBuffer

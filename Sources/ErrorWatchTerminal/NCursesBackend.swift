@@ -17,13 +17,16 @@ public final class NCursesBackend: TerminalBackend {
         public var escapeDelay: Int32 = 25
         /// Forces monochrome even on a colour terminal (`--no-color`, `NO_COLOR`).
         public var monochrome = false
+        /// Options; the defaults suit an interactive dashboard.
         public init(escapeDelay: Int32 = 25, monochrome: Bool = false) {
             self.escapeDelay = escapeDelay
             self.monochrome = monochrome
         }
     }
 
+    /// The palette the terminal offers: 256, 16 or 8 colours, or none.
     public private(set) var colorDepth: ColorDepth = .monochrome
+    /// Columns and rows, refreshed on every resize.
     public private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Wakes the terminal thread from any thread (used to deliver posted actions promptly).
     public let waker: TerminalWaker

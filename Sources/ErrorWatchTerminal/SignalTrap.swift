@@ -18,6 +18,9 @@ private let savedStderrFD = Atomic<Int32>(-1)
 private let captureFD = Atomic<Int32>(-1)
 /// How many termination signals arrived; the second one forces an exit even if the loop is stuck.
 private let terminationCount = Atomic<Int>(0)
+/// Whether our handlers are installed: a second install would save our own crash handler as the "previous" one
+/// and chain into itself.
+private let handlersInstalled = Atomic<Bool>(false)
 
 /// The handlers that were installed for crash signals before ours (the Swift runtime's backtracer, say),
 /// indexed by signal number, so our handler can restore the terminal and then chain to them.
@@ -92,13 +95,16 @@ enum SignalTrap {
     static func install(wakeFD: Int32) {
         signalWakeFD.store(wakeFD, ordering: .relaxed)
         terminationCount.store(0, ordering: .relaxed)
+        guard !handlersInstalled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        installAlternateStack()
         for sig in terminationSignals { setHandler(sig) { onTermination($0) } }
         setHandler(SIGWINCH) { onWindowChange($0) }
         for sig in crashSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { onCrash($0) }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND))
+            // On the alternate stack, so a stack overflow can still restore the terminal.
+            action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND) | UInt32(truncatingIfNeeded: SA_ONSTACK))
             sigaction(sig, nil, previousCrashActions.advanced(by: Int(sig)))
             sigaction(sig, &action, nil)
         }
@@ -107,8 +113,20 @@ enum SignalTrap {
     /// Puts the default handlers back (and the crash handlers that were there before).
     static func uninstall() {
         signalWakeFD.store(-1, ordering: .relaxed)
+        guard handlersInstalled.exchange(false, ordering: .acquiringAndReleasing) else { return }
         for sig in terminationSignals + [SIGWINCH] { signal(sig, SIG_DFL) }
         for sig in crashSignals { sigaction(sig, previousCrashActions.advanced(by: Int(sig)), nil) }
+    }
+
+    /// Gives this thread an alternate signal stack (once), for crash handlers that run after a stack overflow.
+    private static func installAlternateStack() {
+        var current = stack_t()
+        guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
+        let size = 64 * 1024
+        guard let memory = malloc(size) else { return }
+        var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
+        // The memory is deliberately never freed: the stack must outlive every signal that may still arrive.
+        if sigaltstack(&stack, nil) != 0 { free(memory) }
     }
 
     private static func setHandler(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void) {
@@ -130,9 +148,10 @@ enum SignalTrap {
         var template = Array("/tmp/errorwatch-stderr-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         ew_flush_stderr()
-        let saved = dup(STDERR_FILENO)
+        let saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
         guard saved >= 0 else {
             close(fd)
             return

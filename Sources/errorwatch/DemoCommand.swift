@@ -48,6 +48,7 @@ struct DemoCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try Endpoint(parsing: connect) } catch { throw ValidationError("--connect \(connect): \(error)") }
+        guard stormRate >= 100, stormRate <= 10_000_000 else { throw ValidationError("--storm-rate must be 100…10000000") }
         if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
     }
 
@@ -144,6 +145,8 @@ final class Console {
         self.raw = raw
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
+        // The write end must never block a signal handler.
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         wake = fds
         consoleSignalFD.store(fds[1], ordering: .relaxed)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
@@ -181,6 +184,8 @@ final class Console {
     func restore() {
         if raw { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
         for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+        consoleSignalFD.store(-1, ordering: .relaxed)
+        for fd in wake { close(fd) }
     }
 }
 

@@ -14,6 +14,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
     /// The session token was rejected (HTTP 401): the user must log in again.
     case sessionExpired
 
+    /// Who can do something about it.
     public var category: ErrorCategory {
         switch self {
         case .invalidCredentials, .offline, .sessionExpired: .userActionable
@@ -21,6 +22,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         }
     }
 
+    /// `A-101`, `A-401`, `N-1`, `N-408` or `N-<status>`.
     public var code: ErrorCode {
         switch self {
         case .invalidCredentials: ErrorCode("A", 101)
@@ -31,6 +33,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         }
     }
 
+    /// What the user is told.
     public var userMessage: String {
         switch self {
         case .invalidCredentials: "Wrong email or password"
@@ -41,6 +44,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         }
     }
 
+    /// The request and what the server answered.
     public var technicalMessage: String {
         switch self {
         case .invalidCredentials: "POST /v1/session -> 401 invalid_grant"
@@ -51,6 +55,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         }
     }
 
+    /// Warning for what the user can fix or may pass, error for the server failing.
     public var severity: ErrorSeverity {
         switch self {
         case .invalidCredentials, .sessionExpired: .warning

@@ -2,8 +2,11 @@ import Foundation
 
 /// Credentials typed into the simulated login form.
 public struct Credentials: Sendable, Hashable {
+    /// The account's email.
     public var email: String
+    /// The password typed.
     public var password: String
+    /// Credentials as typed.
     public init(email: String, password: String) {
         self.email = email
         self.password = password
@@ -14,13 +17,17 @@ public struct Credentials: Sendable, Hashable {
 
 /// A logged-in session.
 public struct Session: Sendable, Hashable {
+    /// The bearer token.
     public var token: String
+    /// Who is logged in.
     public var user: String
 }
 
 /// The signed-in user's profile, decoded from the (simulated) server's JSON.
 public struct Profile: Sendable, Hashable, Decodable {
+    /// The user's name.
     public var name: String
+    /// `free`, `pro` or `team`; anything else is a bug on our side.
     public var plan: String
 }
 
@@ -34,6 +41,7 @@ public struct AuthService: Sendable {
     let faults: FaultInjector
     let random: SharedRandom
 
+    /// A backend answering on `clock`, failing as `faults` say, with latencies drawn from `random`.
     public init(clock: DemoClock, faults: FaultInjector, random: SharedRandom) {
         self.clock = clock
         self.faults = faults

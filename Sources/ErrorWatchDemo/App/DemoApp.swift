@@ -19,8 +19,11 @@ import Synchronization
 /// All timing comes from the injected clock, all randomness from the seed; tasks run on an optional executor, so
 /// the headless renderer can run the whole app deterministically.
 public final class DemoApp: Sendable {
+    /// The stream every error of the app goes to.
     public let stream: ErrorStream
+    /// The switches triggers flip.
     public let faults = FaultInjector()
+    /// Seed and timings.
     public let configuration: DemoConfiguration
 
     let clock: DemoClock

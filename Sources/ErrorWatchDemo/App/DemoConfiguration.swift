@@ -19,6 +19,7 @@ public struct DemoConfiguration: Sendable {
     /// Attempts for a request that fails with a transient or offline error before giving up.
     public var maxAttempts: Int
 
+    /// A configuration; the defaults make a lively demo.
     public init(
         seed: UInt64 = 7, autoLogin: Bool = true, sessionRefreshInterval: Duration = .seconds(2),
         syncInterval: Duration = .seconds(3), burstSize: Int = 12, stormRate: Int = 5_000,
@@ -41,6 +42,7 @@ public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {
     case staleRead
     case imageDecodeFailed
 
+    /// Transient, or expected for images.
     public var category: ErrorCategory {
         switch self {
         case .rateLimited, .staleRead: .transient
@@ -48,6 +50,7 @@ public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {
         }
     }
 
+    /// `N-429`, `S-12` or `M-3`.
     public var code: ErrorCode {
         switch self {
         case .rateLimited: ErrorCode("N", 429)
@@ -56,6 +59,7 @@ public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {
         }
     }
 
+    /// What the user is told.
     public var userMessage: String {
         switch self {
         case .rateLimited: "Too many requests, slowing down"
@@ -64,6 +68,7 @@ public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {
         }
     }
 
+    /// What the feed said.
     public var technicalMessage: String {
         switch self {
         case .rateLimited: "GET /v1/feed -> 429 Too Many Requests (retry-after: 1)"

@@ -19,6 +19,7 @@ public final class FaultInjector: Sendable {
         /// The next profile names a plan the client does not know, which reaches a branch that "cannot happen".
         public var unknownPlanNext = false
 
+        /// Everything healthy.
         public init() {}
 
         /// Whether anything is broken right now.
@@ -30,6 +31,7 @@ public final class FaultInjector: Sendable {
 
     private let state = Mutex(Faults())
 
+    /// Everything healthy.
     public init() {}
 
     /// The switches as they are now.

@@ -23,6 +23,7 @@ public final class ActionInbox: Sendable {
     /// Events kept for display between two drains.
     public let eventCapacity: Int
 
+    /// An empty inbox keeping at most `eventCapacity` events between drains.
     public init(eventCapacity: Int = 4_096) {
         self.eventCapacity = max(1, eventCapacity)
     }

@@ -17,8 +17,11 @@ public final class DashboardRuntime: Sendable {
         case external
     }
 
+    /// The one stream every error goes through.
     public let stream: ErrorStream
+    /// The swift-metrics backend the `Metrics` pane reads.
     public let metrics: DashboardMetrics
+    /// Where the feeds post actions for the UI thread.
     public let inbox: ActionInbox
     /// The simulated app, when it runs.
     public let demo: DemoApp?
@@ -27,6 +30,7 @@ public final class DashboardRuntime: Sendable {
     let feeds: DashboardFeeds
     /// The wall-clock time at the clock's zero.
     public let startDate: Date
+    /// The clock every wait sleeps on.
     public let clock: DemoClock
     /// Dashboard seconds per clock second: 4 when a recording replays at `--speed 4`, so ages read as recorded.
     public let timeScale: Double

@@ -97,8 +97,11 @@ public final class ExternalSources: Sendable {
 
 /// `errorwatch replay` and `render --from`: plays a recording into the runtime at its recorded pace, scaled.
 public struct RecordingPlayer: Sendable {
+    /// The events, in time order, and the lines that were not events.
     public let recording: RecordingReader.Recording
+    /// Where the recording was read from.
     public let path: String
+    /// Playback speed: 4 plays four times as fast.
     public let speed: Double
 
     /// Reads the recording at `path` (bad lines are kept aside and counted in the Sources pane).

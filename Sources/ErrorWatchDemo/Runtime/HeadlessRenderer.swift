@@ -8,16 +8,22 @@ import Foundation
 public struct HeadlessRenderer {
     /// What to run and how to draw it.
     public struct Options: Sendable {
+        /// Screen columns.
         public var width: Int
+        /// Screen rows.
         public var height: Int
+        /// The demo app's seed and timings.
         public var configuration: DemoConfiguration
         /// Keys pressed one after another, evenly spaced over ``duration``.
         public var keys: [Key]
         /// Simulated time from start to the final screen.
         public var duration: Duration
+        /// The themes `t` cycles through.
         public var themes: [Theme]
+        /// The theme to start with.
         public var themeIndex: Int
         public var colorDepth: ColorDepth
+        /// Draw for a UTF-8 locale (braille, box drawing) or ASCII.
         public var unicode: Bool
         /// The wall-clock time at the start; fixed by default so screens are reproducible.
         public var startDate: Date
@@ -27,6 +33,7 @@ public struct HeadlessRenderer {
         /// recording's first event.
         public var recording: RecordingPlayer?
 
+        /// Options with a fixed start date, so the same options print the same screen.
         public init(
             width: Int = 120, height: Int = 40, configuration: DemoConfiguration = DemoConfiguration(),
             keys: [Key] = [], duration: Duration = .seconds(10), themes: [Theme] = [.default], themeIndex: Int = 0,
@@ -49,8 +56,10 @@ public struct HeadlessRenderer {
         }
     }
 
+    /// What this renderer runs.
     public let options: Options
 
+    /// A renderer for `options`.
     public init(options: Options) { self.options = options }
 
     /// What a run ends with.

@@ -3,7 +3,9 @@
 public struct DemoClock: Clock, Sendable {
     /// A point in time, as the offset from when the clock was erased.
     public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// The time since the clock was erased.
         public var offset: Duration
+        /// The instant `offset` after the clock was erased.
         public init(offset: Duration) { self.offset = offset }
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
         public func duration(to other: Instant) -> Duration { other.offset - offset }
@@ -12,6 +14,7 @@ public struct DemoClock: Clock, Sendable {
 
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    /// The wrapped clock's resolution.
     public let minimumResolution: Duration
 
     /// Erases `clock`; instants count from the moment of erasure.

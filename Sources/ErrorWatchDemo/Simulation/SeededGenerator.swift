@@ -20,6 +20,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 public final class SharedRandom: Sendable {
     private let generator: Mutex<SeededGenerator>
 
+    /// A shared generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { generator = Mutex(SeededGenerator(seed: seed)) }
 
     /// A random integer in `range`.

@@ -9,6 +9,7 @@ import Synchronization
 public final class SimulationExecutor: TaskExecutor {
     private let jobs = Mutex<Deque<UnownedJob>>([])
 
+    /// An executor with no jobs.
     public init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {

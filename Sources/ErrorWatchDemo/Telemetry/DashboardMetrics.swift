@@ -16,8 +16,11 @@ import Synchronization
 public final class DashboardMetrics: MetricsFactory, Sendable {
     /// A metric's identity: its label and its dimensions, sorted.
     public struct Key: Hashable, Sendable, CustomStringConvertible {
+        /// The metric's label.
         public let label: String
+        /// Its dimensions; later duplicates win.
         public let dimensions: [String: String]
+        /// The key for a label and its dimensions.
         public init(label: String, dimensions: [(String, String)]) {
             self.label = label
             self.dimensions = Dictionary(dimensions, uniquingKeysWith: { _, last in last })
@@ -38,6 +41,7 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
 
     private let registry = Mutex(Registry())
 
+    /// An empty registry.
     public init() {}
 
     // MARK: MetricsFactory

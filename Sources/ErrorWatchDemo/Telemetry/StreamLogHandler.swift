@@ -4,11 +4,16 @@ import Logging
 
 /// One log record as the `Logs` pane needs it.
 public struct LogRecord: Sendable {
+    /// When it was logged, on the app's clock.
     public var timestamp: Date
+    /// The swift-log level.
     public var level: Logger.Level
+    /// The logger's label, shown as the source.
     public var label: String
+    /// The message text.
     public var message: String
     public var metadata: [String: String]
+    /// The error the log call carried, if any (it also went to the stream).
     public var error: (any Error)?
 }
 

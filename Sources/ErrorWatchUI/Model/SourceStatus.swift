@@ -12,6 +12,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.
     public var id: String
+    /// Socket, file or replay.
     public var kind: Kind
     /// What to call it: the producer's `service.name`, or its peer address or path until it says.
     public var name: String
@@ -19,6 +20,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     public var detail: String
     /// `connected`, `following`, `disconnected: <why>`, `finished`.
     public var state: String
+    /// Connected and clean, connected with bad lines, gone for a bad reason, or gone quietly.
     public var health: FlowStatus.Health
     /// Good events received.
     public var events: UInt64
@@ -26,8 +28,10 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     public var badLines: Int
     /// The last problem met, if any.
     public var lastProblem: String?
+    /// When the last good event arrived.
     public var lastEventAt: Date?
 
+    /// A status row.
     public init(
         id: String, kind: Kind, name: String, detail: String = "", state: String, health: FlowStatus.Health,
         events: UInt64 = 0, badLines: Int = 0, lastProblem: String? = nil, lastEventAt: Date? = nil

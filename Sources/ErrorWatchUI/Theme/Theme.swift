@@ -84,3 +84,18 @@ public struct Palette: Sendable, Hashable {
     /// The style for `role`.
     public subscript(role: ThemeRole) -> CellStyle { styles[role.index] }
 }
+
+/// Colour depths order from `.monochrome` (least) to `.truecolor` (most), so a caller can cap one by another.
+extension ColorDepth: Comparable {
+    private var rank: Int {
+        switch self {
+        case .monochrome: 0
+        case .colors8: 1
+        case .colors16: 2
+        case .colors256: 3
+        case .truecolor: 4
+        }
+    }
+
+    public static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rank < rhs.rank }
+}
