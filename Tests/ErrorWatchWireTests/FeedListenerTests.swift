@@ -11,7 +11,8 @@ struct FeedListenerTests {
         sending bad: [UInt8], configuration: FeedListener.Configuration = .init(), closes: Bool = true
     ) async throws -> ProducerStatus {
         let probe = FeedProbe()
-        let listener = try await startListener(.tcp(host: "127.0.0.1", port: 0), configuration: configuration, probe: probe)
+        let listener = try await startListener(
+            .tcp(host: "127.0.0.1", port: 0), configuration: configuration, probe: probe)
         let endpoint = try #require(listener.localEndpoint)
         let good = try await RawProducer.connect(to: endpoint)
         try await good.send(goodLine(service: "good", sequence: 1))
@@ -47,7 +48,8 @@ struct FeedListenerTests {
     }
 
     @Test func invalidUTF8IsCounted() async throws {
-        let status = try await badProducer(sending: Array("{\"v\":1,\"x\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
+        let status = try await badProducer(
+            sending: Array("{\"v\":1,\"x\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
         #expect(status.errors.invalidUTF8 == 1)
     }
 

@@ -87,7 +87,8 @@ struct RawProducer {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         switch endpoint {
         case .unix(let path): return RawProducer(channel: try await bootstrap.connect(unixDomainSocketPath: path).get())
-        case .tcp(let host, let port): return RawProducer(channel: try await bootstrap.connect(host: host, port: port).get())
+        case .tcp(let host, let port):
+            return RawProducer(channel: try await bootstrap.connect(host: host, port: port).get())
         }
     }
 

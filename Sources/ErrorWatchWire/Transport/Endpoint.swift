@@ -66,7 +66,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .invalidEndpoint(let text): "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
+        case .invalidEndpoint(let text):
+            "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
         case .addressInUse(let path): "another errorwatch is listening on \(path)"
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .alreadyStarted: "the listener was already started"

@@ -76,7 +76,8 @@ public final class ErrorForwarder: Sendable {
     ///   - configuration: queue and backoff.
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
     public init(
-        endpoint: Endpoint, source: SourceInfo, stream: ErrorStream? = nil, configuration: Configuration = Configuration(),
+        endpoint: Endpoint, source: SourceInfo, stream: ErrorStream? = nil,
+        configuration: Configuration = Configuration(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.endpoint = endpoint
@@ -94,7 +95,7 @@ public final class ErrorForwarder: Sendable {
     public func start() {
         guard state.withLock({ $0.start() }) else { return }
         if let stream {
-            let events = stream.events(bufferingPolicy: .bufferingNewest(configuration.queueCapacity))
+            let events = stream.events(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
             let encoder = WireEncoder(source: source)
             let task = Task { [self] in
                 var iterator = events.makeAsyncIterator()
