@@ -58,6 +58,7 @@ public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConv
     /// `"<remote type>#<code>"`: errors of one remote type and code share an alert.
     public var fingerprint: String { Classification.fingerprint(typeName: typeName, code: code) }
 
+    /// The technical message.
     public var description: String { technicalMessage }
 }
 

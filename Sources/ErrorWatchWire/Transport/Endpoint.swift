@@ -64,6 +64,7 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
     /// The listener was asked to start twice, or after shutting down.
     case alreadyStarted
 
+    /// The message to show a user, for example `another errorwatch is listening on /tmp/ew.sock`.
     public var description: String {
         switch self {
         case .invalidEndpoint(let text):
