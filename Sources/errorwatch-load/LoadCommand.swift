@@ -14,6 +14,8 @@ struct LoadCommand: AsyncParsableCommand {
         discussion: """
             Without --connect, a FeedListener runs in this process on --listen and every count is checked at both
             ends. With --connect, events go to a running `errorwatch --listen` and only the sending side is counted.
+            With --producers 0, only the listener runs, for --duration seconds, and prints what it received: run
+            one of those and one --connect to measure across processes.
             """)
 
     @Option(help: "Producer connections.") var producers = 50
@@ -40,6 +42,18 @@ struct LoadCommand: AsyncParsableCommand {
             listener = started
             target = try started.localEndpoint.unwrapOr(started.endpoint)
         }
+        if producers == 0, let listener {
+            print("listening on \(target) for \(duration) s")
+            try await Task.sleep(for: .seconds(duration))
+            let received = counters.received.load(ordering: .relaxed)
+            let bad = listener.producers.reduce(0) { $0 + $1.errors.total }
+            let producersSeen = listener.producers.count
+            await listener.shutdown()
+            print("received:         \(received) events from \(producersSeen) producers, bad input: \(bad)")
+            print("peak RSS:         \(Self.peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "?")")
+            return
+        }
+        guard producers > 0 else { throw ValidationError("--producers 0 needs the in-process listener") }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: producerThreads)
         let line = try WireEncoder(source: SourceInfo(serviceName: "load")).encode(Self.sampleEvent)
         let perProducer = Double(rate) / Double(producers)
