@@ -60,6 +60,7 @@ let package = Package(
             dependencies: [
                 "ErrorStreaming",
                 "ErrorWatchUI",
+                "ErrorWatchWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -74,6 +75,7 @@ let package = Package(
                 "ErrorWatchUI",
                 "ErrorWatchTerminal",
                 "ErrorWatchDemo",
+                "ErrorWatchWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -26,6 +26,12 @@ let package = Package(
             path: "Benchmarks/StreamBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // Peak RSS of a plain process (no harness) broadcasting 1M errors to 16 bounded listeners.
+        .executableTarget(
+            name: "StreamMemoryProbe",
+            dependencies: [.product(name: "ErrorStreaming", package: "errorwatch")],
+            path: "Sources/StreamMemoryProbe"
+        ),
         // Rendering the dashboard into a ScreenBuffer and diffing frames.
         .executableTarget(
             name: "RenderBenchmarks",

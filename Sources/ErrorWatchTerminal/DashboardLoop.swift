@@ -22,6 +22,11 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     public var tickInterval: Duration = .seconds(1)
     /// Frames drawn so far.
     public private(set) var framesDrawn = 0
+    /// When the first frame was presented.
+    public private(set) var firstFrameAt: ContinuousClock.Instant?
+    /// The most frames presented within any one second of the run.
+    public private(set) var peakFramesPerSecond = 0
+    private var frameWindow: [ContinuousClock.Instant] = []
 
     private let drain: () -> [DashboardAction]
     private let perform: (DashboardEffect) -> Void
@@ -114,6 +119,10 @@ public final class DashboardLoop<Backend: TerminalBackend> {
             backend.write(changes)
             backend.present()
             framesDrawn += 1
+            if firstFrameAt == nil { firstFrameAt = current }
+            frameWindow.append(current)
+            frameWindow.removeAll { $0.duration(to: current) >= .seconds(1) }
+            peakFramesPerSecond = max(peakFramesPerSecond, frameWindow.count)
         }
         previous = frame
         renderedGeneration = state.generation

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CNCurses
 import ErrorWatchUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real terminal: ncurses (wide-character build) drawing ``ScreenBuffer`` diffs and reading keys.
 ///

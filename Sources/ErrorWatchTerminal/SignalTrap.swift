@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CNCurses
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Signal handlers may only touch async-signal-safe state: these atomics, written by the terminal thread
 // before the handlers are installed and read by the handlers afterwards.

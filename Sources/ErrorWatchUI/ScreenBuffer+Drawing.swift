@@ -41,6 +41,15 @@ extension ScreenBuffer {
         guard y >= bounds.y, y < bounds.maxY else { return (x, false) }
         var column = x
         let limit = bounds.maxX
+        if column >= bounds.x, let ascii = Self.printableASCII(text) {
+            // Fast path: printable ASCII needs no grapheme breaking, width lookup or escaping.
+            for byte in ascii {
+                if column >= limit { return (column, true) }
+                put(Cell(grapheme: String(Unicode.Scalar(byte)), width: 1, style: style), x: column, y: y)
+                column += 1
+            }
+            return (column, false)
+        }
         for character in text {
             if column >= limit { return (column, true) }
             let grapheme: String
@@ -74,6 +83,13 @@ extension ScreenBuffer {
         return (column, false)
     }
 
+    /// The UTF-8 of `text` when it is all printable ASCII, else `nil`.
+    static func printableASCII(_ text: some StringProtocol) -> String.UTF8View? {
+        let utf8 = String(text).utf8
+        for byte in utf8 where byte < 0x20 || byte >= 0x7F { return nil }
+        return utf8
+    }
+
     /// Fills `rect` with blanks in `style`.
     public mutating func fill(_ rect: Rect, style: CellStyle) {
         let r = rect.intersection(area)
@@ -94,17 +110,29 @@ extension ScreenBuffer {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let glyphs: (h: String, v: String, tl: String, tr: String, bl: String, br: String) =
             unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
-        let horizontal = String(repeating: glyphs.h, count: rect.width - 2)
-        write(glyphs.tl + horizontal + glyphs.tr, x: rect.x, y: rect.y, style: borderStyle, clip: rect)
-        write(glyphs.bl + horizontal + glyphs.br, x: rect.x, y: rect.maxY - 1, style: borderStyle, clip: rect)
+        // Cells are set directly: borders are most of a frame's cells, and going through the text writer would
+        // run grapheme breaking over every one of them.
+        func cell(_ glyph: String) -> Cell { Cell(grapheme: glyph, width: 1, style: borderStyle) }
+        let horizontal = cell(glyphs.h)
+        let vertical = cell(glyphs.v)
+        let left = max(0, rect.x)
+        let right = min(width, rect.maxX)
+        for (row, corners) in [(rect.y, (glyphs.tl, glyphs.tr)), (rect.maxY - 1, (glyphs.bl, glyphs.br))] {
+            guard row >= 0, row < height else { continue }
+            if left < right { for column in left..<right { put(horizontal, x: column, y: row) } }
+            put(cell(corners.0), x: rect.x, y: row)
+            put(cell(corners.1), x: rect.maxX - 1, y: row)
+        }
         if rect.height > 2 {
             for row in (rect.y + 1)..<(rect.maxY - 1) {
-                write(glyphs.v, x: rect.x, y: row, style: borderStyle, clip: rect)
-                write(glyphs.v, x: rect.maxX - 1, y: row, style: borderStyle, clip: rect)
+                put(vertical, x: rect.x, y: row)
+                put(vertical, x: rect.maxX - 1, y: row)
             }
         }
         if rect.width >= 6, !title.isEmpty {
-            write(" \(DisplayWidth.truncate(title, to: rect.width - 4)) ", x: rect.x + 1, y: rect.y, width: rect.width - 2,
+            write(
+                " \(DisplayWidth.truncate(title, to: rect.width - 4)) ", x: rect.x + 1, y: rect.y,
+                width: rect.width - 2,
                 style: titleStyle, padding: false)
         }
     }

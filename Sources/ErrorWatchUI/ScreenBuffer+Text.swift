@@ -68,8 +68,10 @@ extension ScreenBuffer {
 
     static func describe(_ style: CellStyle) -> String {
         var parts = ["fg=\(describe(style.foreground))", "bg=\(describe(style.background))"]
-        let names: [(CellAttributes, String)] = [(.bold, "bold"), (.dim, "dim"), (.underline, "underline"),
-            (.reverse, "reverse")]
+        let names: [(CellAttributes, String)] = [
+            (.bold, "bold"), (.dim, "dim"), (.underline, "underline"),
+            (.reverse, "reverse"),
+        ]
         for (attribute, name) in names where style.attributes.contains(attribute) { parts.append(name) }
         return parts.joined(separator: " ")
     }

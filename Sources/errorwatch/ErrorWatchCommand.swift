@@ -1,5 +1,7 @@
 import ArgumentParser
+import ErrorWatchDemo
 import ErrorWatchUI
+import Foundation
 
 /// `errorwatch`: a live terminal dashboard of an app's errors. Argument parsing and wiring only; the work is
 /// done by ErrorWatchDemo (the app and its runtime), ErrorWatchUI (the screen) and ErrorWatchTerminal (ncurses).
@@ -16,17 +18,24 @@ struct ErrorWatchCommand: ParsableCommand {
             terminal.
             """,
         version: "errorwatch \(version)",
-        subcommands: [LiveCommand.self, RenderCommand.self],
+        subcommands: [LiveCommand.self, RenderCommand.self, ReplayCommand.self, DemoCommand.self],
         defaultSubcommand: LiveCommand.self
     )
 }
 
 /// Options shared by the live dashboard and `render`.
 struct AppearanceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A theme name from the themes folder, or a path to a theme .json file.", valueName: "name|path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A theme name from the themes folder, or a path to a theme .json file.", valueName: "name|path"))
     var theme: String?
 
-    @Option(name: .customLong("themes-dir"), help: ArgumentHelp("Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).", valueName: "dir"))
+    @Option(
+        name: .customLong("themes-dir"),
+        help: ArgumentHelp(
+            "Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).",
+            valueName: "dir"))
     var themesDirectory: String?
 
     @Option(name: .long, help: "Seed for the simulated app's random choices; the same seed replays the same run.")
@@ -34,4 +43,15 @@ struct AppearanceOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-color"), help: "No colours, attributes only (also when NO_COLOR is set).")
     var noColor = false
+}
+
+extension AppearanceOptions {
+    /// Whether to draw without colour (`--no-color` or a non-empty `NO_COLOR`), and the themes to use.
+    func resolve() -> (monochrome: Bool, themes: ThemeSelection) {
+        let environment = ProcessInfo.processInfo.environment
+        let monochrome = noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
+        let selection = ThemeSelection.resolve(
+            requested: theme, themesDirectory: themesDirectory, environment: environment)
+        return (monochrome, selection)
+    }
 }

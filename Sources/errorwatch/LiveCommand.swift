@@ -3,88 +3,200 @@ import ErrorStreaming
 import ErrorWatchDemo
 import ErrorWatchTerminal
 import ErrorWatchUI
+import ErrorWatchWire
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
-/// The default command: the live dashboard, with the simulated app running inside it.
+/// The default command: the live dashboard, watching the simulated app running inside it, or other processes
+/// (`--listen`, `--tail`).
 struct LiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "live", abstract: "Run the live dashboard (the default command).")
+        commandName: "live",
+        abstract: "Run the live dashboard (the default command).",
+        discussion: """
+            Without --listen or --tail, a simulated app runs inside the dashboard. With them, the dashboard watches \
+            other processes instead (add --demo to keep the simulated app too). Try it with two terminals:
+              errorwatch --listen unix:/tmp/errorwatch.sock
+              errorwatch demo --connect unix:/tmp/errorwatch.sock
+            """)
 
     @OptionGroup var appearance: AppearanceOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT. Repeatable.",
+            valueName: "endpoint"))
+    var listen: [String] = []
+
+    @Option(
+        name: .long, help: ArgumentHelp("Follow a growing NDJSON file, across rotation. Repeatable.", valueName: "file")
+    )
+    var tail: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
+    var record: String?
+
+    @Flag(help: "Run the simulated app even with --listen or --tail.")
+    var demo = false
 
     @Option(name: .customLong("storm-rate"), help: "Errors per second during an error storm (S).")
     var stormRate = 5_000
 
-    @Option(name: .customLong("storm-duration"), help: "How long an error storm lasts, e.g. 3s.", transform: parseDuration)
+    @Option(
+        name: .customLong("storm-duration"), help: "How long an error storm lasts, e.g. 3s.", transform: parseDuration)
     var stormDuration: Duration = .seconds(3)
+
+    @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
+    var stats = false
 
     func validate() throws {
         guard stormRate > 0, stormRate <= 10_000_000 else { throw ValidationError("--storm-rate must be 1…10000000") }
+        for text in listen {
+            do { _ = try Endpoint(parsing: text) } catch { throw ValidationError("--listen \(text): \(error)") }
+        }
     }
 
     func run() throws {
-        // The locale comes first: ncursesw needs it to draw anything beyond ASCII.
-        setlocale(LC_ALL, "")
-        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
-            printError("errorwatch: standard output is not a terminal; use `errorwatch render` to print the screen as text")
-            throw ExitCode(2)
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
-        let selection = ThemeSelection.resolve(
-            requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
-
-        let backend: NCursesBackend
-        do {
-            backend = try NCursesBackend(options: .init(escapeDelay: 25, monochrome: monochrome))
-        } catch {
-            printError("errorwatch: \(error)")
-            throw ExitCode(error == .notATerminal ? 2 : 1)
-        }
-
+        let launched = ContinuousClock.now
+        let endpoints = try listen.map { try Endpoint(parsing: $0) }
+        let watchesOthers = !endpoints.isEmpty || !tail.isEmpty
         let configuration = DemoConfiguration(seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)
-        let runtime = DashboardRuntime(clock: DemoClock(ContinuousClock()), startDate: Date(), configuration: configuration)
-        runtime.inbox.setWaker { [waker = backend.waker] in waker.wake() }
-
-        var state = DashboardState(
-            width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
-            colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8())
-        state.themeIndex = selection.index
-        if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
-
-        let loop = DashboardLoop(
-            backend: backend, state: state, drain: runtime.inbox.drain, perform: runtime.perform,
-            now: { runtime.now })
-        runtime.start()
-        loop.run()
-        runtime.stop()
-        backend.stop()
+        let runtime = DashboardRuntime(
+            clock: DemoClock(ContinuousClock()), startDate: Date(),
+            content: watchesOthers && !demo ? .external : .demo(configuration))
+        let external = ExternalSources(listen: endpoints, tail: tail, ingest: runtime.ingest, clock: runtime.clock)
+        try runDashboard(
+            runtime: runtime, appearance: appearance, record: record, stats: stats, launched: launched,
+            beforeStart: { try runBlocking { try await external.start() } },
+            afterStop: { runBlocking { await external.shutdown() } })
     }
 }
 
-/// Whether the current locale's character set is UTF-8 (braille sparklines, box drawing, wide glyphs).
-func localeIsUTF8() -> Bool {
-    guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
-    let name = String(cString: codeset).uppercased()
-    return name == "UTF-8" || name == "UTF8"
-}
+/// `errorwatch replay FILE`: plays a recording into the live dashboard.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: "Play an NDJSON recording (from --record) into the live dashboard.")
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
+    @OptionGroup var appearance: AppearanceOptions
 
-/// Parses `10s`, `500ms`, `2m`, `1.5s`.
-func parseDuration(_ text: String) throws -> Duration {
-    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-    for (suffix, scale) in units where text.hasSuffix(suffix) {
-        let number = text.dropLast(suffix.count)
-        if let value = Double(number), value >= 0, value.isFinite, value * scale <= 86_400 {
-            return .milliseconds(Int64((value * scale * 1000).rounded()))
+    @Argument(help: ArgumentHelp("The recording to play.", valueName: "file"))
+    var file: String
+
+    @Option(help: "Playback speed: 4 plays four times as fast.")
+    var speed: Double = 1
+
+    @Flag(help: "After exit, print run statistics.")
+    var stats = false
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite, speed <= 10_000 else {
+            throw ValidationError("--speed must be above 0 and at most 10000")
         }
     }
-    throw ValidationError("\"\(text)\" is not a duration like 10s, 500ms or 2m")
+
+    func run() throws {
+        let launched = ContinuousClock.now
+        let player: RecordingPlayer
+        do {
+            player = try RecordingPlayer(path: file, speed: speed)
+        } catch {
+            printError("errorwatch: cannot read the recording \(file): \(error)")
+            throw ExitCode(1)
+        }
+        let runtime = DashboardRuntime(
+            clock: DemoClock(ContinuousClock()), startDate: player.startDate ?? Date(), content: .external,
+            timeScale: speed)
+        let playing = LockedTask()
+        try runDashboard(
+            runtime: runtime, appearance: appearance, record: nil, stats: stats, launched: launched,
+            beforeStart: {
+                playing.set(Task { await player.play(into: runtime.ingest, clock: runtime.clock) })
+            },
+            afterStop: { playing.cancel() })
+    }
+}
+
+/// Runs the live dashboard on this thread until `q` or a termination signal, then restores the terminal.
+func runDashboard(
+    runtime: DashboardRuntime, appearance: AppearanceOptions, record: String?, stats: Bool,
+    launched: ContinuousClock.Instant, beforeStart: () throws -> Void, afterStop: () -> Void
+) throws {
+    // The locale comes first: ncursesw needs it to draw anything beyond ASCII.
+    setlocale(LC_ALL, "")
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+        printError("errorwatch: standard output is not a terminal; use `errorwatch render` to print the screen as text")
+        throw ExitCode(2)
+    }
+    let (monochrome, selection) = appearance.resolve()
+
+    var recorder: SessionRecorder?
+    if let record {
+        do {
+            let session = try SessionRecorder(path: record, source: SourceInfo(serviceName: "errorwatch"))
+            session.start(stream: runtime.stream)
+            runtime.observeLogs { session.record($0) }
+            runtime.ingest.observe { session.record($0) }
+            recorder = session
+        } catch {
+            printError("errorwatch: cannot record to \(record): \(error)")
+            throw ExitCode(1)
+        }
+    }
+    // Sockets are bound before the screen is taken, so "address in use" is a plain message on a plain terminal.
+    do {
+        try beforeStart()
+    } catch {
+        printError("errorwatch: \(error)")
+        throw ExitCode(1)
+    }
+
+    let backend: NCursesBackend
+    do {
+        backend = try NCursesBackend(options: .init(escapeDelay: 25, monochrome: monochrome))
+    } catch {
+        afterStop()
+        printError("errorwatch: \(error)")
+        throw ExitCode(error == .notATerminal ? 2 : 1)
+    }
+    runtime.inbox.setWaker { [waker = backend.waker] in waker.wake() }
+
+    var state = DashboardState(
+        width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
+        colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8())
+    state.themeIndex = selection.index
+    if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
+
+    let loop = DashboardLoop(
+        backend: backend, state: state, drain: runtime.inbox.drain, perform: runtime.perform, now: { runtime.now })
+    runtime.start()
+    loop.run()
+    let statistics = runtime.stream.statistics
+    let counted = runtime.sampleMetrics().totalErrors
+    afterStop()
+    runtime.stop()
+    backend.stop()
+    if let recorder {
+        runBlocking { await recorder.stop() }
+        if let problem = recorder.problem { printError("errorwatch: \(problem)") }
+    }
+    if stats {
+        let elapsed = launched.duration(to: .now)
+        let firstFrame = loop.firstFrameAt.map { launched.duration(to: $0) }
+        print(
+            """
+            errorwatch stats
+              run time         \(elapsed.formattedSeconds)
+              first frame      \(firstFrame.map { "\($0.wholeMilliseconds) ms after launch" } ?? "none")
+              frames drawn     \(loop.framesDrawn) (peak \(loop.peakFramesPerSecond) in one second)
+              errors added     \(statistics.added)
+              errors counted   \(counted) (Metrics pane total)
+              dropped (views)  \(statistics.dropped)
+              recorded         \(recorder.map { "\($0.recordedCount) events" } ?? "—")
+              peak memory      \(peakResidentKilobytes().map { "\($0 / 1024) MB (VmHWM)" } ?? "unknown")
+            """)
+    }
 }

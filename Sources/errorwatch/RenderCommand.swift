@@ -20,13 +20,20 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Screen size as COLUMNSxROWS.", valueName: "WxH"), transform: parseSize)
     var size: Size = Size(width: 120, height: 40)
 
-    @Option(help: ArgumentHelp("Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.", valueName: "keys"))
+    @Option(
+        help: ArgumentHelp(
+            "Keys to press, separated by spaces: characters or names like Tab, Esc, Space, Up, PgDn, Ctrl-L.",
+            valueName: "keys"))
     var keys: String = ""
 
-    @Option(help: "Simulated time from start to the printed screen, e.g. 10s.", transform: parseDuration)
-    var duration: Duration = .seconds(10)
+    @Option(
+        help: "Simulated time from start to the printed screen, e.g. 10s (with --from: the whole recording).",
+        transform: parseDuration)
+    var duration: Duration?
 
-    @Option(help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"), transform: parseDepth)
+    @Option(
+        help: ArgumentHelp("Colour depth to fit the theme to: truecolor, 256, 16, 8 or none.", valueName: "depth"),
+        transform: parseDepth)
     var colors: ColorDepth = .colors256
 
     @Flag(help: "Also print the table of styles (colours and attributes) after the text.")
@@ -35,21 +42,38 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("ascii"), help: "Draw as for a non-UTF-8 locale (ASCII sparkline and borders).")
     var ascii = false
 
-    func run() throws {
-        let keyList: [Key]
-        switch Key.parseSequence(keys) {
-        case .success(let parsed): keyList = parsed
-        case .failure(let error): throw ValidationError(error.description)
+    @Option(help: ArgumentHelp("Play this NDJSON recording instead of running the demo app.", valueName: "file"))
+    var from: String?
+
+    @Option(help: "Playback speed of --from.")
+    var speed: Double = 1
+
+    func validate() throws {
+        if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
+        guard speed > 0, speed.isFinite, speed <= 10_000 else {
+            throw ValidationError("--speed must be above 0 and at most 10000")
         }
-        let environment = ProcessInfo.processInfo.environment
-        let monochrome = appearance.noColor || environment["NO_COLOR"].map { !$0.isEmpty } == true
-        let selection = ThemeSelection.resolve(
-            requested: appearance.theme, themesDirectory: appearance.themesDirectory, environment: environment)
+    }
+
+    func run() throws {
+        let keyList = try Key.parseSequence(keys).get()
+        let (monochrome, selection) = appearance.resolve()
+        var player: RecordingPlayer?
+        if let from {
+            do {
+                player = try RecordingPlayer(path: from, speed: speed)
+            } catch {
+                printError("errorwatch: cannot read the recording \(from): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let length = player?.recording.entries.last.map { $0.offset / speed } ?? .zero
         let options = HeadlessRenderer.Options(
             width: size.width, height: size.height, configuration: DemoConfiguration(seed: appearance.seed),
-            keys: keyList, duration: duration, themes: selection.themes, themeIndex: selection.index,
+            keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),
+            themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
-            statusMessage: appearance.theme == nil ? nil : selection.warning)
+            statusMessage: appearance.theme == nil ? nil : selection.warning, recording: player)
         let outcome = HeadlessRenderer(options: options).run()
         print(outcome.screen.snapshotText(styles: styles))
     }

@@ -181,6 +181,24 @@ struct ErrorStreamDeliveryTests {
         #expect(stream.statistics.dropped == 1)  // `bounded` kept 2 of its 3 (replayed 9, 10, then 11)
     }
 
+    @MainActor @Test func aListenerOnTheMainActorReceivesErrorsAddedFromOtherThreads() async {
+        let stream = makeStream()
+        let updates = stream.updates(of: Numbered.self, bufferingPolicy: .unbounded)
+        let producing = Task.detached {
+            await onThreads(2) { producer in
+                for index in 0..<500 { stream.add(Numbered(producer: producer, index: index)) }
+            }
+            stream.finish()
+        }
+        var count = 0
+        for await _ in updates {
+            MainActor.assertIsolated()
+            count += 1
+        }
+        await producing.value
+        #expect(count == 1_000)
+    }
+
     @Test func aOneMegabyteMessageIsDelivered() async {
         let stream = makeStream()
         let updates = stream.updates(of: Huge.self)

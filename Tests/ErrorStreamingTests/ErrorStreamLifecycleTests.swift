@@ -56,6 +56,24 @@ struct ErrorStreamLifecycleTests {
         #expect(stream.subscriberCount == 0)
     }
 
+    @Test func aSecondIteratorOfOneSequenceGetsItsOwnListenerFromThenOn() async {
+        let stream = makeStream()
+        let events = stream.events(bufferingPolicy: .unbounded)
+        stream.add(Other(index: 1))
+        var first = events.makeAsyncIterator()
+        var second = events.makeAsyncIterator()
+        #expect(stream.subscriberCount == 2)
+        stream.add(Other(index: 2))
+        stream.finish()
+        var firstSeen: [UInt64] = []
+        while let event = await first.next() { firstSeen.append(event.sequence) }
+        var secondSeen: [UInt64] = []
+        while let event = await second.next() { secondSeen.append(event.sequence) }
+        #expect(firstSeen == [1, 2])
+        #expect(secondSeen == [2])
+        #expect(stream.subscriberCount == 0)
+    }
+
     @Test func tenThousandSubscribeCancelCyclesLeaveNothingBehind() async {
         let stream = makeStream(historyCapacity: 8)
         for cycle in 0..<10_000 {

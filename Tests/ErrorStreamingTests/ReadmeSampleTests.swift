@@ -35,6 +35,26 @@ enum CheckoutError: ClassifiedError {
 // end sample
 
 struct ReadmeSampleTests {
+    @Test func streamBasics() async {
+        // sample: stream-basics
+        let stream = ErrorStream()
+        // Subscribed when created: nothing added from here on is missed, even before the first `next()`.
+        let checkout = stream.updates(of: CheckoutError.self)
+        let everything = stream.events(bufferingPolicy: .bufferingNewest(1024))
+
+        stream.add(CheckoutError.cardDeclined, context: ErrorContext(source: "checkout", origin: .user))
+        stream.add(URLError(.timedOut))  // from any thread or actor; never waits for a listener
+        stream.finish()  // ends every listener's loop once it has read what was added
+
+        var declined: [CheckoutError] = []
+        for await error in checkout { declined.append(error) }  // [.cardDeclined]
+        var lines: [String] = []
+        for await event in everything { lines.append("#\(event.sequence) \(event.source)") }  // ["#1 checkout", "#2 app"]
+        // end sample
+        #expect(declined == [.cardDeclined])
+        #expect(lines == ["#1 checkout", "#2 app"])
+    }
+
     @Test func handlerTree() async {
         // sample: handler-tree
         let stream = ErrorStream()
@@ -184,6 +204,20 @@ struct ReadmeSampleTests {
         #expect(stream.statistics.added == 1)
     }
 
+    /// The README carries the same samples, plus the stream's own, under the same markers.
+    @Test func readmeSamplesMatchThisFile() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let documented = DocSampleExtractor.documentSamples(readme)
+        let compiled = DocSampleExtractor.sourceSamples(source)
+        #expect(Set(documented.map(\.name)) == Set(compiled.keys))
+        for sample in documented {
+            #expect(sample.code == compiled[sample.name], "README.md sample '\(sample.name)' differs")
+        }
+    }
+
     @Test func documentSamplesMatchThisFile() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -196,7 +230,7 @@ struct ReadmeSampleTests {
                 "handler-tree", "handler-owner", "classified-error", "classification",
                 "reactions", "coalescing", "retry", "bindings",
             ])
-        #expect(Set(documented.map(\.name)) == Set(compiled.keys))
+        #expect(Set(documented.map(\.name)) == Set(compiled.keys).subtracting(["stream-basics"]))
         for sample in documented {
             #expect(sample.code == compiled[sample.name], "docs/handling.md sample '\(sample.name)' differs")
         }

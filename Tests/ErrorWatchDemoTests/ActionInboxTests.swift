@@ -23,6 +23,19 @@ struct ActionInboxTests {
         #expect(wakes.load(ordering: .relaxed) == 2)
     }
 
+    /// A regression test: the waker used to be re-wrapped in a thunk on every post, so calling it recursed once
+    /// per earlier post and a long run overflowed the stack.
+    @Test func wakingStaysCheapAfterManyPosts() {
+        let inbox = ActionInbox()
+        let wakes = Atomic<Int>(0)
+        inbox.setWaker { wakes.add(1, ordering: .relaxed) }
+        for _ in 0..<200_000 {
+            inbox.post(.statusMessage("x"))
+            _ = inbox.drain()
+        }
+        #expect(wakes.load(ordering: .relaxed) == 200_000)
+    }
+
     @Test func drainBatchesEventsAndKeepsTheLatestSample() {
         let inbox = ActionInbox()
         inbox.post(event: Self.event(1))

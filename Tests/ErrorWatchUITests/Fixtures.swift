@@ -33,32 +33,52 @@ struct EventTemplate {
 }
 
 let eventTemplates: [EventTemplate] = [
-    EventTemplate(kind: .log, level: .info, source: "auth.login", typeName: "auth", message:
-        "logging in as ada@example.com"),
-    EventTemplate(kind: .error, level: .warning, source: "auth.login", typeName: "AuthError", message:
-        "invalid credentials for ada@example.com (HTTP 401)", userMessage: "Wrong email or password", code: "A-101",
+    EventTemplate(
+        kind: .log, level: .info, source: "auth.login", typeName: "auth",
+        message:
+            "logging in as ada@example.com"),
+    EventTemplate(
+        kind: .error, level: .warning, source: "auth.login", typeName: "AuthError",
+        message:
+            "invalid credentials for ada@example.com (HTTP 401)", userMessage: "Wrong email or password", code: "A-101",
         category: .userActionable, attempt: 1),
-    EventTemplate(kind: .error, level: .error, source: "net.http", typeName: "NetworkError", message:
-        "The Internet connection appears to be offline (URLError -1009)", userMessage: "You're offline",
+    EventTemplate(
+        kind: .error, level: .error, source: "net.http", typeName: "NetworkError",
+        message:
+            "The Internet connection appears to be offline (URLError -1009)", userMessage: "You're offline",
         code: "N-1009", category: .transient, attempt: 2),
-    EventTemplate(kind: .log, level: .notice, source: "net.monitor", typeName: "network", message:
-        "path unsatisfied: no usable interface"),
-    EventTemplate(kind: .error, level: .error, source: "api.orders", typeName: "ServerError", message:
-        "HTTP 503 Service Unavailable from api.example.com/v2/orders", userMessage: "Server unavailable",
+    EventTemplate(
+        kind: .log, level: .notice, source: "net.monitor", typeName: "network",
+        message:
+            "path unsatisfied: no usable interface"),
+    EventTemplate(
+        kind: .error, level: .error, source: "api.orders", typeName: "ServerError",
+        message:
+            "HTTP 503 Service Unavailable from api.example.com/v2/orders", userMessage: "Server unavailable",
         code: "N-503", category: .transient),
-    EventTemplate(kind: .error, level: .warning, source: "session.refresh", typeName: "SessionError", message:
-        "access token expired at 09:38:01Z (HTTP 401)", userMessage: "Session expired, please log in again",
+    EventTemplate(
+        kind: .error, level: .warning, source: "session.refresh", typeName: "SessionError",
+        message:
+            "access token expired at 09:38:01Z (HTTP 401)", userMessage: "Session expired, please log in again",
         code: "A-401", category: .userActionable),
-    EventTemplate(kind: .error, level: .error, source: "sync.batch", typeName: "SyncError", message:
-        "sync batch 42 failed: timeout after 10s", code: "T-408", category: .transient, origin: .background,
+    EventTemplate(
+        kind: .error, level: .error, source: "sync.batch", typeName: "SyncError",
+        message:
+            "sync batch 42 failed: timeout after 10s", code: "T-408", category: .transient, origin: .background,
         attempt: 3),
-    EventTemplate(kind: .log, level: .info, source: "sync.batch", typeName: "sync", message:
-        "sync batch 43 ok (128 items in 412ms)"),
-    EventTemplate(kind: .error, level: .critical, source: "orders.decode", typeName: "DecodingError", message:
-        "keyNotFound(\"createdAt\") in Order[3]: impossible branch, bug report B-17 filed",
+    EventTemplate(
+        kind: .log, level: .info, source: "sync.batch", typeName: "sync",
+        message:
+            "sync batch 43 ok (128 items in 412ms)"),
+    EventTemplate(
+        kind: .error, level: .critical, source: "orders.decode", typeName: "DecodingError",
+        message:
+            "keyNotFound(\"createdAt\") in Order[3]: impossible branch, bug report B-17 filed",
         userMessage: "Something went wrong. We've been notified.", code: "B-17", category: .bug),
-    EventTemplate(kind: .log, level: .debug, source: "auth.session", typeName: "auth", message:
-        "token refresh scheduled in 300s"),
+    EventTemplate(
+        kind: .log, level: .debug, source: "auth.session", typeName: "auth",
+        message:
+            "token refresh scheduled in 300s"),
 ]
 
 extension DashboardEvent {
@@ -82,7 +102,8 @@ extension MetricsSnapshot {
         ],
         errorsByCategory: [.transient: 1_097, .userActionable: 186, .bug: 1],
         errorRatePerSecond: (0..<60).map { second in
-            second < 38 ? [0, 1, 0, 2, 1, 0, 3, 1][second % 8] : (second < 48 ? 40 + (second - 38) * 6 : 12 - (second - 48))
+            second < 38
+                ? [0, 1, 0, 2, 1, 0, 3, 1][second % 8] : (second < 48 ? 40 + (second - 38) * 6 : 12 - (second - 48))
         },
         flowSuccesses: ["login": 14, "session": 9, "sync": 211],
         flowFailures: ["login": 5, "session": 2, "sync": 97],
@@ -96,7 +117,8 @@ extension DashboardState {
         width: Int = 120, height: Int = 40, events: Int = 300, colorDepth: ColorDepth = .colors256,
         unicode: Bool = true, themes: [Theme] = [.default]
     ) -> DashboardState {
-        var state = DashboardState(width: width, height: height, now: fixtureStart, themes: themes,
+        var state = DashboardState(
+            width: width, height: height, now: fixtureStart, themes: themes,
             colorDepth: colorDepth, unicode: unicode)
         let now = fixtureStart.addingTimeInterval(754)
         let batch = (0..<events).map { i in
@@ -104,31 +126,46 @@ extension DashboardState {
         }
         var actions: [DashboardAction] = [.eventsReceived(batch), .metricsSampled(.fixture)]
         let alerts: [(String, String, ErrorCode, ErrorSeverity, ErrorCategory, Int, Double, String)] = [
-            ("bug|orders.decode", "Something went wrong. We've been notified.", "B-17", .critical, .bug, 1, 95,
-                "DecodingError"),
+            (
+                "bug|orders.decode", "Something went wrong. We've been notified.", "B-17", .critical, .bug, 1, 95,
+                "DecodingError"
+            ),
             ("offline", "You're offline", "N-1009", .warning, .transient, 5, 130, "NetworkError"),
             ("auth|A-101", "Wrong email or password", "A-101", .warning, .userActionable, 3, 41, "AuthError"),
-            ("session|A-401", "Session expired, please log in again", "A-401", .warning, .userActionable, 1, 12,
-                "SessionError"),
+            (
+                "session|A-401", "Session expired, please log in again", "A-401", .warning, .userActionable, 1, 12,
+                "SessionError"
+            ),
             ("N-503|api.orders", "Server unavailable", "N-503", .error, .transient, 12, 3, "ServerError"),
         ]
         for (fingerprint, title, code, severity, category, count, age, type) in alerts {
-            actions.append(.alertReceived(AlertRecord(
-                fingerprint: fingerprint, title: title, code: code, severity: severity, category: category,
-                count: count, firstSeen: now.addingTimeInterval(-age - 30), lastSeen: now.addingTimeInterval(-age),
-                source: "app", typeName: type)))
+            actions.append(
+                .alertReceived(
+                    AlertRecord(
+                        fingerprint: fingerprint, title: title, code: code, severity: severity, category: category,
+                        count: count, firstSeen: now.addingTimeInterval(-age - 30),
+                        lastSeen: now.addingTimeInterval(-age),
+                        source: "app", typeName: type)))
         }
-        actions.append(.alertReceived(AlertRecord(
-            fingerprint: "sync", title: "Sync failed", code: "T-408", severity: .error, category: .transient,
-            count: 97, firstSeen: now, lastSeen: now, source: "sync.batch", typeName: "SyncError",
-            origin: .background)))
+        actions.append(
+            .alertReceived(
+                AlertRecord(
+                    fingerprint: "sync", title: "Sync failed", code: "T-408", severity: .error, category: .transient,
+                    count: 97, firstSeen: now, lastSeen: now, source: "sync.batch", typeName: "SyncError",
+                    origin: .background)))
         actions += [
-            .flowChanged(FlowStatus(name: "login", state: "logged in", health: .ok,
-                lastOutcome: "success after 2 failures", lastChange: now.addingTimeInterval(-8))),
-            .flowChanged(FlowStatus(name: "session", state: "expired → re-login", health: .degraded,
-                lastOutcome: "401 session expired (A-401)", lastChange: now.addingTimeInterval(-12))),
-            .flowChanged(FlowStatus(name: "sync", state: "retrying 3/5", health: .failing,
-                lastOutcome: "timeout after 10s (T-408)", lastChange: now.addingTimeInterval(-2))),
+            .flowChanged(
+                FlowStatus(
+                    name: "login", state: "logged in", health: .ok,
+                    lastOutcome: "success after 2 failures", lastChange: now.addingTimeInterval(-8))),
+            .flowChanged(
+                FlowStatus(
+                    name: "session", state: "expired → re-login", health: .degraded,
+                    lastOutcome: "401 session expired (A-401)", lastChange: now.addingTimeInterval(-12))),
+            .flowChanged(
+                FlowStatus(
+                    name: "sync", state: "retrying 3/5", health: .failing,
+                    lastOutcome: "timeout after 10s (T-408)", lastChange: now.addingTimeInterval(-2))),
             .tick(now),
         ]
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }

@@ -15,6 +15,15 @@ struct KeymapDocsTests {
         #expect(text == table)
     }
 
+    /// The README's key table is the same text, between `<!-- keys:begin -->` and `<!-- keys:end -->`.
+    @Test func readmeKeyTableMatchesTheKeymap() throws {
+        let url = docsDirectory.deletingLastPathComponent().appendingPathComponent("README.md")
+        let readme = try String(contentsOf: url, encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- keys:begin -->\n"))
+        let end = try #require(readme.range(of: "\n<!-- keys:end -->"))
+        #expect(String(readme[begin.upperBound..<end.lowerBound]) == Keymap.standard.markdownTable().trimmingCharacters(in: .newlines))
+    }
+
     @Test func helpOverlayListsEveryBinding() {
         var state = DashboardState.sample(width: 120, height: 40)
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("?")))

@@ -4,7 +4,8 @@ import Testing
 
 struct LayoutAndDiffTests {
     @Test func splitsHonourConstraintsAndTile() {
-        let parts = Layout.split(Rect(x: 0, y: 0, width: 100, height: 10), .horizontal,
+        let parts = Layout.split(
+            Rect(x: 0, y: 0, width: 100, height: 10), .horizontal,
             [.fixed(10), .percentage(30), .fill(1), .fill(3)])
         #expect(parts.map(\.width) == [10, 30, 15, 45])
         #expect(parts.map(\.x) == [0, 10, 40, 55])
@@ -37,8 +38,11 @@ struct LayoutAndDiffTests {
     @Test func diffOfOnePaneChangeStaysInsideThatPane() {
         var state = DashboardState.sample(width: 200, height: 50)
         let before = Dashboard.render(state)
-        _ = DashboardReducer.reduce(into: &state, action: .flowChanged(FlowStatus(
-            name: "sync", state: "synced", health: .ok, lastOutcome: "batch 44 ok", lastChange: state.now)))
+        _ = DashboardReducer.reduce(
+            into: &state,
+            action: .flowChanged(
+                FlowStatus(
+                    name: "sync", state: "synced", health: .ok, lastOutcome: "batch 44 ok", lastChange: state.now)))
         let after = Dashboard.render(state)
         let flows = DashboardLayout(width: 200, height: 50).flows
         let changes = after.changes(since: before)
@@ -52,5 +56,18 @@ struct LayoutAndDiffTests {
         var reused = ScreenBuffer(width: 1, height: 1)
         Dashboard.render(state, into: &reused)
         #expect(reused == Dashboard.render(state))
+    }
+}
+
+struct ShortTerminalLayoutTests {
+    /// On short terminals Errors and Logs keep room for content; Metrics and Flows give way first.
+    @Test func errorsAndLogsStayReadableDownToTheMinimumHeight() {
+        for width in [40, 45, 59, 60, 80, 109, 110, 200] {
+            for height in DashboardState.minimumSize.height...30 {
+                let layout = DashboardLayout(width: width, height: height)
+                #expect(layout.errors.height >= 3, "\(width)x\(height) errors")
+                #expect(layout.logs.height >= 3, "\(width)x\(height) logs")
+            }
+        }
     }
 }

@@ -20,11 +20,13 @@ struct PropertyTests {
             case 0: action = .keyPressed(keys.randomElement(using: &g)!)
             case 1: action = .eventReceived(randomEvent(&g, at: state.now))
             case 2: action = .tick(state.now.addingTimeInterval(Double.random(in: 0...400, using: &g)))
-            default: action = .alertReceived(AlertRecord(
-                fingerprint: "f\(Int.random(in: 0...5, using: &g))", title: randomText(&g), code: nil,
-                severity: ErrorSeverity.allCases.randomElement(using: &g)!, category: .transient,
-                count: Int.random(in: 1...100_000, using: &g), firstSeen: state.now, lastSeen: state.now,
-                source: randomText(&g)))
+            default:
+                action = .alertReceived(
+                    AlertRecord(
+                        fingerprint: "f\(Int.random(in: 0...5, using: &g))", title: randomText(&g), code: nil,
+                        severity: ErrorSeverity.allCases.randomElement(using: &g)!, category: .transient,
+                        count: Int.random(in: 1...100_000, using: &g), firstSeen: state.now, lastSeen: state.now,
+                        source: randomText(&g)))
             }
             _ = DashboardReducer.reduce(into: &state, action: action)
         }
@@ -37,7 +39,8 @@ struct PropertyTests {
     }
 
     func randomEvent(_ g: inout SeededGenerator, at time: Date) -> DashboardEvent {
-        DashboardEvent(sequence: g.next(), timestamp: time, kind: Bool.random(using: &g) ? .error : .log,
+        DashboardEvent(
+            sequence: g.next(), timestamp: time, kind: Bool.random(using: &g) ? .error : .log,
             level: ErrorSeverity.allCases.randomElement(using: &g)!, source: randomText(&g),
             typeName: randomText(&g), message: randomText(&g), origin: Bool.random(using: &g) ? .user : .background)
     }
@@ -49,6 +52,9 @@ struct PropertyTests {
             let buffer = Dashboard.render(state)
             #expect(buffer.width == state.width && buffer.height == state.height)
             #expect(buffer.cells.count == state.width * state.height)
+            var reused = ScreenBuffer(width: state.width, height: state.height, fill: Self.sentinel)
+            Dashboard.draw(state, into: &reused)
+            #expect(reused == buffer, "header, panes and footer cover every cell")
             for (index, cell) in buffer.cells.enumerated() {
                 #expect(cell.grapheme.unicodeScalars.allSatisfy { !Sanitizer.isUnsafe($0) })
                 if cell.width == 2 {
@@ -64,7 +70,8 @@ struct PropertyTests {
         for _ in 0..<200 {
             var state = DashboardState(width: 120, height: 40, now: fixtureStart, unicode: Bool.random(using: &g))
             _ = DashboardReducer.reduce(into: &state, action: .eventReceived(randomEvent(&g, at: fixtureStart)))
-            let area = Rect(x: Int.random(in: 0...30, using: &g), y: Int.random(in: 0...10, using: &g),
+            let area = Rect(
+                x: Int.random(in: 0...30, using: &g), y: Int.random(in: 0...10, using: &g),
                 width: Int.random(in: 0...80, using: &g), height: Int.random(in: 0...20, using: &g))
             var buffer = ScreenBuffer(width: 120, height: 40, fill: Self.sentinel)
             LogsPane.render(state, in: area, into: &buffer, palette: Palette(theme: .default, depth: .colors256))

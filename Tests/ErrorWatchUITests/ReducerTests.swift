@@ -14,7 +14,8 @@ struct ReducerTests {
     }
 
     func event(_ n: Int, kind: DashboardEvent.Kind = .error, type: String = "AuthError") -> DashboardEvent {
-        DashboardEvent(sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
+        DashboardEvent(
+            sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
             typeName: type, message: "message \(n)")
     }
 
@@ -57,14 +58,16 @@ struct ReducerTests {
 
     @Test func demoKeysReturnTriggers() {
         var state = DashboardState(now: fixtureStart)
-        #expect(press(&state, .character("s"), .character("S"), .character("r")) ==
-            [.trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll)])
+        #expect(
+            press(&state, .character("s"), .character("S"), .character("r")) == [
+                .trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll),
+            ])
         #expect(state.statusMessage == "▶ Recover everything")
     }
 
     @Test func ctrlLRedrawsAndHelpToggles() {
         var state = DashboardState(now: fixtureStart)
-        #expect(press(&state, .ctrl("l")) == [.redrawAll])
+        #expect(press(&state, .ctrl("l"), .ctrl("L")) == [.redrawAll, .redrawAll])
         _ = press(&state, .character("?"))
         #expect(state.showsHelp)
         _ = press(&state, .escape)
@@ -94,7 +97,8 @@ struct ReducerTests {
 
     @Test func textFilterIsTypedAfterSlashAndClearedByEscape() {
         var state = DashboardState.sample()
-        _ = press(&state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
+        _ = press(
+            &state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
             .backspace)
         #expect(state.isEditingFilter)
         #expect(state.textFilter == "503")
@@ -105,6 +109,15 @@ struct ReducerTests {
         #expect(state.visibleAlerts.map(\.title) == ["Server unavailable"])
         _ = press(&state, .escape)
         #expect(state.textFilter.isEmpty)
+    }
+
+    @Test func textFilterIgnoresASCIICase() {
+        var state = DashboardState.sample()
+        state.textFilter = "SERVICE unavail"
+        let rows = LogsPane.visibleRows(state, count: 100)
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.message.contains("Service Unavailable") })
+        state.textFilter = "漢字"
+        #expect(LogsPane.visibleRows(state, count: 100).isEmpty)
     }
 
     @Test func pauseFreezesLogsAndCountsArrivals() {
@@ -169,11 +182,13 @@ struct ReducerTests {
     @Test func alertsUpsertByFingerprintAndIgnoreBackground() {
         var state = DashboardState(now: fixtureStart)
         func alert(_ fingerprint: String, count: Int, origin: ErrorOrigin = .user) -> AlertRecord {
-            AlertRecord(fingerprint: fingerprint, title: "Server unavailable", code: "N-503", severity: .error,
+            AlertRecord(
+                fingerprint: fingerprint, title: "Server unavailable", code: "N-503", severity: .error,
                 category: .transient, count: count, firstSeen: fixtureStart, lastSeen: fixtureStart, source: "api",
                 origin: origin)
         }
-        _ = reduce(&state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
+        _ = reduce(
+            &state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
             .alertReceived(alert("a", count: 12)), .alertReceived(alert("bg", count: 3, origin: .background)))
         #expect(state.alerts.map(\.fingerprint) == ["a", "b"])
         #expect(state.alerts.first?.count == 12)
@@ -200,6 +215,16 @@ struct ReducerTests {
         #expect(state.generation == generation)
         _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(1.1)))
         #expect(state.generation == generation + 1)
+    }
+
+    @Test func statusMessagesExpire() {
+        var state = DashboardState(now: fixtureStart)
+        _ = press(&state, .character("b"))
+        #expect(state.statusMessage == "▶ Hit a software bug")
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(4)))
+        #expect(state.statusMessage != nil)
+        _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(5)))
+        #expect(state.statusMessage == nil)
     }
 
     @Test func incomingTextIsSanitised() {

@@ -9,9 +9,10 @@ import Testing
 /// `SNAPSHOT_TESTING_RECORD=all swift test --filter SnapshotTests`, then read the .txt files before committing.
 @MainActor
 struct SnapshotTests {
-    func pane(_ render: (DashboardState, Rect, inout ScreenBuffer, Palette) -> Void, width: Int, height: Int,
-        state: DashboardState = .sample()) -> ScreenBuffer
-    {
+    func pane(
+        _ render: (DashboardState, Rect, inout ScreenBuffer, Palette) -> Void, width: Int, height: Int,
+        state: DashboardState = .sample()
+    ) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
         render(state, buffer.area, &buffer, Palette(theme: state.theme, depth: state.colorDepth))
         return buffer
@@ -70,6 +71,14 @@ struct SnapshotTests {
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 
+    @Test func logsScrolledUpStopFollowing() {
+        var state = DashboardState.sample(width: 100, height: 30)
+        for key: Key in [.tab, .pageUp, .character("k")] {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
+        }
+        assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+
     @Test func eachThemeAtEachDepth() throws {
         let (themes, _) = ThemeLoader.loadDirectory(at: themesDirectory)
         for theme in themes {
@@ -78,7 +87,8 @@ struct SnapshotTests {
                 assertSnapshot(of: Dashboard.render(state), as: .screen, named: "\(theme.name)-\(depth.rawValue)")
             }
         }
-        let truecolor = DashboardState.sample(width: 100, height: 30, colorDepth: .truecolor,
+        let truecolor = DashboardState.sample(
+            width: 100, height: 30, colorDepth: .truecolor,
             themes: themes.filter { $0.name == "solarized-dark" })
         assertSnapshot(of: Dashboard.render(truecolor), as: .screen, named: "solarized-dark-truecolor")
     }
@@ -93,13 +103,30 @@ struct SnapshotTests {
             String(repeating: "very long message ", count: 40),
         ]
         for (index, message) in messages.enumerated() {
-            _ = DashboardReducer.reduce(into: &state, action: .eventReceived(DashboardEvent(
-                sequence: 900 + UInt64(index), timestamp: state.now, kind: .error, level: .error, source: "hostile",
-                typeName: "HostileError\u{1B}[0m", message: message)))
+            _ = DashboardReducer.reduce(
+                into: &state,
+                action: .eventReceived(
+                    DashboardEvent(
+                        sequence: 900 + UInt64(index), timestamp: state.now, kind: .error, level: .error,
+                        source: "hostile",
+                        typeName: "HostileError\u{1B}[0m", message: message)))
         }
-        _ = DashboardReducer.reduce(into: &state, action: .alertReceived(AlertRecord(
-            fingerprint: "hostile", title: "サーバーエラー \u{1B}[5mblink", code: "X-1", severity: .critical,
-            category: .bug, count: 3, firstSeen: state.now, lastSeen: state.now, source: "hostile")))
+        _ = DashboardReducer.reduce(
+            into: &state,
+            action: .alertReceived(
+                AlertRecord(
+                    fingerprint: "hostile", title: "サーバーエラー \u{1B}[5mblink", code: "X-1", severity: .critical,
+                    category: .bug, count: 3, firstSeen: state.now, lastSeen: state.now, source: "hostile")))
         assertSnapshot(of: Dashboard.render(state), as: .screen)
+    }
+}
+
+extension Snapshotting where Value == ScreenBuffer, Format == String {
+    /// A screen as its text lines followed by the compact style table (see `ScreenBuffer.snapshotText()`),
+    /// stored as `.txt`.
+    static var screen: Snapshotting<ScreenBuffer, String> {
+        Snapshotting<String, String>.lines.pullback { (buffer: ScreenBuffer) in
+            buffer.snapshotText()
+        }
     }
 }

@@ -20,9 +20,13 @@ struct ThemeTests {
         let (themes, problems) = ThemeLoader.loadDirectory(at: themesDirectory)
         #expect(problems.isEmpty, "\(problems)")
         #expect(themes.map(\.name) == ["default", "high-contrast", "light", "monochrome", "solarized-dark"])
-        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf:
-            themesDirectory.appendingPathComponent("theme.schema.json"))) as? [String: Any]
-        let roles = ((schema?["properties"] as? [String: Any])?["roles"] as? [String: Any])?["properties"]
+        let schema =
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf:
+                        themesDirectory.appendingPathComponent("theme.schema.json"))) as? [String: Any]
+        let roles =
+            ((schema?["properties"] as? [String: Any])?["roles"] as? [String: Any])?["properties"]
             as? [String: Any]
         #expect(Set(roles?.keys.map { $0 } ?? []) == Set(ThemeRole.allCases.map(\.rawValue)), "schema lists every role")
     }
@@ -43,7 +47,8 @@ struct ThemeTests {
     }
 
     @Test func unknownRolesAndInvalidColoursAreReportedAndFilledFromDefault() throws {
-        let loaded = try parse("""
+        let loaded = try parse(
+            """
             {"name": "odd", "roles": {"blurple": "red", "text": {"fg": "chartreuse"}, "muted": 300,
              "alert": {"fg": "#12345g"}, "title": {"fg": "red", "blink": true}, "border": "#102030"}}
             """)
@@ -83,11 +88,13 @@ struct ThemeTests {
     }
 
     @Test func coloursFitEachDepth() {
-        let theme = Theme(name: "t", styles: [
-            .text: RoleStyle(foreground: .rgb(255, 135, 0)),
-            .muted: RoleStyle(foreground: .ansi(9)),
-            .title: RoleStyle(foreground: .indexed(244)),
-        ])
+        let theme = Theme(
+            name: "t",
+            styles: [
+                .text: RoleStyle(foreground: .rgb(255, 135, 0)),
+                .muted: RoleStyle(foreground: .ansi(9)),
+                .title: RoleStyle(foreground: .indexed(244)),
+            ])
         #expect(Palette(theme: theme, depth: .truecolor)[.text].foreground == .rgb(255, 135, 0))
         #expect(Palette(theme: theme, depth: .colors256)[.text].foreground == .indexed(208))
         #expect(Palette(theme: theme, depth: .colors16)[.title].foreground == .indexed(8))

@@ -111,7 +111,8 @@ struct WireFormatTests {
         #expect(classification.code == "N-503")
         #expect(classification.category == .transient)
         #expect(classification.userMessage == "Try again soon.")
-        #expect(classification.technicalMessage == "Shop.PaymentError: gateway said 503")
+        #expect(classification.technicalMessage == "gateway said 503")
+        #expect(classification.typeName == "Shop.PaymentError")
         #expect(classification.fingerprint == "Shop.PaymentError#N-503")
         let context = Self.checkoutFailure.errorContext
         #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)

@@ -12,13 +12,14 @@ cd "$(dirname "$0")/../.."
 BIN="${ERRORWATCH_BIN:-$(swift build --show-bin-path)/errorwatch}"
 [[ -x "$BIN" ]] || { echo "e2e: $BIN is not built"; exit 1; }
 SESSION="errorwatch-e2e-$$"
-SOCKET="errorwatch-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET")
+RUN=0
+TMUX_CMD=(tmux -L "errorwatch-e2e-$$-$RUN")
 failures=0
 checks=0
 
 cleanup() { "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+cleanup_all() { for ((r = 0; r <= RUN; r++)); do tmux -L "errorwatch-e2e-$$-$r" kill-server >/dev/null 2>&1 || true; done; }
+trap cleanup_all EXIT
 
 screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }
 
@@ -66,10 +67,15 @@ keys() { "${TMUX_CMD[@]}" send-keys -t "$SESSION" "$@"; }
 
 # start [ENV...]: a fresh pane running the dashboard, then printing its exit code and the tty modes.
 start() {
+    # A fresh tmux server per run: reusing one right after kill-server races with its shutdown.
     cleanup
+    RUN=$((RUN + 1))
+    TMUX_CMD=(tmux -L "errorwatch-e2e-$$-$RUN")
     "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
     "${TMUX_CMD[@]}" set-option -t "$SESSION" status off >/dev/null
-    keys "stty sane; clear; $* $BIN --seed 7; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
+    local env="${1:-}"
+    shift || true
+    keys "stty sane; clear; $env $BIN --seed 7 $*; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
 }
 
 restored_checks() {
@@ -128,6 +134,33 @@ check "first frame (run 3)" "Errors" 30
 pkill -SEGV -f "^$BIN --seed 7" || true
 check "crash exits with the signal's status" "EXIT=139"
 check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
+
+# --- Run 4: two processes: the dashboard listens, the demo connects from outside ---
+SOCKET_PATH="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
+RECORDING="$(mktemp /tmp/errorwatch-e2e-XXXXXX.ndjson)"
+start "" --listen "unix:$SOCKET_PATH" --record "$RECORDING"
+check "listening dashboard, first frame (run 4)" "Errors" 30
+"$BIN" demo --connect "unix:$SOCKET_PATH" --keys "l i l s" --interval 300ms --duration 3s </dev/null >/dev/null
+check "the Sources pane is shown" "┌ Sources"
+check "the producer is listed with its event count" "errorwatch-demo .*[0-9]+ ev"
+check "its invalid-credentials alert shows" "Wrong email or password +A-101"
+check "its server-error burst is coalesced" "Server unavailable ×[0-9]+"
+keys q
+restored_checks "listen"
+checks=$((checks + 1))
+if [[ -S "$SOCKET_PATH" ]]; then
+    failures=$((failures + 1)); echo "FAIL the socket file is left behind: $SOCKET_PATH"
+else
+    echo "ok   the socket file is removed on exit"
+fi
+checks=$((checks + 1))
+replayed=$("$BIN" render --from "$RECORDING" --size 120x40)
+if grep -q "A-101" <<<"$replayed" && grep -q "finished" <<<"$replayed"; then
+    echo "ok   the recording renders the same alerts (render --from)"
+else
+    failures=$((failures + 1)); echo "FAIL render --from $RECORDING"; sed 's/^/     | /' <<<"$replayed"
+fi
+rm -f "$RECORDING"
 
 # --- Not a terminal: a one-line hint and exit code 2 ---
 checks=$((checks + 1))

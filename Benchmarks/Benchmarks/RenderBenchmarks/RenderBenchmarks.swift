@@ -1,4 +1,80 @@
 import Benchmark
+import ErrorWatchUI
+import Foundation
 
+// Run from Benchmarks/: `swift package benchmark --target RenderBenchmarks`.
+// Targets (issue 4): a full 200×50 frame under 1 ms at p50; diffing two frames that differ in one pane under
+// 0.2 ms; render cost independent of history length (compare the 2k and 100k history benchmarks).
 let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal], warmupIterations: 20, maxDuration: .seconds(3),
+        maxIterations: 5_000)
+    Benchmark.defaultConfiguration = configuration
+
+    let wide = RenderFixture.state(width: 200, height: 50, history: 2_000)
+    let wideLongHistory = RenderFixture.state(width: 200, height: 50, history: 100_000)
+    let small = RenderFixture.state(width: 80, height: 24, history: 2_000)
+
+    Benchmark("Render 200x50, 2k history") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wide)) }
+    }
+
+    Benchmark("Render 200x50, 100k history") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideLongHistory)) }
+    }
+
+    // Text filters: the Logs pane walks back from the newest line until its view is full, so a rare match costs a
+    // longer walk, bounded by the ring buffer's capacity.
+    var filtered = wide
+    filtered.textFilter = "DEBUG-NEVER-MATCHES"
+    let filteredNoMatch = filtered
+    filtered.textFilter = "sessionerror"
+    let filteredSome = filtered
+
+    Benchmark("Render 200x50, 2k history, text filter matching 1 in 6") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(filteredSome)) }
+    }
+
+    Benchmark("Render 200x50, 2k history, text filter matching nothing") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(filteredNoMatch)) }
+    }
+
+    Benchmark("Render 80x24, 2k history") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small)) }
+    }
+
+    Benchmark("Render 200x50 into an existing variable") { benchmark in
+        var buffer = Dashboard.render(wide)
+        for _ in benchmark.scaledIterations {
+            Dashboard.render(wide, into: &buffer)
+            blackHole(buffer)
+        }
+    }
+
+    // Two frames that differ in the Flows pane only, as after one `.flowChanged`.
+    var changed = wide
+    _ = DashboardReducer.reduce(
+        into: &changed,
+        action: .flowChanged(
+            FlowStatus(
+                name: "sync", state: "synced", health: .ok, lastOutcome: "batch 44 ok", lastChange: changed.now)))
+    let before = Dashboard.render(wide)
+    let after = Dashboard.render(changed)
+
+    Benchmark("Diff 200x50 frames, one pane changed") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(after.changes(since: before)) }
+    }
+
+    Benchmark("Diff 200x50 identical frames") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(after.changes(since: after)) }
+    }
+
+    Benchmark("Reduce 1k-event batch into a full ring buffer") { benchmark in
+        let batch = Array(wide.logs.prefix(1_000))
+        for _ in benchmark.scaledIterations {
+            var state = wide
+            _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(batch))
+            blackHole(state)
+        }
+    }
 }

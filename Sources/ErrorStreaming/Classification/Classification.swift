@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What an error is, as a plain value: category, code, messages, severity and the grouping fingerprint.
 ///
 /// ``init(of:)`` classifies *any* error: a ``ClassifiedError`` as it describes itself, and everything else
@@ -76,7 +78,7 @@ public struct Classification: Sendable, Hashable {
             userMessage: error.userMessage,
             technicalMessage: error.technicalMessage,
             severity: error.severity,
-            typeName: String(reflecting: type(of: error)),
+            typeName: error.typeName,
             fingerprint: error.fingerprint)
     }
 
@@ -84,5 +86,19 @@ public struct Classification: Sendable, Hashable {
     public static func fingerprint(typeName: String, code: ErrorCode) -> String { "\(typeName)#\(code)" }
 
     /// The fully qualified dynamic type name of an error, for example `"Foundation.URLError"`.
-    public static func typeName(of error: any Error) -> String { String(reflecting: type(of: error)) }
+    public static func typeName(of error: any Error) -> String { TypeNameCache.name(of: type(of: error)) }
+}
+
+/// `String(reflecting:)` of a metatype walks runtime metadata and allocates; errors of one type arrive by the
+/// thousand, so the names are computed once per type.
+enum TypeNameCache {
+    private static let names = Mutex<[ObjectIdentifier: String]>([:])
+
+    static func name(of type: any Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let known = names.withLock({ $0[key] }) { return known }
+        let name = String(reflecting: type)
+        names.withLock { $0[key] = name }
+        return name
+    }
 }

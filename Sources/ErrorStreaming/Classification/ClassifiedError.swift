@@ -34,6 +34,9 @@ public protocol ClassifiedError: Error {
     var severity: ErrorSeverity { get }
     /// The key under which alerts group this error. Defaults to the type name and the code.
     var fingerprint: String { get }
+    /// The fully qualified type name shown for this error. Defaults to the Swift type's name; an error that stands
+    /// for one from elsewhere (decoded from another process, say) reports the original type.
+    var typeName: String { get }
 }
 
 extension ClassifiedError {
@@ -47,7 +50,10 @@ extension ClassifiedError {
     public var severity: ErrorSeverity { category.defaultSeverity }
 
     /// `"<Module.Type>#<code>"`, so every error of one type and code lands in one alert.
-    public var fingerprint: String { Classification.fingerprint(typeName: String(reflecting: Self.self), code: code) }
+    public var fingerprint: String { Classification.fingerprint(typeName: typeName, code: code) }
+
+    /// The Swift type's fully qualified name, for example `"MyApp.LoginError"`.
+    public var typeName: String { TypeNameCache.name(of: Self.self) }
 }
 
 extension ErrorCategory {

@@ -38,7 +38,8 @@ public struct ErrorCode: Sendable, Hashable, Comparable, CustomStringConvertible
     /// A literal must parse (`"N-503"`); a malformed literal is a programming error.
     public init(stringLiteral value: String) {
         guard let code = ErrorCode(parsing: value) else {
-            preconditionFailure("malformed ErrorCode literal \(value.debugDescription); expected a letter and digits like N-503")
+            preconditionFailure(
+                "malformed ErrorCode literal \(value.debugDescription); expected a letter and digits like N-503")
         }
         self = code
     }

@@ -9,8 +9,8 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
     case offline
     /// The server did not answer in time.
     case timeout(after: Duration)
-    /// The server answered with a 5xx status.
-    case serverUnavailable(status: Int)
+    /// The server answered `request` with a 5xx status.
+    case serverUnavailable(status: Int, request: String)
     /// The session token was rejected (HTTP 401): the user must log in again.
     case sessionExpired
 
@@ -27,7 +27,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         case .sessionExpired: ErrorCode("A", 401)
         case .offline: ErrorCode("N", 1)
         case .timeout: ErrorCode("N", 408)
-        case .serverUnavailable(let status): ErrorCode("N", status)
+        case .serverUnavailable(let status, _): ErrorCode("N", status)
         }
     }
 
@@ -46,7 +46,7 @@ public enum AuthError: ClassifiedError, Equatable, Sendable {
         case .invalidCredentials: "POST /v1/session -> 401 invalid_grant"
         case .offline: "connect(): network is unreachable (ENETUNREACH)"
         case .timeout(let after): "request timed out after \(after.wholeMilliseconds) ms"
-        case .serverUnavailable(let status): "POST /v1/session -> \(status) Service Unavailable"
+        case .serverUnavailable(let status, let request): "\(request) -> \(status) Service Unavailable"
         case .sessionExpired: "GET /v1/profile -> 401 token_expired"
         }
     }

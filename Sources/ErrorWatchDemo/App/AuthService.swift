@@ -43,7 +43,7 @@ public struct AuthService: Sendable {
     /// Logs in. Fails with ``AuthError`` cases or, on a malformed response, a `DecodingError`.
     public func login(_ credentials: Credentials) async throws -> Session {
         try await roundTrip(typical: random.milliseconds(90, 220))
-        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503) }
+        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503, request: "POST /v1/session") }
         if faults.consumeRejectedLogin() || credentials.password.isEmpty { throw AuthError.invalidCredentials }
         faults.update { $0.sessionRevoked = false }
         return Session(token: "tok-\(random.int(in: 100_000...999_999))", user: credentials.email)
@@ -52,7 +52,7 @@ public struct AuthService: Sendable {
     /// Fetches the profile for a session. A revoked session fails with ``AuthError/sessionExpired``.
     public func fetchProfile(_ session: Session) async throws -> Profile {
         try await roundTrip(typical: random.milliseconds(40, 120))
-        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503) }
+        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503, request: "GET /v1/profile") }
         if faults.current.sessionRevoked { throw AuthError.sessionExpired }
         let body =
             if faults.consumeMalformedResponse() {
@@ -68,14 +68,16 @@ public struct AuthService: Sendable {
     /// Loads one section of the feed screen.
     public func fetchFeed(section: Int) async throws -> Int {
         try await roundTrip(typical: random.milliseconds(20, 60))
-        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503) }
+        if faults.consumeServerError() {
+            throw AuthError.serverUnavailable(status: 503, request: "GET /v1/feed?section=\(section)")
+        }
         return section
     }
 
     /// A background sync of local changes. Same failure modes as any request.
     public func sync() async throws -> Int {
         try await roundTrip(typical: random.milliseconds(60, 180))
-        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503) }
+        if faults.consumeServerError() { throw AuthError.serverUnavailable(status: 503, request: "POST /v1/sync") }
         return random.int(in: 0...12)
     }
 

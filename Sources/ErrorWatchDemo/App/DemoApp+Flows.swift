@@ -15,9 +15,12 @@ extension DemoApp {
     func publish(_ update: FlowUpdate) {
         let status: FlowStatus
         switch update {
-        case .login(let s, let h, let o): status = FlowStatus(name: "login", state: s, health: h, lastOutcome: o, lastChange: now())
-        case .session(let s, let h, let o): status = FlowStatus(name: "session", state: s, health: h, lastOutcome: o, lastChange: now())
-        case .sync(let s, let h, let o): status = FlowStatus(name: "sync", state: s, health: h, lastOutcome: o, lastChange: now())
+        case .login(let s, let h, let o):
+            status = FlowStatus(name: "login", state: s, health: h, lastOutcome: o, lastChange: now())
+        case .session(let s, let h, let o):
+            status = FlowStatus(name: "session", state: s, health: h, lastOutcome: o, lastChange: now())
+        case .sync(let s, let h, let o):
+            status = FlowStatus(name: "sync", state: s, health: h, lastOutcome: o, lastChange: now())
         }
         flowSink(status)
     }
@@ -43,19 +46,24 @@ extension DemoApp {
         for await outcome in outcomes {
             switch outcome {
             case .success(let session):
-                Counter(label: "flow.outcome", dimensions: [("flow", "login"), ("result", "success")], factory: metrics)
-                    .increment()
+                Counter(
+                    label: "flow.outcome", dimensions: [("flow", "login"), ("result", "success")], factory: metrics
+                )
+                .increment()
                 self.session.signIn(session)
                 publish(.login(state: "logged in", health: .ok, outcome: "login ok as \(session.user)"))
                 loginLog.info("login ok", metadata: ["user": "\(session.user)"])
                 requestRefresh()
             case .failure(let error):
-                Counter(label: "flow.outcome", dimensions: [("flow", "login"), ("result", "failure")], factory: metrics)
-                    .increment()
+                Counter(
+                    label: "flow.outcome", dimensions: [("flow", "login"), ("result", "failure")], factory: metrics
+                )
+                .increment()
                 let classification = Classification(of: error)
                 publish(
                     .login(
-                        state: "login failed", health: classification.category == .userActionable ? .degraded : .failing,
+                        state: "login failed",
+                        health: classification.category == .userActionable ? .degraded : .failing,
                         outcome: "\(classification.code) \(classification.userMessage)"))
             }
         }
@@ -108,16 +116,20 @@ extension DemoApp {
                 let profile = try await auth.fetchProfile(current)
                 switch profile.plan {
                 case "free", "pro", "team":
-                    publish(.session(state: "active", health: .ok, outcome: "profile \(profile.name) (\(profile.plan))"))
+                    publish(
+                        .session(state: "active", health: .ok, outcome: "profile \(profile.name) (\(profile.plan))"))
                 default:
                     // The server validates plans against this same list; any other value is our bug.
-                    reportBug("profile plan \"\(profile.plan)\" is not one the client knows", to: stream, source: "auth.session")
+                    reportBug(
+                        "profile plan \"\(profile.plan)\" is not one the client knows", to: stream,
+                        source: "auth.session")
                     publish(.session(state: "active", health: .degraded, outcome: "B-0 unknown plan"))
                 }
             } catch {
                 let classification = Classification(of: error)
                 let handled = await loggedInHandler.handle(
-                    error, context: ErrorContext(source: "auth.session", severity: classification.severity, origin: .user))
+                    error,
+                    context: ErrorContext(source: "auth.session", severity: classification.severity, origin: .user))
                 if !handled, session.current != nil {
                     publish(
                         .session(
@@ -169,7 +181,8 @@ extension DemoApp {
                 Counter(label: "flow.outcome", dimensions: [("flow", "sync"), ("result", "failure")], factory: metrics)
                     .increment()
                 let classification = Classification(of: error)
-                publish(.sync(state: "idle", health: .failing, outcome: "\(classification.code) gave up, next run later"))
+                publish(
+                    .sync(state: "idle", health: .failing, outcome: "\(classification.code) gave up, next run later"))
             }
         }
     }
@@ -178,7 +191,11 @@ extension DemoApp {
 /// Counts attempts inside `retry`'s `shouldRetry` closure.
 final class AttemptCounter: Sendable {
     private let count = Mutex(0)
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
     var value: Int { count.withLock { $0 } }
 }
 

@@ -58,7 +58,10 @@ extension DemoApp {
             } catch is CancellationError {
                 return
             } catch {
-                stream.add(error, context: ErrorContext(source: "feed", severity: .error, origin: .user, metadata: ["section": "\(section)"]))
+                stream.add(
+                    error,
+                    context: ErrorContext(
+                        source: "feed", severity: .error, origin: .user, metadata: ["section": "\(section)"]))
             }
         }
     }
@@ -72,6 +75,7 @@ extension DemoApp {
         let batches = Int(configuration.stormDuration / step)
         let perBatch = max(1, configuration.stormRate / 100)
         let kinds = StormError.allCases
+        let start = clock.now
         var added = 0
         for batch in 0..<batches {
             for i in 0..<perBatch {
@@ -79,7 +83,9 @@ extension DemoApp {
                 stream.add(kind, context: ErrorContext(source: "feed.images", severity: .warning, origin: .user))
                 added += 1
             }
-            do { try await clock.sleep(for: step) } catch { break }
+            // Paced by deadlines, not by sleeping a step after each batch, so the rate holds however long a
+            // batch takes to add.
+            do { try await clock.sleep(until: start.advanced(by: step * (batch + 1))) } catch { break }
         }
         appLog.notice("error storm over: \(added) errors added")
     }

@@ -158,4 +158,3 @@ public final class DemoApp: Sendable {
         return Task { await operation() }
     }
 }
-

@@ -1,3 +1,5 @@
+import ErrorStreaming
+
 /// Timings and sizes of the simulated app. The defaults make a lively demo; tests shorten them.
 public struct DemoConfiguration: Sendable {
     /// Seeds every random choice (latencies, jitter, tokens), so a run can be replayed.
@@ -32,8 +34,6 @@ public struct DemoConfiguration: Sendable {
         self.maxAttempts = maxAttempts
     }
 }
-
-import ErrorStreaming
 
 /// Errors an error storm (`S`) floods the stream with: many of few kinds, as a misbehaving feed would.
 public enum StormError: ClassifiedError, CaseIterable, Sendable, Equatable {

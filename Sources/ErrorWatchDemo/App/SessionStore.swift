@@ -36,7 +36,10 @@ final class SessionStore: Sendable {
     /// Stores a fresh session.
     func signIn(_ session: Session) {
         state.withLock { $0.session = session }
-        publish(FlowStatus(name: "session", state: "active", health: .ok, lastOutcome: "token \(session.token)", lastChange: now()))
+        publish(
+            FlowStatus(
+                name: "session", state: "active", health: .ok, lastOutcome: "token \(session.token)", lastChange: now())
+        )
     }
 
     /// The server rejected the session: back to the login screen, and log in again when auto-login is on.

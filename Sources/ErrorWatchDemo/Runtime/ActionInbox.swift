@@ -18,7 +18,8 @@ public final class ActionInbox: Sendable {
     }
 
     private let pending = Mutex(Pending())
-    private let waker = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Not a closure in a `Mutex`: see ``Observer`` for why (a million posts once meant a million nested thunks).
+    private let waker = Observer<Void>()
     /// Events kept for display between two drains.
     public let eventCapacity: Int
 
@@ -27,7 +28,7 @@ public final class ActionInbox: Sendable {
     }
 
     /// Sets what wakes the UI thread when the inbox goes from empty to non-empty.
-    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = wake } }
+    public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.set { _ in wake() } }
 
     /// Posts an action.
     public func post(_ action: DashboardAction) {
@@ -55,7 +56,7 @@ public final class ActionInbox: Sendable {
             body(&p)
             return wasEmpty
         }
-        if wasEmpty { waker.withLock { $0 }?() }
+        if wasEmpty { waker.notify(()) }
     }
 
     /// Takes everything posted so far: events first, as one batch, then other actions in order, then the

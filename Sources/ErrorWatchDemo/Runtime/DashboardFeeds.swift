@@ -1,3 +1,4 @@
+import CoreMetrics
 import ErrorStreaming
 import ErrorWatchUI
 import Foundation
@@ -108,10 +109,18 @@ final class DashboardFeeds: Sendable {
         var failures: [String: Int] = [:]
         for (key, value) in outcomes {
             let flow = key.dimensions["flow"] ?? "?"
-            if key.dimensions["result"] == "success" { successes[flow, default: 0] += Int(value) }
-            else { failures[flow, default: 0] += Int(value) }
+            if key.dimensions["result"] == "success" {
+                successes[flow, default: 0] += Int(value)
+            } else {
+                failures[flow, default: 0] += Int(value)
+            }
         }
+        // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
         let statistics = stream.statistics
+        Recorder(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: statistics.dropped))
+        Recorder(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
+        let dropped = UInt64(metrics.gaugeValue("errorstream.dropped") ?? 0)
+        let listeners = Int(metrics.gaugeValue("errorstream.listeners") ?? 0)
         return MetricsSnapshot(
             totalErrors: byType.values.reduce(0, +),
             errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
@@ -120,7 +129,7 @@ final class DashboardFeeds: Sendable {
             flowSuccesses: successes, flowFailures: failures,
             loginLatencyP50: metrics.timerPercentile("login.latency", 50),
             loginLatencyP95: metrics.timerPercentile("login.latency", 95),
-            droppedEvents: statistics.dropped, listenerCount: statistics.subscribers)
+            droppedEvents: dropped, listenerCount: listeners)
     }
 
     @discardableResult

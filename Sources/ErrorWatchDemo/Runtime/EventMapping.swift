@@ -23,10 +23,9 @@ extension DashboardEvent {
 
     /// `ErrorWatchDemo.AuthError` → `AuthError`; `Swift.DecodingError` → `DecodingError`. Generic arguments stay.
     public static func shortTypeName(_ qualified: String) -> String {
-        let base = qualified.split(separator: "<", maxSplits: 1).first.map(String.init) ?? qualified
-        let generic = qualified.dropFirst(base.count)
-        let last = base.split(separator: ".").last.map(String.init) ?? base
-        return last + generic
+        let genericStart = qualified.firstIndex(of: "<") ?? qualified.endIndex
+        guard let dot = qualified[..<genericStart].lastIndex(of: ".") else { return qualified }
+        return String(qualified[qualified.index(after: dot)...])
     }
 }
 

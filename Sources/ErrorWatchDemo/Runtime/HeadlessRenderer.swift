@@ -23,13 +23,18 @@ public struct HeadlessRenderer {
         public var startDate: Date
         /// A status-line message to show from the start (for example a theme warning).
         public var statusMessage: String?
+        /// A recording to play instead of running the demo app (`render --from FILE`); the run then starts at the
+        /// recording's first event.
+        public var recording: RecordingPlayer?
 
         public init(
             width: Int = 120, height: Int = 40, configuration: DemoConfiguration = DemoConfiguration(),
             keys: [Key] = [], duration: Duration = .seconds(10), themes: [Theme] = [.default], themeIndex: Int = 0,
             colorDepth: ColorDepth = .colors256, unicode: Bool = true,
-            startDate: Date = Date(timeIntervalSince1970: 1_767_258_000), statusMessage: String? = nil
+            startDate: Date = Date(timeIntervalSince1970: 1_767_258_000), statusMessage: String? = nil,
+            recording: RecordingPlayer? = nil
         ) {
+            self.recording = recording
             self.width = width
             self.height = height
             self.configuration = configuration
@@ -62,14 +67,18 @@ public struct HeadlessRenderer {
     public func run() -> Outcome {
         let clock = ManualClock()
         let executor = SimulationExecutor()
+        let startDate = options.recording?.startDate ?? options.startDate
         let runtime = DashboardRuntime(
-            clock: DemoClock(clock), startDate: options.startDate, configuration: options.configuration,
-            executor: executor)
+            clock: DemoClock(clock), startDate: startDate,
+            content: options.recording == nil ? .demo(options.configuration) : .external,
+            timeScale: options.recording?.speed ?? 1, executor: executor)
         var state = DashboardState(
-            width: options.width, height: options.height, now: options.startDate, themes: options.themes,
+            width: options.width, height: options.height, now: startDate, themes: options.themes,
             colorDepth: options.colorDepth, unicode: options.unicode)
         state.themeIndex = min(max(0, options.themeIndex), state.themes.count - 1)
-        if let message = options.statusMessage { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message)) }
+        if let message = options.statusMessage {
+            _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message))
+        }
         var quit = false
 
         func apply(_ action: DashboardAction) {
@@ -99,6 +108,11 @@ public struct HeadlessRenderer {
         }
 
         runtime.start()
+        if let recording = options.recording {
+            let ingest = runtime.ingest
+            let demoClock = runtime.clock
+            Task(executorPreference: executor) { await recording.play(into: ingest, clock: demoClock) }
+        }
         settle()
         let step = options.duration / (options.keys.count + 1)
         for (index, key) in options.keys.enumerated() where !quit {

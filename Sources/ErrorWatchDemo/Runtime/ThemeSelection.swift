@@ -32,7 +32,9 @@ public struct ThemeSelection: Sendable {
             candidates.append(fromEnvironment)
         }
         candidates.append((currentDirectory as NSString).appendingPathComponent("Themes"))
-        if let executableDirectory { candidates.append((executableDirectory as NSString).appendingPathComponent("Themes")) }
+        if let executableDirectory {
+            candidates.append((executableDirectory as NSString).appendingPathComponent("Themes"))
+        }
 
         var themes: [Theme] = [.default]
         var directory: String?
@@ -48,7 +50,8 @@ public struct ThemeSelection: Sendable {
             problems.append("no Themes folder found; using the built-in default theme")
         }
         if themesDirectory != nil, directory != themesDirectory, let themesDirectory {
-            problems.insert("themes folder \(themesDirectory) not found; using \(directory ?? "the built-in default")", at: 0)
+            problems.insert(
+                "themes folder \(themesDirectory) not found; using \(directory ?? "the built-in default")", at: 0)
         }
 
         var index = themes.firstIndex { $0.name == Theme.default.name } ?? 0

@@ -23,7 +23,10 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
             self.dimensions = Dictionary(dimensions, uniquingKeysWith: { _, last in last })
         }
         public var description: String {
-            dimensions.isEmpty ? label : label + "{" + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
+            dimensions.isEmpty
+                ? label
+                : label + "{"
+                    + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
         }
     }
 
@@ -40,31 +43,26 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
     // MARK: MetricsFactory
 
     public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        let key = Key(label: label, dimensions: dimensions)
-        return registry.withLock { r in
-            if let existing = r.counters[key] { return existing }
-            let box = CounterBox()
-            r.counters[key] = box
-            return box
-        }
+        handler(Key(label: label, dimensions: dimensions), in: \.counters, make: CounterBox.init)
     }
 
     public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
-        let key = Key(label: label, dimensions: dimensions)
-        return registry.withLock { r in
-            if let existing = r.recorders[key] { return existing }
-            let box = RecorderBox()
-            r.recorders[key] = box
-            return box
-        }
+        handler(Key(label: label, dimensions: dimensions), in: \.recorders, make: RecorderBox.init)
     }
 
     public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        let key = Key(label: label, dimensions: dimensions)
-        return registry.withLock { r in
-            if let existing = r.timers[key] { return existing }
-            let box = TimerBox()
-            r.timers[key] = box
+        handler(Key(label: label, dimensions: dimensions), in: \.timers, make: TimerBox.init)
+    }
+
+    /// The handler registered under `key`, created on first use: one handler per label and dimensions, as
+    /// swift-metrics expects from a factory.
+    private func handler<Box: Sendable>(
+        _ key: Key, in table: WritableKeyPath<Registry, [Key: Box]>, make: () -> Box
+    ) -> Box {
+        registry.withLock { registry in
+            if let existing = registry[keyPath: table][key] { return existing }
+            let box = make()
+            registry[keyPath: table][key] = box
             return box
         }
     }
@@ -105,7 +103,8 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
     /// A percentile (0–100) of the durations recorded by timers with this label, over all dimensions.
     public func timerPercentile(_ label: String, _ percentile: Double) -> Duration? {
         let boxes = registry.withLock { $0.timers.filter { $0.key.label == label }.map(\.value) }
-        var merged = Histogram<UInt64>(highestTrackableValue: TimerBox.highestNanoseconds, numberOfSignificantValueDigits: .three)
+        var merged = Histogram<UInt64>(
+            highestTrackableValue: TimerBox.highestNanoseconds, numberOfSignificantValueDigits: .three)
         for box in boxes { box.merge(into: &merged) }
         guard merged.totalCount > 0 else { return nil }
         return .nanoseconds(Int64(clamping: merged.valueAtPercentile(percentile)))

@@ -4,6 +4,7 @@ public struct KeyBinding: Sendable, Hashable {
     public var keys: [Key]
     /// How the keys are written in help and docs, for example `k ↑`.
     public var keyLabel: String
+    /// What the keys do.
     public var command: KeyCommand
     /// A short phrase for the help overlay and the README; dashboard summaries stay within 23 columns so the
     /// help overlay fits two columns on an 80×24 terminal.
@@ -11,6 +12,7 @@ public struct KeyBinding: Sendable, Hashable {
     /// A one- or two-word hint for the footer; `nil` keeps the binding out of the footer.
     public var hint: String?
 
+    /// A binding; `keyLabel` defaults to the keys' labels joined by spaces.
     public init(keys: [Key], keyLabel: String? = nil, command: KeyCommand, summary: String, hint: String? = nil) {
         self.keys = keys
         self.keyLabel = keyLabel ?? keys.map(\.label).joined(separator: " ")
@@ -27,13 +29,17 @@ public struct KeyBinding: Sendable, Hashable {
 /// print(Keymap.standard.markdownTable())
 /// ```
 public struct Keymap: Sendable, Hashable {
+    /// The rows, in the order help and docs show them.
     public var bindings: [KeyBinding]
 
+    /// A keymap of `bindings`; the first binding that lists a key wins.
     public init(bindings: [KeyBinding]) { self.bindings = bindings }
 
-    /// The binding for `key`, if any. Unknown keys have none and are ignored.
+    /// The binding for `key`, if any. Unknown keys have none and are ignored. `.ctrl` letters match in either case.
     public func binding(for key: Key) -> KeyBinding? {
-        bindings.first { $0.keys.contains(key) }
+        var key = key
+        if case .ctrl(let c) = key { key = .ctrl(Character(c.lowercased())) }
+        return bindings.first { $0.keys.contains(key) }
     }
 
     /// The command for `key`, if any.
@@ -53,8 +59,10 @@ public struct Keymap: Sendable, Hashable {
     /// `docs/keys.md` holds exactly this text (a test checks), and the README includes it.
     public func markdownTable() -> String {
         func rows(_ list: [KeyBinding]) -> String {
-            list.map { "| \($0.keyLabel.split(separator: " ").map { "`\($0)`" }.joined(separator: " ")) | \($0.summary) |" }
-                .joined(separator: "\n")
+            list.map {
+                "| \($0.keyLabel.split(separator: " ").map { "`\($0)`" }.joined(separator: " ")) | \($0.summary) |"
+            }
+            .joined(separator: "\n")
         }
         return """
             <!-- Generated from Keymap.standard by Keymap.markdownTable(); do not edit by hand. -->
@@ -76,51 +84,68 @@ public struct Keymap: Sendable, Hashable {
     /// The errorwatch key table.
     public static let standard = Keymap(bindings: [
         KeyBinding(keys: [.character("q")], command: .dashboard(.quit), summary: "Quit", hint: "quit"),
-        KeyBinding(keys: [.character("?")], command: .dashboard(.toggleHelp), summary: "Toggle this help",
+        KeyBinding(
+            keys: [.character("?")], command: .dashboard(.toggleHelp), summary: "Toggle this help",
             hint: "help"),
         KeyBinding(keys: [.tab], command: .dashboard(.focusNext), summary: "Focus next pane", hint: "focus"),
         KeyBinding(keys: [.backTab], command: .dashboard(.focusPrevious), summary: "Focus previous pane"),
         KeyBinding(keys: [.character("k"), .up], command: .dashboard(.scrollUp), summary: "Scroll up a line"),
-        KeyBinding(keys: [.character("j"), .down], command: .dashboard(.scrollDown),
+        KeyBinding(
+            keys: [.character("j"), .down], command: .dashboard(.scrollDown),
             summary: "Scroll down a line", hint: "scroll"),
         KeyBinding(keys: [.pageUp], command: .dashboard(.pageUp), summary: "Scroll up a page"),
         KeyBinding(keys: [.pageDown], command: .dashboard(.pageDown), summary: "Scroll down a page"),
         KeyBinding(keys: [.character("g"), .home], command: .dashboard(.scrollTop), summary: "Jump to the oldest"),
-        KeyBinding(keys: [.character("G"), .end], command: .dashboard(.scrollBottom),
+        KeyBinding(
+            keys: [.character("G"), .end], command: .dashboard(.scrollBottom),
             summary: "Jump to newest, follow"),
-        KeyBinding(keys: [.character("/")], command: .dashboard(.beginTextFilter),
+        KeyBinding(
+            keys: [.character("/")], command: .dashboard(.beginTextFilter),
             summary: "Filter by text", hint: "filter"),
         KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Close help/clear filter"),
-        KeyBinding(keys: (1...9).map { .character(Character(String($0))) }, keyLabel: "1…9",
+        KeyBinding(
+            keys: (1...9).map { .character(Character(String($0))) }, keyLabel: "1…9",
             command: .dashboard(.toggleTypeFilter), summary: "Toggle type N filter",
             hint: "type"),
         KeyBinding(keys: [.character("0")], command: .dashboard(.clearTypeFilters), summary: "Clear type filters"),
-        KeyBinding(keys: [.character("p"), .character(" ")], command: .dashboard(.togglePause),
+        KeyBinding(
+            keys: [.character("p"), .character(" ")], command: .dashboard(.togglePause),
             summary: "Pause/resume Logs", hint: "pause"),
-        KeyBinding(keys: [.character("e")], command: .dashboard(.nextError), summary: "Next error in Logs",
+        KeyBinding(
+            keys: [.character("e")], command: .dashboard(.nextError), summary: "Next error in Logs",
             hint: "next err"),
-        KeyBinding(keys: [.character("E")], command: .dashboard(.previousError),
+        KeyBinding(
+            keys: [.character("E")], command: .dashboard(.previousError),
             summary: "Previous error in Logs"),
-        KeyBinding(keys: [.character("t")], command: .dashboard(.cycleTheme), summary: "Cycle colour themes",
+        KeyBinding(
+            keys: [.character("t")], command: .dashboard(.cycleTheme), summary: "Cycle colour themes",
             hint: "theme"),
         KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the screen"),
-        KeyBinding(keys: [.character("i")], command: .demo(.invalidCredentials),
+        KeyBinding(
+            keys: [.character("i")], command: .demo(.invalidCredentials),
             summary: "Log in with invalid credentials", hint: "bad login"),
-        KeyBinding(keys: [.character("o")], command: .demo(.toggleOffline), summary: "Network offline on/off",
+        KeyBinding(
+            keys: [.character("o")], command: .demo(.toggleOffline), summary: "Network offline on/off",
             hint: "offline"),
-        KeyBinding(keys: [.character("w")], command: .demo(.toggleSlowNetwork),
+        KeyBinding(
+            keys: [.character("w")], command: .demo(.toggleSlowNetwork),
             summary: "Slow network and timeouts on/off", hint: "slow"),
-        KeyBinding(keys: [.character("x")], command: .demo(.sessionExpired), summary: "Expire the session (401)",
+        KeyBinding(
+            keys: [.character("x")], command: .demo(.sessionExpired), summary: "Expire the session (401)",
             hint: "expire"),
-        KeyBinding(keys: [.character("s")], command: .demo(.serverErrorBurst), summary: "Server-error burst (5xx)",
+        KeyBinding(
+            keys: [.character("s")], command: .demo(.serverErrorBurst), summary: "Server-error burst (5xx)",
             hint: "5xx"),
-        KeyBinding(keys: [.character("b")], command: .demo(.softwareBug), summary: "Hit a software bug",
+        KeyBinding(
+            keys: [.character("b")], command: .demo(.softwareBug), summary: "Hit a software bug",
             hint: "bug"),
-        KeyBinding(keys: [.character("S")], command: .demo(.errorStorm), summary: "Error storm",
+        KeyBinding(
+            keys: [.character("S")], command: .demo(.errorStorm), summary: "Error storm",
             hint: "storm"),
         KeyBinding(keys: [.character("l")], command: .demo(.logInNow), summary: "Log in now", hint: "login"),
         KeyBinding(keys: [.character("a")], command: .demo(.toggleAutoLogin), summary: "Auto-login on/off"),
-        KeyBinding(keys: [.character("r")], command: .demo(.recoverAll), summary: "Recover everything",
+        KeyBinding(
+            keys: [.character("r")], command: .demo(.recoverAll), summary: "Recover everything",
             hint: "recover"),
     ])
 }

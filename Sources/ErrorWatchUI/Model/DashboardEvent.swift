@@ -14,8 +14,11 @@ public struct DashboardEvent: Sendable, Hashable {
 
     /// Increasing number assigned by the producer; used to select a line (`e`/`E`).
     public var sequence: UInt64
+    /// When it happened; shown as UTC `HH:MM:SS`.
     public var timestamp: Date
+    /// An error from the stream or a log line.
     public var kind: Kind
+    /// Severity or log level; picks the colour of the level tag.
     public var level: ErrorSeverity
     /// The component that produced it, for example `auth.login`.
     public var source: String
@@ -25,13 +28,18 @@ public struct DashboardEvent: Sendable, Hashable {
     public var message: String
     /// The message a user would be shown, if any.
     public var userMessage: String?
+    /// The stable code, shown as `[N-503]` before the message.
     public var code: ErrorCode?
+    /// The error's category; colours the type column.
     public var category: ErrorCategory?
+    /// Background errors are marked `bg ·` in Logs and never alert.
     public var origin: ErrorOrigin
     /// The attempt number of a retried operation.
     public var attempt: Int?
+    /// Free-form key-value pairs; kept for detail views, not drawn in the list.
     public var metadata: [String: String]
 
+    /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
         sequence: UInt64, timestamp: Date, kind: Kind, level: ErrorSeverity, source: String, typeName: String,
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
@@ -62,18 +70,26 @@ public struct AlertRecord: Sendable, Hashable {
     public var fingerprint: String
     /// The user message: `Server unavailable`.
     public var title: String
+    /// The stable code users read out to support.
     public var code: ErrorCode?
+    /// Colours the marker and the code.
     public var severity: ErrorSeverity
+    /// Shown on wide panes, in the category colour.
     public var category: ErrorCategory
     /// How many errors were coalesced into this alert; shown as `×12` when above 1.
     public var count: Int
+    /// When the first coalesced error happened.
     public var firstSeen: Date
+    /// When the latest happened; the age column and fading are relative to it.
     public var lastSeen: Date
+    /// The component that raised it.
     public var source: String
     /// The error type, so the per-type filter also applies to alerts; empty when unknown.
     public var typeName: String
+    /// `.background` alerts are dropped by the reducer.
     public var origin: ErrorOrigin
 
+    /// Creates an alert record.
     public init(
         fingerprint: String, title: String, code: ErrorCode? = nil, severity: ErrorSeverity,
         category: ErrorCategory, count: Int = 1, firstSeen: Date, lastSeen: Date, source: String,

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let frame = Dashboard.render(state)                   // a new buffer of state.width × state.height
-/// Dashboard.render(state, into: &frame)                 // reuses a buffer (resized if the size changed)
+/// Dashboard.render(state, into: &current)               // the same, stored into an existing variable
 /// let changes = frame.changes(since: previousFrame)     // what the backend writes
 /// ```
 ///
@@ -16,19 +16,22 @@ public enum Dashboard {
         return buffer
     }
 
-    /// Draws `state` into `buffer`, replacing it with a blank buffer of the right size first when sizes differ.
+    /// Replaces `buffer` with the frame of `state`. Drawing into a fresh buffer measured faster than clearing and
+    /// overwriting an old one (see docs/benchmarks-render.md), so this is `buffer = render(state)`; it exists
+    /// so a double-buffering backend can keep its two buffers as stored properties.
     public static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
-        if buffer.width != max(0, state.width) || buffer.height != max(0, state.height) {
-            buffer = ScreenBuffer(width: state.width, height: state.height)
-        }
-        draw(state, into: &buffer)
+        buffer = render(state)
     }
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let palette = Palette(theme: state.theme, depth: state.colorDepth)
-        buffer.fill(buffer.area, style: palette[.text])
-        let layout = DashboardLayout(width: buffer.width, height: buffer.height)
+        var sized = state
+        (sized.width, sized.height) = (buffer.width, buffer.height)
+        let layout = DashboardLayout(for: sized)
+        // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
+        // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).
         if layout.isTooSmall {
+            buffer.fill(buffer.area, style: palette[.text])
             TooSmallScreen.render(state, in: buffer.area, into: &buffer, palette: palette)
             return
         }
@@ -37,6 +40,7 @@ public enum Dashboard {
         LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
         MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
         FlowsPane.render(state, in: layout.flows, into: &buffer, palette: palette)
+        SourcesPane.render(state, in: layout.sources, into: &buffer, palette: palette)
         FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
         if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
     }

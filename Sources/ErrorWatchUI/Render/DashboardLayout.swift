@@ -4,40 +4,78 @@
 /// - 60 ≤ width < 110: stacked, Errors over Logs, with Metrics and Flows side by side at the bottom;
 /// - width < 60: all four stacked;
 /// - below ``DashboardState/minimumSize``: ``isTooSmall``, and only the "terminal too small" screen is drawn.
+///
+/// When producers are watched from outside, a `Sources` pane takes the Flows slot (no demo app runs) or shares it.
 public struct DashboardLayout: Sendable, Hashable {
+    /// Whether the terminal is below the minimum size; every rectangle is then empty.
     public var isTooSmall: Bool
+    /// The top row.
     public var header: Rect
+    /// The bottom row.
     public var footer: Rect
+    /// The Errors pane, border included (likewise the next three).
     public var errors: Rect
     public var logs: Rect
     public var metrics: Rect
     public var flows: Rect
+    /// The Sources pane; empty when no source is watched.
+    public var sources: Rect
 
-    public init(width: Int, height: Int) {
+    /// The layout for `state`: its size, and whether Flows and Sources have anything to show.
+    public init(for state: DashboardState) {
+        self.init(
+            width: state.width, height: state.height, showsFlows: !state.flows.isEmpty || state.sources.isEmpty,
+            sourceCount: state.sources.count)
+    }
+
+    /// The layout for a terminal of `width` × `height` cells, with `sourceCount` sources to list (none by default);
+    /// without flows to show, Sources takes the Flows slot.
+    public init(width: Int, height: Int, showsFlows: Bool = true, sourceCount: Int = 0) {
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         let empty = Rect(x: 0, y: 0, width: 0, height: 0)
         isTooSmall = width < DashboardState.minimumSize.width || height < DashboardState.minimumSize.height
         guard !isTooSmall else {
-            (header, footer, errors, logs, metrics, flows) = (empty, empty, empty, empty, empty, empty)
+            (header, footer, errors, logs, metrics, flows, sources) = (empty, empty, empty, empty, empty, empty, empty)
             return
         }
+        sources = empty
         let rows = Layout.split(screen, .vertical, [.fixed(1), .fill(1), .fixed(1)])
         header = rows[0]
         footer = rows[2]
         let body = rows[1]
+        let sourceHeight = sourceCount == 0 ? 0 : min(10, max(4, sourceCount + 2))
         if width >= 110 {
             let columns = Layout.split(body, .horizontal, [.percentage(58), .fill(1)])
             let left = Layout.split(columns[0], .vertical, [.percentage(38), .fill(1)])
-            let right = Layout.split(columns[1], .vertical, [.fill(1), .fixed(7)])
-            (errors, logs, metrics, flows) = (left[0], left[1], right[0], right[1])
+            let right = Layout.split(
+                columns[1], .vertical, [.fill(1), .fixed(showsFlows ? 7 : 0), .fixed(sourceHeight)])
+            (errors, logs, metrics, flows, sources) = (left[0], left[1], right[0], right[1], right[2])
         } else if width >= 60 {
-            let bottomHeight = min(11, max(8, body.height * 2 / 5))
-            let parts = Layout.split(body, .vertical, [.percentage(25), .fill(1), .fixed(bottomHeight)])
+            // Short terminals keep Errors and Logs readable first: Metrics and Flows shrink, then go.
+            let bottomHeight =
+                body.height >= 20 ? min(11, max(8, body.height * 2 / 5)) : body.height >= 14 ? 6 : 0
+            let errorsHeight: Constraint = body.height >= 20 ? .percentage(25) : .fixed(max(3, body.height / 3))
+            let parts = Layout.split(body, .vertical, [errorsHeight, .fill(1), .fixed(bottomHeight)])
             let bottom = Layout.split(parts[2], .horizontal, [.percentage(56), .fill(1)])
-            (errors, logs, metrics, flows) = (parts[0], parts[1], bottom[0], bottom[1])
+            (errors, logs, metrics) = (parts[0], parts[1], bottom[0])
+            switch (showsFlows, sourceCount > 0) {
+            case (true, true):
+                let slot = Layout.split(bottom[1], .vertical, [.percentage(50), .fill(1)])
+                (flows, sources) = (slot[0], slot[1])
+            case (false, true): (flows, sources) = (empty, bottom[1])
+            default: flows = bottom[1]
+            }
         } else {
-            let parts = Layout.split(body, .vertical, [.percentage(20), .fill(1), .fixed(8), .fixed(5)])
-            (errors, logs, metrics, flows) = (parts[0], parts[1], parts[2], parts[3])
+            let tall = body.height >= 24
+            let metricsHeight = tall ? 8 : body.height >= 16 ? 5 : 0
+            let errorsHeight: Constraint = tall ? .percentage(20) : .fixed(max(3, body.height / 3))
+            let parts = Layout.split(
+                body, .vertical,
+                [
+                    errorsHeight, .fill(1), .fixed(metricsHeight), .fixed(tall && showsFlows ? 5 : 0),
+                    .fixed(tall ? min(sourceHeight, 5) : 0),
+                ])
+            (errors, logs, metrics, flows, sources) = (parts[0], parts[1], parts[2], parts[3], parts[4])
         }
     }
 
@@ -48,6 +86,7 @@ public struct DashboardLayout: Sendable, Hashable {
         case .logs: logs
         case .metrics: metrics
         case .flows: flows
+        case .sources: sources
         }
     }
 

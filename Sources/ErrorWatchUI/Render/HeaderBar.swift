@@ -1,6 +1,9 @@
 /// The header row: `errorwatch`, uptime, theme, colour depth, active filters, and `PAUSED +N` at the right.
 public enum HeaderBar {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         guard !area.isEmpty else { return }
         let bar = palette[.header]
         buffer.fill(area, style: bar)
@@ -11,7 +14,8 @@ public enum HeaderBar {
             right = max(area.x, right - DisplayWidth.of(paused))
             buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area)
         }
-        var column = buffer.write(" errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
+        var column = buffer.write(
+            " errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
             clip: Rect(x: area.x, y: area.y, width: right - area.x, height: 1))
         // The filter matters more than uptime or theme on a narrow terminal: reserve room for it first.
         var filter = ""
@@ -22,17 +26,22 @@ public enum HeaderBar {
         }
         let filterLabel = separator + "filter "
         let reserved = filter.isEmpty ? 0 : min(DisplayWidth.of(filterLabel + filter), max(0, right - column - 1))
-        let items = ["up " + Format.uptime(state.now.timeIntervalSince(state.startedAt)), "theme \(state.theme.name)",
-            state.colorDepth.label] + (state.isFiltering ? [] : ["no filter"])
+        let items =
+            [
+                "up " + Format.uptime(state.now.timeIntervalSince(state.startedAt)), "theme \(state.theme.name)",
+                state.colorDepth.label,
+            ] + (state.isFiltering ? [] : ["no filter"])
         for item in items {
             let text = separator + item
             guard column + DisplayWidth.of(text) <= right - reserved - 1 else { break }
             column = buffer.write(text, x: column, y: area.y, style: bar, clip: area)
         }
         if !filter.isEmpty, column < right - 1 {
-            column = buffer.write(filterLabel, x: column, y: area.y, style: bar,
+            column = buffer.write(
+                filterLabel, x: column, y: area.y, style: bar,
                 clip: Rect(x: area.x, y: area.y, width: right - area.x - 1, height: 1))
-            buffer.write(filter, x: column, y: area.y, width: max(0, right - column - 1),
+            buffer.write(
+                filter, x: column, y: area.y, width: max(0, right - column - 1),
                 style: palette[.filter].on(bar), padding: false)
         }
     }
@@ -41,7 +50,10 @@ public enum HeaderBar {
 /// The footer row: key hints from the keymap (or the filter prompt while typing after `/`), and the status
 /// message at the right.
 public enum FooterBar {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         guard !area.isEmpty else { return }
         let bar = palette[.footer]
         let key = palette[.footerKey]
@@ -50,7 +62,8 @@ public enum FooterBar {
         if let message = state.statusMessage, !message.isEmpty {
             let width = min(DisplayWidth.of(message) + 2, area.width / 2)
             limit -= width
-            buffer.write(" " + message + " ", x: limit, y: area.y, width: width, style: palette[.status],
+            buffer.write(
+                " " + message + " ", x: limit, y: area.y, width: width, style: palette[.status],
                 padding: true)
         }
         let room = Rect(x: area.x, y: area.y, width: max(0, limit - area.x - 1), height: 1)
@@ -79,7 +92,10 @@ public enum FooterBar {
 
 /// What is drawn when the terminal is smaller than ``DashboardState/minimumSize``.
 public enum TooSmallScreen {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         let minimum = DashboardState.minimumSize
         let times = state.unicode ? "×" : "x"
         let lines = [

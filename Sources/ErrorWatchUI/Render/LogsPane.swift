@@ -3,17 +3,21 @@
 /// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         let label: String
         if state.isPaused {
             label = "paused"
         } else if state.logScroll > 0 {
-            label = "↑\(Format.count(state.logScroll)) more below"
+            label = "\(Format.count(state.logScroll)) newer ↓"
         } else {
             label = state.logs.isEmpty ? "" : "following"
         }
-        let inner = Dashboard.frame(.logs, state: state, in: area, into: &buffer, palette: palette,
-            label: state.unicode ? label : label.replacingOccurrences(of: "↑", with: "+"))
+        let inner = Dashboard.frame(
+            .logs, state: state, in: area, into: &buffer, palette: palette,
+            label: state.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
         let rows = visibleRows(state, count: inner.height)
         if rows.isEmpty {
@@ -22,7 +26,8 @@ public enum LogsPane {
             return
         }
         for (offset, event) in rows.enumerated() {
-            drawRow(event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
+            drawRow(
+                event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
                 palette: palette)
         }
     }
@@ -30,27 +35,21 @@ public enum LogsPane {
     /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
     public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
         guard count > 0 else { return [] }
-        var skipped = 0
-        var rows: [DashboardEvent] = []
-        rows.reserveCapacity(count)
         let filtering = state.isFiltering
+        let skip = max(0, state.logScroll)
+        // Walk back from the newest line, collecting matching lines until the view below the skipped ones is
+        // full: the cost is `logScroll + count` matches, never the whole history.
+        var seen: [DashboardEvent] = []
+        seen.reserveCapacity(min(skip + count, state.logs.count))
         var index = state.logs.endIndex
-        // Scrolled past the oldest line: clamp so the view stays full.
-        var skip = state.logScroll
-        if filtering || skip > 0 {
-            let total = filtering ? state.logs.reduce(0) { $0 + (state.matches($1) ? 1 : 0) } : state.logs.count
-            skip = min(skip, max(0, total - count))
-        }
-        while index > state.logs.startIndex, rows.count < count {
+        while index > state.logs.startIndex, seen.count < skip + count {
             index -= 1
             let event = state.logs[index]
             if filtering, !state.matches(event) { continue }
-            if skipped < skip {
-                skipped += 1
-                continue
-            }
-            rows.append(event)
+            seen.append(event)
         }
+        // Scrolled past the oldest line: the view shows the oldest `count` lines, full.
+        let rows = seen.count >= skip + count ? seen[skip...] : seen.suffix(count)
         return rows.reversed()
     }
 
@@ -64,18 +63,22 @@ public enum LogsPane {
         if selected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: base) }
         let clip = Rect(x: x, y: y, width: width, height: 1)
         var column = buffer.write(Format.clock(event.timestamp), x: x, y: y, style: styled(palette[.muted]), clip: clip)
-        column = buffer.write(" " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
+        column = buffer.write(
+            " " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
             clip: clip)
         let sourceWidth = width >= 70 ? 14 : 0
         let typeWidth = width >= 90 ? 16 : (width >= 50 ? 12 : 0)
         if sourceWidth > 0 {
-            buffer.write(" " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
+            buffer.write(
+                " " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
                 style: styled(palette[.muted]))
             column += sourceWidth
         }
         if typeWidth > 0, column < x + width {
-            let typeStyle = event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
-            buffer.write(" " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
+            let typeStyle =
+                event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
+            buffer.write(
+                " " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
                 style: styled(typeStyle))
             column += typeWidth
         }

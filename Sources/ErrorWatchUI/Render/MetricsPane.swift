@@ -3,7 +3,10 @@ import ErrorStreaming
 /// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, login latency, flow successes and
 /// failures, then error counts per type (numbered 1…9 for the type filter keys) and per category.
 public enum MetricsPane {
-    public static func render(_ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette) {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
         let inner = Dashboard.frame(.metrics, state: state, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         let m = state.metrics
@@ -16,8 +19,11 @@ public enum MetricsPane {
             y += 1
         }
         line { buffer, row in
-            pairs([("errors", Format.count(m.totalErrors)), ("dropped", Format.count(m.droppedEvents)),
-                ("listeners", "\(m.listenerCount)")], in: row, into: &buffer, palette: palette,
+            pairs(
+                [
+                    ("errors", Format.count(m.totalErrors)), ("dropped", Format.count(m.droppedEvents)),
+                    ("listeners", "\(m.listenerCount)"),
+                ], in: row, into: &buffer, palette: palette,
                 valueStyle: m.droppedEvents > 0 ? palette[.alert] : palette[.text])
         }
         line { buffer, row in
@@ -25,14 +31,18 @@ public enum MetricsPane {
             let suffix = " \(Format.count(rate))/s"
             var column = buffer.write("rate ", x: row.x, y: row.y, style: palette[.muted], clip: row)
             let sparkWidth = max(0, min(state.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
-            column = buffer.write(Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.unicode),
+            column = buffer.write(
+                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.unicode),
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
         func drawLatencyAndFlows() {
             line { buffer, row in
-                pairs([("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
-                    ("p95", m.loginLatencyP95.map(Format.duration) ?? "–")], in: row, into: &buffer, palette: palette,
+                pairs(
+                    [
+                        ("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
+                        ("p95", m.loginLatencyP95.map(Format.duration) ?? "–"),
+                    ], in: row, into: &buffer, palette: palette,
                     valueStyle: palette[.text])
             }
             line { buffer, row in
@@ -41,10 +51,12 @@ public enum MetricsPane {
                 if names.isEmpty { buffer.write(" –", x: column, y: row.y, style: palette[.muted], clip: row) }
                 for name in names {
                     column = buffer.write("  \(name) ", x: column, y: row.y, style: palette[.text], clip: row)
-                    column = buffer.write((state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
+                    column = buffer.write(
+                        (state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
                         y: row.y, style: palette[.healthOk], clip: row)
                     let failures = m.flowFailures[name] ?? 0
-                    column = buffer.write((state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
+                    column = buffer.write(
+                        (state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
                         style: failures > 0 ? palette[.healthFailing] : palette[.muted], clip: row)
                 }
             }
@@ -66,7 +78,8 @@ public enum MetricsPane {
         let top = y
         y = drawTypes(state, x: x, y: y, width: typeWidth, bottom: inner.maxY, into: &buffer, palette: palette)
         if side {
-            drawCategories(m, x: x + typeWidth + 2, y: top, width: width - typeWidth - 2, bottom: inner.maxY,
+            drawCategories(
+                m, x: x + typeWidth + 2, y: top, width: width - typeWidth - 2, bottom: inner.maxY,
                 into: &buffer, palette: palette)
         } else if y + 1 < inner.maxY {
             drawCategories(m, x: x, y: y + 1, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
@@ -80,9 +93,11 @@ public enum MetricsPane {
     ) {
         var column = row.x
         for (index, (label, value)) in items.enumerated() {
-            column = buffer.write((index == 0 ? "" : "  ") + label + " ", x: column, y: row.y, style: palette[.muted],
+            column = buffer.write(
+                (index == 0 ? "" : "  ") + label + " ", x: column, y: row.y, style: palette[.muted],
                 clip: row)
-            column = buffer.write(value, x: column, y: row.y, style: index == 0 ? palette[.title] : valueStyle,
+            column = buffer.write(
+                value, x: column, y: row.y, style: index == 0 ? palette[.title] : valueStyle,
                 clip: row)
         }
     }
@@ -103,9 +118,10 @@ public enum MetricsPane {
             let active = state.typeFilter.contains(type.name)
             let mark = active ? (state.unicode ? "▸" : ">") : " "
             let count = Format.count(type.count)
-            let nameWidth = max(1, width - 4 - count.count - 1)
+            let nameWidth = max(1, width - 3 - count.count - 1)
             let style = active ? palette[.filter] : palette[.text]
-            buffer.write("\(mark)\(index + 1) ", x: x, y: y, width: 3, style: active ? palette[.filter] : palette[.muted])
+            buffer.write(
+                "\(mark)\(index + 1) ", x: x, y: y, width: 3, style: active ? palette[.filter] : palette[.muted])
             buffer.write(type.name, x: x + 3, y: y, width: nameWidth, style: style)
             buffer.write(" " + count, x: x + 3 + nameWidth, y: y, width: count.count + 1, style: style)
             y += 1
@@ -123,7 +139,8 @@ public enum MetricsPane {
     ) -> Int {
         guard start < bottom else { return start }
         var y = start
-        var column = buffer.write("types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
+        var column = buffer.write(
+            "types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
         for (index, type) in state.metrics.errorsByType.prefix(9).enumerated() {
             let active = state.typeFilter.contains(type.name)
             let item = "  \(index + 1) \(type.name) \(Format.count(type.count))"
@@ -134,9 +151,11 @@ public enum MetricsPane {
                 guard y < bottom else { return y }
             }
             let row = Rect(x: x, y: y, width: width, height: 1)
-            column = buffer.write("  \(index + 1) ", x: column, y: y, style: active ? palette[.filter] : palette[.muted],
+            column = buffer.write(
+                "  \(index + 1) ", x: column, y: y, style: active ? palette[.filter] : palette[.muted],
                 clip: row)
-            column = buffer.write("\(type.name) \(Format.count(type.count))", x: column, y: y,
+            column = buffer.write(
+                "\(type.name) \(Format.count(type.count))", x: column, y: y,
                 style: active ? palette[.filter] : palette[.text], clip: row)
         }
         return y + 1

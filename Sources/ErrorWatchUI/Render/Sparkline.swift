@@ -26,9 +26,10 @@ public enum Sparkline {
             return String(result)
         }
         let ramp = Array(" .:-=+*#%@")
-        return String(visible.map { v -> Character in
-            guard peak > 0, v > 0 else { return ramp[0] }
-            return ramp[max(1, (v * (ramp.count - 1) + peak - 1) / peak)]
-        })
+        return String(
+            visible.map { v -> Character in
+                guard peak > 0, v > 0 else { return ramp[0] }
+                return ramp[max(1, (v * (ramp.count - 1) + peak - 1) / peak)]
+            })
     }
 }

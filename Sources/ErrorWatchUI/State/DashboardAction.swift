@@ -26,6 +26,8 @@ public enum DashboardAction: Sendable {
     case themeFailed(String)
     /// A message for the status line.
     case statusMessage(String)
+    /// The producers watched from outside (sockets, tailed files, a recording) changed; the whole list, in order.
+    case sourcesChanged([SourceStatus])
 }
 
 /// Work for the runtime to do after a state change; the reducer itself does none.

@@ -39,7 +39,7 @@ extension DashboardReducer {
     static func perform(
         _ command: DashboardCommand, key: Key, state: inout DashboardState, effects: inout [DashboardEffect]
     ) -> Bool {
-        let panes = Pane.allCases
+        let panes = Pane.allCases.filter { $0 != .sources || !state.sources.isEmpty }
         let scrollsLogs = state.focus != .errors
         switch command {
         case .quit:
@@ -106,7 +106,7 @@ extension DashboardReducer {
     }
 
     static func scrollLogs(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = max(1, DashboardLayout(width: state.width, height: state.height).logRows)
+        let rows = max(1, DashboardLayout(for: state).logRows)
         let total = state.logs.reduce(0) { $0 + (state.matches($1) ? 1 : 0) }
         let maximum = max(0, total - rows)
         switch command {
@@ -121,7 +121,7 @@ extension DashboardReducer {
     }
 
     static func scrollErrors(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = max(1, DashboardLayout(width: state.width, height: state.height).errorRows)
+        let rows = max(1, DashboardLayout(for: state).errorRows)
         let maximum = max(0, state.visibleAlerts.count - rows)
         switch command {
         case .scrollUp: state.errorScroll -= 1
@@ -144,7 +144,8 @@ extension DashboardReducer {
             return true
         }
         var target = newest
-        if let selected = state.selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected }) {
+        if let selected = state.selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected })
+        {
             if newer {
                 target = errors.first { $0 > position } ?? position
             } else {
@@ -153,7 +154,7 @@ extension DashboardReducer {
         }
         state.selectedSequence = filtered[target].sequence
         state.focus = .logs
-        let rows = max(1, DashboardLayout(width: state.width, height: state.height).logRows)
+        let rows = max(1, DashboardLayout(for: state).logRows)
         let bottom = filtered.count - state.logScroll
         if target >= bottom || target < bottom - rows {
             state.logScroll = min(max(0, filtered.count - target - rows / 2 - 1), max(0, filtered.count - rows))

@@ -15,6 +15,7 @@ import Foundation
 ///   after ``DashboardState/alertFadeAfter`` seconds without a repeat and is dropped after
 ///   ``DashboardState/alertExpiresAfter`` (on `.tick`).
 /// - `generation` increases on every visible change; a tick changes it only when the displayed second changes.
+/// - A status message stays ``DashboardState/statusMessageDuration`` seconds, then the next tick clears it.
 public enum DashboardReducer {
     /// Longest message kept per event, in scalars; the rest is cut with `…` when the event arrives.
     public static let messageLimit = 400
@@ -23,6 +24,7 @@ public enum DashboardReducer {
     public static func reduce(into state: inout DashboardState, action: DashboardAction) -> [DashboardEffect] {
         var changed = true
         var effects: [DashboardEffect] = []
+        let previousStatus = state.statusMessage
         switch action {
         case .keyPressed(let key):
             changed = handleKey(key, state: &state, effects: &effects)
@@ -53,6 +55,13 @@ public enum DashboardReducer {
             let count = state.alerts.count
             state.alerts.removeAll { date.timeIntervalSince($0.lastSeen) > DashboardState.alertExpiresAfter }
             changed = before != after || count != state.alerts.count
+            if let setAt = state.statusMessageSetAt,
+                date.timeIntervalSince(setAt) >= DashboardState.statusMessageDuration
+            {
+                changed = changed || state.statusMessage != nil
+                state.statusMessage = nil
+                state.statusMessageSetAt = nil
+            }
         case .resized(let width, let height):
             changed = state.width != max(0, width) || state.height != max(0, height)
             state.width = max(0, width)
@@ -70,9 +79,21 @@ public enum DashboardReducer {
             state.statusMessage = "theme not loaded: " + Sanitizer.sanitize(reason, limit: 200)
         case .statusMessage(let message):
             state.statusMessage = Sanitizer.sanitize(message, limit: 200)
+        case .sourcesChanged(let sources):
+            changed = sources != state.sources
+            state.sources = sources
+            if state.sources.isEmpty, state.focus == .sources { state.focus = .errors }
+        }
+        if let message = state.statusMessage, message != previousStatus || effects.contains(where: isTrigger) {
+            state.statusMessageSetAt = state.now
+            changed = true
         }
         if changed { state.generation &+= 1 }
         return effects
+    }
+
+    static func isTrigger(_ effect: DashboardEffect) -> Bool {
+        if case .trigger = effect { true } else { false }
     }
 
     /// Adds an event to the Logs ring buffer, keeping a scrolled or paused view where it is.

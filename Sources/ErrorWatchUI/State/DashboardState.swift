@@ -1,14 +1,15 @@
 import DequeModule
 import Foundation
 
-/// The four panes, in focus order.
+/// The panes, in focus order. `Sources` is shown (and focusable) only while producers are watched from outside.
 public enum Pane: String, Sendable, Hashable, CaseIterable {
     case errors = "Errors"
     case logs = "Logs"
     case metrics = "Metrics"
     case flows = "Flows"
+    case sources = "Sources"
 
-    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`.
+    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`, `Sources`.
     public var title: String { rawValue }
 }
 
@@ -20,13 +21,16 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
 /// let effects = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("p")))
 /// let frame = Dashboard.render(state)
 /// ```
-public struct DashboardState: Sendable {
+public struct DashboardState: Sendable, Equatable {
     // MARK: Terminal and clock
 
+    /// Terminal columns.
     public var width: Int
+    /// Terminal rows.
     public var height: Int
     /// The time of the last `.tick` (or the time given at creation); ages and uptime are relative to it.
     public var now: Date
+    /// When the dashboard started; the header's uptime counts from it.
     public var startedAt: Date
     /// Colours the terminal can show; `.monochrome` under `NO_COLOR` (decided by the caller).
     public var colorDepth: ColorDepth
@@ -37,22 +41,32 @@ public struct DashboardState: Sendable {
 
     /// Recent events and log lines for the Logs pane, oldest first, at most ``logCapacity``.
     public var logs: Deque<DashboardEvent> = []
+    /// How many Logs lines are kept; older ones are dropped.
     public let logCapacity: Int
     /// Active alerts for the Errors pane, most recently seen first, at most ``alertCapacity``.
     public var alerts: Deque<AlertRecord> = []
+    /// How many alerts are kept.
     public let alertCapacity: Int
+    /// The latest metrics sample.
     public var metrics: MetricsSnapshot = .empty
     /// Flow states in the order the flows first appeared.
     public var flows: [FlowStatus] = []
+    /// Producers watched from outside the process, in the order they appeared.
+    public var sources: [SourceStatus] = []
 
     // MARK: Filters and view
 
     /// Error types shown (matched against `typeName`); empty means all.
     public var typeFilter: Set<String> = []
     /// Case-insensitive text that Logs and Errors lines must contain; empty means all.
-    public var textFilter: String = ""
+    public var textFilter: String = "" {
+        didSet { foldedTextFilter = Self.fold(textFilter) }
+    }
+    /// `textFilter` as ASCII-lowercased UTF-8, ready for matching.
+    private var foldedTextFilter: [UInt8] = []
     /// Whether keys are being typed into the text filter (after `/`).
     public var isEditingFilter = false
+    /// The focused pane (bold border); Tab and Shift-Tab cycle it.
     public var focus: Pane = .errors
     /// Rows of Logs hidden below the view: 0 follows the tail.
     public var logScroll = 0
@@ -64,15 +78,22 @@ public struct DashboardState: Sendable {
     public var isPaused = false
     /// Events that arrived since the pause began (`PAUSED +N`).
     public var arrivedWhilePaused = 0
+    /// Whether the `?` overlay is shown.
     public var showsHelp = false
 
     // MARK: Theme and status
 
     /// Themes cycled by `t`; never empty.
     public var themes: [Theme]
+    /// The current theme's index in `themes`.
     public var themeIndex = 0
-    /// A one-line message for the footer: theme problems, the result of a command.
+    /// A one-line message for the footer: theme problems, the result of a command. Cleared by the first tick
+    /// ``statusMessageDuration`` seconds after it was set.
     public var statusMessage: String?
+    /// When ``statusMessage`` was last set (the state's `now` at that moment).
+    public var statusMessageSetAt: Date?
+    /// How long a status message stays in the footer.
+    public static let statusMessageDuration: TimeInterval = 5
 
     // MARK: Loop bookkeeping
 
@@ -86,8 +107,8 @@ public struct DashboardState: Sendable {
         width: Int = 80, height: Int = 24, now: Date, themes: [Theme] = [.default], colorDepth: ColorDepth = .colors256,
         unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200
     ) {
-        self.width = width
-        self.height = height
+        self.width = max(0, width)
+        self.height = max(0, height)
         self.now = now
         self.startedAt = now
         self.themes = themes.isEmpty ? [.default] : themes
@@ -118,9 +139,30 @@ public struct DashboardState: Sendable {
         return contains(alert.title) || contains(alert.source) || contains(alert.code?.description ?? "")
     }
 
+    /// Substring search on UTF-8, ignoring ASCII case. (Foundation's case-insensitive `range(of:)` goes through
+    /// NSString on Linux and is far slower; filters run on every visible line of every frame.)
     private func contains(_ text: String) -> Bool {
-        text.range(of: textFilter, options: [.caseInsensitive]) != nil
+        let needle = foldedTextFilter
+        guard let first = needle.first else { return true }
+        var utf8 = text
+        return utf8.withUTF8 { haystack in
+            guard haystack.count >= needle.count else { return false }
+            var start = 0
+            while start <= haystack.count - needle.count {
+                if Self.fold(haystack[start]) == first {
+                    var offset = 1
+                    while offset < needle.count, Self.fold(haystack[start + offset]) == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
     }
+
+    static func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    static func fold(_ text: String) -> [UInt8] { text.utf8.map { fold($0) } }
 
     /// Whether any filter is active.
     public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }

@@ -54,11 +54,22 @@ public enum DisplayWidth {
     static func widthOfCluster(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        // Fast path for the narrow symbols the dashboard draws all the time (box drawing, braille, arrows, `…`),
+        // which would otherwise go through the Unicode property tables.
+        if character.utf8.count <= 3, isCommonNarrow(first.value), scalars.count == 1 { return 1 }
         if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
         if first.properties.isEmojiPresentation { return 2 }
         // Regional-indicator pairs (flags) are wide.
         if (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }
         return isWide(first.value) ? 2 : 1
+    }
+
+    /// Single scalars known to be one column wide and never drawn as emoji.
+    @usableFromInline
+    static func isCommonNarrow(_ v: UInt32) -> Bool {
+        v < 0x1100 && v != 0x00A9 && v != 0x00AE
+            || (0x2010...0x2027).contains(v) || (0x2190...0x2199).contains(v)
+            || (0x2500...0x25A0).contains(v) || (0x2800...0x28FF).contains(v)
     }
 
     /// East Asian Wide (W) and Fullwidth (F) ranges, condensed from Unicode's EastAsianWidth.txt.

@@ -14,7 +14,7 @@ public enum Sanitizer {
     /// `text` with every control character and dangerous format character shown escaped.
     /// At most `limit` scalars are examined; longer text ends in `…`.
     public static func sanitize(_ text: String, limit: Int = .max) -> String {
-        if limit == .max, isPlain(text) { return text }
+        if isPlain(text), limit == .max || text.utf8.count <= limit { return text }
         var result = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {

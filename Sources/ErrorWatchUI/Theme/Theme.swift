@@ -59,10 +59,12 @@ public enum ColorDepth: String, Sendable, Hashable, CaseIterable {
 /// A theme fitted to a colour depth: a ready-made ``CellStyle`` per role.
 ///
 /// Fitting goes truecolor → 256 (nearest of the xterm cube and grey ramp) → 16 (nearest ANSI colour) → 8 (bright
-/// foregrounds become bold, mid greys dim white, dark greys black) → monochrome (no colours; each role's ``ThemeRole/monochromeAttributes``).
+/// foregrounds become bold, mid greys dim white, dark greys black) → monochrome (no colours; each role's
+/// ``ThemeRole/monochromeAttributes``).
 public struct Palette: Sendable, Hashable {
     private var styles: [CellStyle]
 
+    /// Fits every role of `theme` to `depth`.
     public init(theme: Theme, depth: ColorDepth) {
         styles = ThemeRole.allCases.enumerated().map { index, role in
             let style = theme.styles[index]

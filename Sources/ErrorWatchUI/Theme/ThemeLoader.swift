@@ -3,13 +3,18 @@ import Foundation
 /// A problem with a theme file: where it is (file; line and column for malformed JSON; key for a bad entry)
 /// and what is wrong.
 public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The theme file's path as given.
     public var file: String
+    /// 1-based line of a JSON syntax error.
     public var line: Int?
+    /// 1-based column (in characters) of a JSON syntax error.
     public var column: Int?
     /// The offending key, dotted: `roles.severityError.fg`.
     public var key: String?
+    /// What is wrong, for a person.
     public var message: String
 
+    /// A theme problem.
     public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
@@ -29,7 +34,9 @@ public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A theme and the non-fatal problems met while loading it (unknown roles, invalid colours: those roles were
 /// taken from the default theme).
 public struct LoadedTheme: Sendable, Hashable {
+    /// The usable theme, missing or invalid roles filled from the default.
     public var theme: Theme
+    /// Non-fatal problems, in key order; empty for a clean file.
     public var problems: [ThemeError]
 }
 
@@ -86,7 +93,9 @@ public enum ThemeLoader {
             }
         }
         if !themes.contains(where: { $0.name == Theme.default.name }) { themes.append(.default) }
-        themes.sort { ($0.name == Theme.default.name ? 0 : 1, $0.name) < ($1.name == Theme.default.name ? 0 : 1, $1.name) }
+        themes.sort {
+            ($0.name == Theme.default.name ? 0 : 1, $0.name) < ($1.name == Theme.default.name ? 0 : 1, $1.name)
+        }
         return (themes, problems)
     }
 
@@ -153,8 +162,10 @@ public enum ThemeLoader {
         }
         var style = RoleStyle()
         var valid = true
-        let flags: [(String, CellAttributes)] = [("bold", .bold), ("dim", .dim), ("underline", .underline),
-            ("reverse", .reverse)]
+        let flags: [(String, CellAttributes)] = [
+            ("bold", .bold), ("dim", .dim), ("underline", .underline),
+            ("reverse", .reverse),
+        ]
         for field in object.keys.sorted() {
             let item = object[field]!
             switch field {
@@ -162,8 +173,10 @@ public enum ThemeLoader {
                 if let color = ThemeColor(json: item) {
                     if field == "fg" { style.foreground = color } else { style.background = color }
                 } else {
-                    problems.append(ThemeError(file: file, key: "\(key).\(field)",
-                        message: "invalid colour \(render(item)); expected a colour name, 0–255 or #rrggbb"))
+                    problems.append(
+                        ThemeError(
+                            file: file, key: "\(key).\(field)",
+                            message: "invalid colour \(render(item)); expected a colour name, 0–255 or #rrggbb"))
                     valid = false
                 }
             default:
@@ -171,7 +184,8 @@ public enum ThemeLoader {
                     if let on = item as? Bool, item is Bool {
                         if on { style.attributes.insert(flag.1) }
                     } else {
-                        problems.append(ThemeError(file: file, key: "\(key).\(field)", message: "expected true or false"))
+                        problems.append(
+                            ThemeError(file: file, key: "\(key).\(field)", message: "expected true or false"))
                     }
                 } else {
                     problems.append(ThemeError(file: file, key: "\(key).\(field)", message: "unknown property"))

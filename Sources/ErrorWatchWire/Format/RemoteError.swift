@@ -52,14 +52,14 @@ public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConv
             serviceName: event.serviceName)
     }
 
-    /// `"<remote type>: <message>"`, or the type name alone.
-    public var technicalMessage: String { message.isEmpty ? typeName : "\(typeName): \(message)" }
+    /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.
+    public var technicalMessage: String { message.isEmpty ? typeName : message }
 
     /// `"<remote type>#<code>"`: errors of one remote type and code share an alert.
     public var fingerprint: String { Classification.fingerprint(typeName: typeName, code: code) }
 
-    /// The technical message.
-    public var description: String { technicalMessage }
+    /// `"<remote type>: <message>"`, or the type name alone.
+    public var description: String { message.isEmpty ? typeName : "\(typeName): \(message)" }
 }
 
 extension WireEvent {

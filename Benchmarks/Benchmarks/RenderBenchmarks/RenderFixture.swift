@@ -1,0 +1,44 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+
+/// A full dashboard for the render benchmarks: `history` events in the Logs ring buffer (its capacity is
+/// raised to fit), every pane populated, pinned clock.
+enum RenderFixture {
+    static let start = Date(timeIntervalSince1970: 1_773_480_413)
+
+    static func state(width: Int, height: Int, history: Int) -> DashboardState {
+        var state = DashboardState(width: width, height: height, now: start, colorDepth: .colors256,
+            logCapacity: max(2_000, history))
+        let now = start.addingTimeInterval(754)
+        let types = ["AuthError", "NetworkError", "ServerError", "SessionError", "SyncError", "DecodingError"]
+        let events = (0..<history).map { i in
+            DashboardEvent(
+                sequence: UInt64(i + 1), timestamp: now.addingTimeInterval(-Double(history - i) * 0.01),
+                kind: i % 3 == 0 ? .log : .error, level: ErrorSeverity.allCases[i % 6], source: "api.orders",
+                typeName: types[i % types.count],
+                message: "HTTP 503 Service Unavailable from api.example.com/v2/orders (request \(i)), retrying with backoff",
+                code: "N-503", category: .transient, origin: i % 7 == 0 ? .background : .user, attempt: i % 5 + 1)
+        }
+        var actions: [DashboardAction] = [.eventsReceived(events)]
+        actions.append(.metricsSampled(MetricsSnapshot(
+            totalErrors: history, errorsByType: types.enumerated().map { .init(name: $1, count: 1_000 - $0 * 100) },
+            errorsByCategory: [.transient: 900, .userActionable: 200, .bug: 3],
+            errorRatePerSecond: (0..<60).map { ($0 * 37) % 90 }, flowSuccesses: ["login": 14, "session": 9, "sync": 211],
+            flowFailures: ["login": 5, "session": 2, "sync": 97], loginLatencyP50: .milliseconds(142),
+            loginLatencyP95: .milliseconds(611), droppedEvents: 12, listenerCount: 4)))
+        for i in 0..<30 {
+            actions.append(.alertReceived(AlertRecord(
+                fingerprint: "alert-\(i)", title: "Server unavailable (\(i))", code: "N-503", severity: .error,
+                category: .transient, count: 12 + i, firstSeen: now.addingTimeInterval(-Double(i) * 20),
+                lastSeen: now.addingTimeInterval(-Double(i) * 5), source: "api", typeName: "ServerError")))
+        }
+        for name in ["login", "session", "sync"] {
+            actions.append(.flowChanged(FlowStatus(name: name, state: "retrying 2/5", health: .degraded,
+                lastOutcome: "timeout after 10s", lastChange: now.addingTimeInterval(-3))))
+        }
+        actions.append(.tick(now))
+        for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }
+        return state
+    }
+}

@@ -1,0 +1,146 @@
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+import Synchronization
+
+/// The producers a dashboard watches from outside its process: `--listen` endpoints (many producers each) and
+/// `--tail`ed NDJSON files. Their events go through the runtime's ``RemoteIngest``; their status goes to the
+/// `Sources` pane.
+public final class ExternalSources: Sendable {
+    let ingest: RemoteIngest
+    let clock: DemoClock
+    private let listeners: [FeedListener]
+    private let tailers: [FileTailer]
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// How often a tailed file is checked for new lines.
+    public let tailInterval: Duration
+
+    /// - Parameters:
+    ///   - listen: endpoints to accept producers on.
+    ///   - tail: NDJSON files to follow from their current end, across truncation and rotation.
+    public init(
+        listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: DemoClock,
+        configuration: FeedListener.Configuration = FeedListener.Configuration(),
+        tailInterval: Duration = .milliseconds(200)
+    ) {
+        self.ingest = ingest
+        self.clock = clock
+        self.tailInterval = tailInterval
+        listeners = listen.map { endpoint in
+            FeedListener(
+                endpoint: endpoint, configuration: configuration,
+                onStatus: { ingest.update(SourceStatus($0)) },
+                onEvent: { _, event in ingest.ingest(event) })
+        }
+        tailers = tail.map { FileTailer(path: $0, from: .end) }
+    }
+
+    /// Starts listening and tailing. Throws a clear error when an endpoint cannot be used (a live socket, a port
+    /// in use); nothing is left listening then.
+    public func start() async throws {
+        var started: [FeedListener] = []
+        do {
+            for listener in listeners {
+                try await listener.start()
+                started.append(listener)
+            }
+        } catch {
+            for listener in started { await listener.shutdown() }
+            throw error
+        }
+        let ingest = self.ingest
+        let clock = self.clock
+        let interval = tailInterval
+        let running = tailers.map { tailer in
+            Task {
+                var status = SourceStatus(
+                    id: "file:" + tailer.path, kind: .file, name: (tailer.path as NSString).lastPathComponent,
+                    detail: tailer.path, state: "following", health: .ok)
+                ingest.update(status)
+                do {
+                    try await tailer.run(every: interval, clock: clock) { batch in
+                        for event in batch.events { ingest.ingest(event) }
+                        let statistics = tailer.statistics
+                        status.events = statistics.events
+                        status.badLines = Int(statistics.badLines)
+                        if let problem = batch.badLines.last { status.lastProblem = problem.description }
+                        status.health = statistics.badLines > 0 ? .degraded : .ok
+                        status.state =
+                            batch.rotated
+                            ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
+                        status.lastEventAt = batch.events.isEmpty ? status.lastEventAt : Date()
+                        ingest.update(status)
+                    }
+                } catch is CancellationError {
+                } catch {
+                    status.state = "stopped"
+                    status.health = .failing
+                    status.lastProblem = "\(error)"
+                    ingest.update(status)
+                }
+            }
+        }
+        tasks.withLock { $0 += running }
+    }
+
+    /// The endpoints actually bound (a TCP port 0 becomes the port chosen).
+    public var boundEndpoints: [Endpoint] { listeners.compactMap(\.localEndpoint) }
+
+    /// Stops tailing, closes every connection and removes socket files.
+    public func shutdown() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        for listener in listeners { await listener.shutdown() }
+    }
+}
+
+/// `errorwatch replay` and `render --from`: plays a recording into the runtime at its recorded pace, scaled.
+public struct RecordingPlayer: Sendable {
+    public let recording: RecordingReader.Recording
+    public let path: String
+    public let speed: Double
+
+    /// Reads the recording at `path` (bad lines are kept aside and counted in the Sources pane).
+    public init(path: String, speed: Double = 1) throws {
+        self.path = path
+        self.speed = speed
+        recording = try RecordingReader(path: path).read()
+    }
+
+    /// The time of the first event, which a replaying runtime takes as its start.
+    public var startDate: Date? { recording.entries.first?.event.time }
+
+    /// Plays every event into `ingest` at its offset divided by ``speed`` on `clock`, updating its Sources row.
+    public func play(into ingest: RemoteIngest, clock: DemoClock) async {
+        let name = (path as NSString).lastPathComponent
+        let total = recording.entries.count
+        var status = SourceStatus(
+            id: "replay:" + path, kind: .replay, name: name, detail: path,
+            state: speed == 1 ? "playing" : "playing ×\(Format.speed(speed))", health: .ok,
+            badLines: recording.badLines.count, lastProblem: recording.badLines.last?.description)
+        ingest.update(status)
+        var played: UInt64 = 0
+        do {
+            try await recording.replay(speed: speed, clock: clock) { event in
+                ingest.ingest(event)
+                played += 1
+                if played % 64 == 0 || Int(played) == total {
+                    status.events = played
+                    ingest.update(status)
+                }
+            }
+            status.state = "finished"
+            status.health = .idle
+        } catch {
+            status.state = "stopped"
+        }
+        status.events = played
+        ingest.update(status)
+    }
+}
+
+extension Format {
+    /// `4`, `0.5`, `1.25`.
+    static func speed(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,68 @@
+import ErrorStreaming
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+import Logging
+import Synchronization
+
+/// `--record FILE`: writes every event the dashboard shows to an NDJSON recording that `errorwatch replay` and
+/// `errorwatch render --from` play back.
+///
+/// Local errors are read from their own unbounded subscription to the stream (so none is missed); events that
+/// arrived from outside are written as they arrived, exactly; log lines are written as they are logged.
+public final class SessionRecorder: Sendable {
+    private let recorder: ErrorWatchWire.Recorder
+    private let encoder: WireEncoder
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let failure = Mutex<String?>(nil)
+
+    /// Opens (creates or appends to) `path`.
+    public init(path: String, source: SourceInfo) throws {
+        recorder = try ErrorWatchWire.Recorder(path: path)
+        encoder = WireEncoder(source: source)
+    }
+
+    /// Subscribes to `stream` now and writes its local errors until ``stop()``.
+    public func start(stream: ErrorStream) {
+        let events = stream.events(bufferingPolicy: .unbounded)
+        let started = Task { [self] in
+            for await event in events where !(event.error is RemoteError) {
+                write(encoder.wireEvent(for: event))
+            }
+        }
+        task.withLock { $0 = started }
+    }
+
+    /// Writes an event that arrived from outside, as it arrived.
+    public func record(_ event: WireEvent) { write(event) }
+
+    /// Writes a local log record.
+    public func record(_ log: LogRecord) {
+        write(
+            encoder.wireEvent(
+                level: log.level, message: log.message, label: log.label, metadata: log.metadata, error: log.error,
+                time: log.timestamp))
+    }
+
+    private func write(_ event: WireEvent) {
+        do {
+            try recorder.append(event)
+        } catch {
+            failure.withLock { $0 = $0 ?? "recording failed: \(error)" }
+        }
+    }
+
+    /// Events written so far.
+    public var recordedCount: UInt64 { recorder.recordedCount }
+
+    /// The first write error, if any (the disk filled up, say); recording stops being complete after it.
+    public var problem: String? { failure.withLock { $0 } }
+
+    /// Stops the subscription once it has written what was added before, flushes and closes the file.
+    public func stop() async {
+        let running = task.withLock { $0 }
+        await running?.value
+        try? recorder.flush()
+        try? recorder.close()
+    }
+}

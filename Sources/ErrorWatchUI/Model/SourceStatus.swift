@@ -1,0 +1,46 @@
+import Foundation
+
+/// One producer the dashboard watches from outside the process: a connection to `--listen`, a `--tail`ed file,
+/// or a recording being replayed. Shown in the `Sources` pane (or the header line on small terminals).
+public struct SourceStatus: Sendable, Hashable, Identifiable {
+    /// How the events arrive.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case socket
+        case file
+        case replay
+    }
+
+    /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.
+    public var id: String
+    public var kind: Kind
+    /// What to call it: the producer's `service.name`, or its peer address or path until it says.
+    public var name: String
+    /// Extra facts: pid and host, the socket peer, the file path.
+    public var detail: String
+    /// `connected`, `following`, `disconnected: <why>`, `finished`.
+    public var state: String
+    public var health: FlowStatus.Health
+    /// Good events received.
+    public var events: UInt64
+    /// Lines that were not valid events (malformed JSON, too long, invalid UTF-8, unknown version).
+    public var badLines: Int
+    /// The last problem met, if any.
+    public var lastProblem: String?
+    public var lastEventAt: Date?
+
+    public init(
+        id: String, kind: Kind, name: String, detail: String = "", state: String, health: FlowStatus.Health,
+        events: UInt64 = 0, badLines: Int = 0, lastProblem: String? = nil, lastEventAt: Date? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.detail = detail
+        self.state = state
+        self.health = health
+        self.events = events
+        self.badLines = badLines
+        self.lastProblem = lastProblem
+        self.lastEventAt = lastEventAt
+    }
+}

@@ -1,0 +1,37 @@
+/// The `Sources` pane: one row per producer watched from outside (a `--listen` connection, a `--tail`ed file, a
+/// recording), with its health, name, state, events received, bad lines and the last problem.
+public enum SourcesPane {
+    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched. An empty area draws nothing.
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
+        guard !area.isEmpty else { return }
+        let connected = state.sources.filter { $0.health == .ok || $0.health == .degraded }.count
+        let label = "\(connected) of \(state.sources.count) live"
+        let inner = Dashboard.frame(.sources, state: state, in: area, into: &buffer, palette: palette, label: label)
+        guard !inner.isEmpty else { return }
+        let shown = state.sources.suffix(inner.height)
+        let nameWidth = min(16, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
+        for (row, source) in shown.enumerated() {
+            let y = inner.y + row
+            let health = palette.style(for: source.health)
+            buffer.write(source.health.glyph(unicode: state.unicode), x: inner.x + 1, y: y, width: 2, style: health)
+            var column = inner.x + 3
+            buffer.write(
+                source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
+            column += nameWidth + 1
+            let counts =
+                source.badLines > 0
+                ? "\(Format.count(source.events)) ev, \(Format.count(source.badLines)) bad"
+                : "\(Format.count(source.events)) ev"
+            let countsWidth = DisplayWidth.of(counts) + 1
+            guard column < inner.maxX - countsWidth else { continue }
+            var detail = source.state
+            if let problem = source.lastProblem, source.health != .ok { detail += ": " + problem }
+            buffer.write(detail, x: column, y: y, width: inner.maxX - column - countsWidth, style: health)
+            buffer.write(
+                counts, x: inner.maxX - countsWidth + 1, y: y, width: countsWidth - 1,
+                style: palette[source.badLines > 0 ? .severityWarning : .muted])
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs async work to completion from synchronous code (the command's thread, which owns the terminal).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}
+
+/// Runs async work that cannot fail to completion from synchronous code.
+func runBlocking(_ body: @escaping @Sendable () async -> Void) {
+    _ = try! runBlocking { () async throws -> Bool in
+        await body()
+        return true
+    }
+}
+
+/// A task started later and cancelled from elsewhere.
+final class LockedTask: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    func set(_ new: Task<Void, Never>) { task.withLock { $0 = new } }
+    func cancel() { task.withLock { $0 }?.cancel() }
+}
+
+/// Whether the current locale's character set is UTF-8 (braille sparklines, box drawing, wide glyphs).
+func localeIsUTF8() -> Bool {
+    guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+    let name = String(cString: codeset).uppercased()
+    return name == "UTF-8" || name == "UTF8"
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Parses `10s`, `500ms`, `2m`, `1.5s`.
+func parseDuration(_ text: String) throws -> Duration {
+    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+    for (suffix, scale) in units where text.hasSuffix(suffix) {
+        let number = text.dropLast(suffix.count)
+        if let value = Double(number), value >= 0, value.isFinite, value * scale <= 86_400 {
+            return .milliseconds(Int64((value * scale * 1000).rounded()))
+        }
+    }
+    throw ValidationError("\"\(text)\" is not a duration like 10s, 500ms or 2m")
+}
+
+/// The process's peak resident set size in kilobytes, from /proc/self/status (VmHWM).
+func peakResidentKilobytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
+    }
+    return nil
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 {
+        let (s, atto) = components
+        return s * 1000 + atto / 1_000_000_000_000_000
+    }
+
+    var formattedSeconds: String {
+        let ms = wholeMilliseconds
+        return "\(ms / 1000).\(String(format: "%03d", ms % 1000)) s"
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import ErrorWatchTerminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What is written to stderr while the screen is active is held, then printed after the terminal is restored.
+struct StderrHoldTests {
+    @Test func heldOutputAppearsOnlyAfterRelease() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let original = dup(STDERR_FILENO)
+        dup2(fds[1], STDERR_FILENO)
+        defer {
+            dup2(original, STDERR_FILENO)
+            close(original)
+            close(fds[0])
+            close(fds[1])
+        }
+
+        SignalTrap.holdStderr()
+        let message = "errorwatch-test: written while the screen was active\n"
+        _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let early = read(fds[0], &buffer, buffer.count)
+        #expect(early <= 0, "nothing reaches the real stderr while it is held")
+
+        SignalTrap.releaseStderr()
+        let count = read(fds[0], &buffer, buffer.count)
+        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        #expect(text.contains("written while the screen was active"))
+    }
+}

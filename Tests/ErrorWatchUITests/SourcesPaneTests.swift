@@ -1,0 +1,77 @@
+import Foundation
+import SnapshotTesting
+import Testing
+
+@testable import ErrorWatchUI
+
+/// The `Sources` pane appears only while producers are watched from outside.
+struct SourcesPaneTests {
+    static func sources() -> [SourceStatus] {
+        [
+            SourceStatus(
+                id: "socket#1", kind: .socket, name: "checkout-api", detail: "pid 4242 · web-1", state: "connected",
+                health: .ok, events: 12_408, lastEventAt: fixtureStart),
+            SourceStatus(
+                id: "socket#2", kind: .socket, name: "batch-worker", detail: "pid 77", state: "connected",
+                health: .degraded,
+                events: 310, badLines: 3, lastProblem: "malformed JSON at byte 17"),
+            SourceStatus(
+                id: "socket#3", kind: .socket, name: "flooder", detail: "pid 9",
+                state: "disconnected (closed: over 1048576 bytes/s)",
+                health: .failing, events: 90_000),
+            SourceStatus(
+                id: "file:/var/log/app.ndjson", kind: .file, name: "app.ndjson", detail: "/var/log/app.ndjson",
+                state: "following (rotated)", health: .ok, events: 52),
+        ]
+    }
+
+    @Test func noSourcesNoPane() {
+        let layout = DashboardLayout(for: .sample(width: 120, height: 40))
+        #expect(layout.sources.isEmpty)
+        #expect(!layout.flows.isEmpty)
+    }
+
+    @Test func sourcesTakeTheFlowsSlotWithoutADemo() {
+        var state = DashboardState.sample(width: 120, height: 40)
+        state.flows = []
+        _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
+        let layout = DashboardLayout(for: state)
+        #expect(layout.flows.isEmpty)
+        #expect(layout.sources.height == 6)
+        assertSnapshot(of: Dashboard.render(state), as: .screen, named: "external-120x40")
+    }
+
+    @Test func sourcesShareTheSlotWithFlows() {
+        for (width, height) in [(120, 40), (80, 30), (50, 40)] {
+            var state = DashboardState.sample(width: width, height: height)
+            _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
+            let layout = DashboardLayout(for: state)
+            #expect(!layout.flows.isEmpty, "\(width)x\(height)")
+            #expect(!layout.sources.isEmpty, "\(width)x\(height)")
+            #expect(layout.sources.maxY <= layout.footer.y)
+            let text = Dashboard.render(state).textLines().joined(separator: "\n")
+            #expect(text.contains("Sources"))
+            #expect(text.contains("Flows"))
+        }
+    }
+
+    @Test func sourcesJoinTheFocusCycleOnlyWhenShown() {
+        var state = DashboardState.sample(width: 120, height: 40)
+        for _ in 0..<4 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.tab)) }
+        #expect(state.focus == .errors)
+        _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
+        for _ in 0..<4 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.tab)) }
+        #expect(state.focus == .sources)
+        _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged([]))
+        #expect(state.focus == .errors)
+    }
+
+    @Test func hostileSourceNamesStayInsideThePane() {
+        var state = DashboardState.sample(width: 120, height: 40)
+        var hostile = Self.sources()
+        hostile[0].name = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(hostile))
+        let text = Dashboard.render(state).textLines().joined(separator: "\n")
+        #expect(!text.contains("\u{1B}"))
+    }
+}
