@@ -14,6 +14,8 @@ struct LoadCommand: AsyncParsableCommand {
         discussion: """
             Without --connect, a FeedListener runs in this process on --listen and every count is checked at both
             ends. With --connect, events go to a running `errorwatch --listen` and only the sending side is counted.
+            With --producers 0, only the listener runs, for --duration seconds, and prints what it received: run
+            one of those and one --connect to measure across processes.
             """)
 
     @Option(help: "Producer connections.") var producers = 50
@@ -40,6 +42,18 @@ struct LoadCommand: AsyncParsableCommand {
             listener = started
             target = try started.localEndpoint.unwrapOr(started.endpoint)
         }
+        if producers == 0, let listener {
+            print("listening on \(target) for \(duration) s")
+            try await Task.sleep(for: .seconds(duration))
+            let received = counters.received.load(ordering: .relaxed)
+            let bad = listener.producers.reduce(0) { $0 + $1.errors.total }
+            let producersSeen = listener.producers.count
+            await listener.shutdown()
+            print("received:         \(received) events from \(producersSeen) producers, bad input: \(bad)")
+            print("peak RSS:         \(Self.peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "?")")
+            return
+        }
+        guard producers > 0 else { throw ValidationError("--producers 0 needs the in-process listener") }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: producerThreads)
         let line = try WireEncoder(source: SourceInfo(serviceName: "load")).encode(Self.sampleEvent)
         let perProducer = Double(rate) / Double(producers)
@@ -76,7 +90,8 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     static let sampleEvent = WireEvent(
-        kind: .error, time: Date(timeIntervalSince1970: 1_800_000_000), serviceName: "load", pid: 1, hostName: "localhost",
+        kind: .error, time: Date(timeIntervalSince1970: 1_800_000_000), serviceName: "load", pid: 1,
+        hostName: "localhost",
         source: "checkout.pay", exceptionType: "Shop.PaymentError", exceptionMessage: "gateway answered 503",
         userMessage: "The service is temporarily unavailable. Please try again shortly.", code: "N-503",
         category: .transient, severity: .warning, origin: .user, attempt: 1, sequence: 1, attributes: ["order": "A-19"])
@@ -92,7 +107,8 @@ struct LoadCommand: AsyncParsableCommand {
         clock = ContinuousClock.now
         for _ in 0..<iterations { _ = try decoder.decode(line) }
         let decode = seconds(ContinuousClock.now - clock) / Double(iterations) * 1e6
-        print(String(format: "encode: %.2f µs/event, decode: %.2f µs/event (%d-byte line)", encode, decode, line.count))
+        let format = "encode: %.2f µs/event, decode: %.2f µs/event (%d-byte line)"
+        print(String(format: format, encode, decode, line.count))
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -104,16 +120,19 @@ struct LoadCommand: AsyncParsableCommand {
         badLines: Int, lineBytes: Int
     ) {
         func rate(_ count: UInt64, _ seconds: Double) -> String { String(format: "%.0f", Double(count) / seconds) }
+        func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+        let rss = peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "unknown"
         print("line size:        \(lineBytes) bytes")
-        print("sent:             \(sent) events in \(String(format: "%.2f", sendingTime)) s (\(rate(sent, sendingTime))/s)")
+        print("sent:             \(sent) events in \(fixed(sendingTime)) s (\(rate(sent, sendingTime))/s)")
         print("write failures:   \(failed)")
         print("not sent (socket full, producer fell behind): \(skipped)")
         if let received {
-            print("received:         \(received) (\(rate(received, drainedTime))/s until drained at \(String(format: "%.2f", drainedTime)) s)")
+            let perSecond = rate(received, drainedTime)
+            print("received:         \(received) (\(perSecond)/s until drained at \(fixed(drainedTime)) s)")
             print("lost:             \(Int64(sent) - Int64(received))")
             print("bad input:        \(badLines)")
         }
-        print("peak RSS:         \(peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "unknown") (VmHWM, whole process)")
+        print("peak RSS:         \(rss) (VmHWM, whole process)")
     }
 
     /// `VmHWM` from `/proc/self/status`, in MB (10^6 bytes); `nil` where there is no procfs.

@@ -77,7 +77,9 @@ final class LoadProducer: Sendable {
         let stopped = channel.eventLoop.makePromise(of: Void.self)
         task?.cancel(promise: stopped)
         try await stopped.futureResult.get()
-        try? await channel.eventLoop.flatSubmit { self.lastWrite.withLock { $0 } ?? self.channel.eventLoop.makeSucceededVoidFuture() }.get()
+        try? await channel.eventLoop.flatSubmit {
+            self.lastWrite.withLock { $0 } ?? self.channel.eventLoop.makeSucceededVoidFuture()
+        }.get()
     }
 
     func close() async throws { try await channel.close() }

@@ -43,7 +43,8 @@ struct ErrorForwarderTests {
         let path = try temporaryDirectory() + "/later.sock"
         let forwarder = ErrorForwarder(
             endpoint: .unix(path: path), source: source,
-            configuration: .init(queueCapacity: 10, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20)))
+            configuration: .init(queueCapacity: 10, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20))
+        )
         forwarder.start()
         let event = WireEvent(kind: .error, time: Date(), exceptionType: "Shop.Outage")
         for _ in 1...25 { forwarder.send(event) }

@@ -11,7 +11,8 @@ struct FeedListenerTests {
         sending bad: [UInt8], configuration: FeedListener.Configuration = .init(), closes: Bool = true
     ) async throws -> ProducerStatus {
         let probe = FeedProbe()
-        let listener = try await startListener(.tcp(host: "127.0.0.1", port: 0), configuration: configuration, probe: probe)
+        let listener = try await startListener(
+            .tcp(host: "127.0.0.1", port: 0), configuration: configuration, probe: probe)
         let endpoint = try #require(listener.localEndpoint)
         let good = try await RawProducer.connect(to: endpoint)
         try await good.send(goodLine(service: "good", sequence: 1))
@@ -22,7 +23,7 @@ struct FeedListenerTests {
         for n in 2...50 { try await good.send(goodLine(service: "good", sequence: UInt64(n))) }
         if closes { try? await offender.close() }
         let status = try await probe.disconnected(offenderID)
-        try await probe.until { $0.events(from: goodID).count == 50 }
+        try await probe.until { $0.count(from: goodID) == 50 }
         #expect(probe.events(from: goodID).map(\.sequence) == (1...50).map { Optional(UInt64($0)) })
         #expect(listener.producers.first { $0.id == goodID }?.isConnected == true)
         try await good.close()
@@ -47,7 +48,8 @@ struct FeedListenerTests {
     }
 
     @Test func invalidUTF8IsCounted() async throws {
-        let status = try await badProducer(sending: Array("{\"v\":1,\"x\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
+        let status = try await badProducer(
+            sending: Array("{\"v\":1,\"x\":\"".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
         #expect(status.errors.invalidUTF8 == 1)
     }
 
@@ -98,6 +100,31 @@ struct FeedListenerTests {
             sending: flood, configuration: .init(maximumBytesPerSecond: 64 * 1024), closes: false)
         #expect(status.state == .disconnected(.rateLimitExceeded(bytesPerSecond: 64 * 1024)))
         #expect(status.eventsReceived < 4000)
+    }
+
+    @Test func floodWithinTheLimitsDoesNotHoldBackAnotherProducer() async throws {
+        let probe = FeedProbe()
+        let listener = try await startListener(
+            .tcp(host: "127.0.0.1", port: 0), configuration: .init(maximumBytesPerSecond: nil), probe: probe)
+        let endpoint = try #require(listener.localEndpoint)
+        let flooder = try await RawProducer.connect(to: endpoint)
+        let floodID = try await probe.producer(1)
+        let chunk = (1...2000).flatMap { goodLine(service: "flood", sequence: UInt64($0)) }
+        let flooding = Task {
+            for _ in 0..<20 { try await flooder.send(chunk) }  // 40,000 events, about 18 MB
+        }
+        try await probe.until { $0.count(from: floodID) > 2000 }  // the flood is under way
+        let good = try await RawProducer.connect(to: endpoint)
+        let goodID = try await probe.producer(2)
+        for n in 1...50 { try await good.send(goodLine(service: "good", sequence: UInt64(n))) }
+        try await probe.until { $0.count(from: goodID) == 50 }
+        // NIO reads a few buffers per connection per loop turn, so the good producer got its turns mid-flood.
+        #expect(probe.count(from: floodID) < 40_000)
+        try await flooding.value
+        try await probe.until { $0.count(from: floodID) == 40_000 }
+        try await flooder.close()
+        try await good.close()
+        await listener.shutdown()
     }
 
     @Test func producerOverItsErrorBudgetIsClosed() async throws {

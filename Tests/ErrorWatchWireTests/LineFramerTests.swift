@@ -23,9 +23,10 @@ struct LineFramerTests {
 
     @Test func lineOfExactlyTheLimitIncludingNewlineIsAccepted() {
         var framer = LineFramer(maximumLineBytes: 4)
-        #expect(framer.feed(Array("abc\nabcd\nx\n".utf8)) == [
-            .success(Array("abc".utf8)), .failure(.lineTooLong(byteCount: 5)), .success(Array("x".utf8)),
-        ])
+        #expect(
+            framer.feed(Array("abc\nabcd\nx\n".utf8)) == [
+                .success(Array("abc".utf8)), .failure(.lineTooLong(byteCount: 5)), .success(Array("x".utf8)),
+            ])
     }
 
     @Test func finishReturnsTheUnterminatedLastLine() {

@@ -18,6 +18,7 @@ final class FeedProbe: Sendable {
 
     private struct State {
         var events: [(ProducerID, WireEvent)] = []
+        var counts: [ProducerID: Int] = [:]
         var statuses: [ProducerID: ProducerStatus] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiter: UInt64 = 0
@@ -30,8 +31,14 @@ final class FeedProbe: Sendable {
 
     func events(from producer: ProducerID) -> [WireEvent] { events.filter { $0.0 == producer }.map(\.1) }
 
+    /// How many events a producer sent, without copying them (cheap enough for conditions checked per event).
+    func count(from producer: ProducerID) -> Int { state.withLock { $0.counts[producer, default: 0] } }
+
     func record(_ producer: ProducerID, _ event: WireEvent) {
-        state.withLock { $0.events.append((producer, event)) }
+        state.withLock { state in
+            state.events.append((producer, event))
+            state.counts[producer, default: 0] += 1
+        }
         recheck()
     }
 
@@ -87,7 +94,8 @@ struct RawProducer {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         switch endpoint {
         case .unix(let path): return RawProducer(channel: try await bootstrap.connect(unixDomainSocketPath: path).get())
-        case .tcp(let host, let port): return RawProducer(channel: try await bootstrap.connect(host: host, port: port).get())
+        case .tcp(let host, let port):
+            return RawProducer(channel: try await bootstrap.connect(host: host, port: port).get())
         }
     }
 

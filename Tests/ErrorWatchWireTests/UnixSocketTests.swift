@@ -73,7 +73,9 @@ struct UnixSocketTests {
             for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(result == 0)
     }

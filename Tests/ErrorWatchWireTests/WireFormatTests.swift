@@ -22,7 +22,8 @@ struct WireFormatTests {
 
     @Test func logAndMetricEventsRoundTrip() throws {
         let log = WireEvent(kind: .log, time: Self.time, source: "shop.http", severity: .notice, body: "GET /cart 200")
-        let metric = WireEvent(kind: .metric, time: Self.time, metricName: "http.latency", metricValue: 12.5, metricUnit: "ms")
+        let metric = WireEvent(
+            kind: .metric, time: Self.time, metricName: "http.latency", metricValue: 12.5, metricUnit: "ms")
         for event in [log, metric] {
             #expect(try WireDecoder().decode(WireEncoder().encode(event)) == event)
         }
@@ -42,7 +43,8 @@ struct WireFormatTests {
     }
 
     @Test func openTelemetrySeverityTextAndUnknownFieldsAreAccepted() throws {
-        let line = #"{"v":1,"kind":"log","time":"2026-11-22T01:40:00+01:00","severity_text":"WARN","body":"slow","trace_id":"abc","extra":{"x":[1]}}"#
+        let line = #"{"v":1,"kind":"log","time":"2026-11-22T01:40:00+01:00","severity_text":"WARN","body":"slow","#
+            + #""trace_id":"abc","extra":{"x":[1]}}"#
         let event = try WireDecoder().decode(Array(line.utf8))
         #expect(event.severity == .warning)
         #expect(event.time == RFC3339.parse("2026-11-22T00:40:00Z"))
@@ -59,7 +61,10 @@ struct WireFormatTests {
         (#"{"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E"}"#, "missing v"),
         (#"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z"}"#, "missing exception.type"),
         (#"{"v":1,"kind":"error","time":"yesterday","exception.type":"E"}"#, "invalid time"),
-        (#"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":"503"}"#, "invalid code"),
+        (
+            #"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":"503"}"#,
+            "invalid code"
+        ),
         (#"{"v":1,"kind":"alert","time":"2026-11-22T00:40:00Z"}"#, "invalid kind"),
         (#"{"v":"one","kind":"error"}"#, "invalid v"),
     ])
@@ -90,7 +95,8 @@ struct WireFormatTests {
         let event = ErrorEvent(
             error: RemoteError(typeName: "Shop.PaymentError", message: "503", code: "N-503", category: .transient),
             sequence: 9, timestamp: Self.time,
-            context: ErrorContext(source: "checkout", severity: .error, origin: .user, attempt: 3, metadata: ["k": "v"]))
+            context: ErrorContext(source: "checkout", severity: .error, origin: .user, attempt: 3, metadata: ["k": "v"])
+        )
         let encoder = WireEncoder(source: SourceInfo(serviceName: "shop", pid: 7, host: "h"))
         let wire = try WireDecoder().decode(encoder.encode(event))
         #expect(wire.exceptionType == "Shop.PaymentError")

@@ -148,7 +148,9 @@ public final class FileTailer: Sendable {
     private func read(_ file: inout OpenFile, into batch: inout Batch, state: inout State) throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset)) }
+            let count = chunk.withUnsafeMutableBytes {
+                pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw POSIXError(.init(rawValue: errno) ?? .EIO)

@@ -86,9 +86,15 @@ struct JSONScanner {
                 if next == UInt8(ascii: "]") { return .other }
                 guard next == UInt8(ascii: ",") else { throw fail("expected , or ]") }
             }
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return .number(try number())
         }
     }

@@ -57,7 +57,9 @@ enum RFC3339 {
         func expect(_ allowed: UInt8, or other: UInt8 = 0, or third: UInt8 = 0) -> Bool {
             guard index < bytes.count else { return false }
             let byte = bytes[index]
-            guard byte == allowed || (other != 0 && byte == other) || (third != 0 && byte == third) else { return false }
+            guard byte == allowed || (other != 0 && byte == other) || (third != 0 && byte == third) else {
+                return false
+            }
             index += 1
             return true
         }

@@ -3,11 +3,11 @@ import ErrorStreaming
 /// An error reported by another process over the wire, as a ``ClassifiedError`` for the local ``ErrorStream``.
 ///
 /// It carries what the producer said about the error, so alerts, metrics and logs downstream treat it like a
-/// local one. The fingerprint groups by the *remote* type name and code; the technical message starts with the
-/// remote type name, since ``Classification`` names the Swift type (`RemoteError`).
+/// local one: ``Classification`` reports the *remote* type name (``typeName``), and the fingerprint groups by it
+/// and the code, so a remote error and the same error raised locally share an alert.
 ///
 /// ```swift
-/// listener.onEvent = { _, event in
+/// let listener = FeedListener(endpoint: .unix(path: "/tmp/ew.sock")) { _, event in
 ///     if let error = RemoteError(event) { stream.add(error, context: event.errorContext) }
 /// }
 /// ```

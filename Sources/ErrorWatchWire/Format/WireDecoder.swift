@@ -61,6 +61,7 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A field has the wrong type or an unknown value; the associated value is its JSON key.
     case invalidField(String)
 
+    /// A short English sentence for logs and the Sources pane.
     public var description: String {
         switch self {
         case .lineTooLong(let count): "line too long (\(count)+ bytes)"

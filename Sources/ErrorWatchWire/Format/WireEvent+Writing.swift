@@ -35,7 +35,8 @@ extension WireEvent {
         member("metric.name", metricName, &out)
         if let metricValue {
             guard metricValue.isFinite else { throw .invalidField("metric.value") }
-            let text = metricValue == metricValue.rounded() && abs(metricValue) < 1e15
+            let text =
+                metricValue == metricValue.rounded() && abs(metricValue) < 1e15
                 ? String(Int64(metricValue)) : String(metricValue)
             member("metric.value", text, quoted: false, &out)
         }

@@ -64,9 +64,11 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
     /// The listener was asked to start twice, or after shutting down.
     case alreadyStarted
 
+    /// The message to show a user, for example `another errorwatch is listening on /tmp/ew.sock`.
     public var description: String {
         switch self {
-        case .invalidEndpoint(let text): "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
+        case .invalidEndpoint(let text):
+            "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
         case .addressInUse(let path): "another errorwatch is listening on \(path)"
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .alreadyStarted: "the listener was already started"

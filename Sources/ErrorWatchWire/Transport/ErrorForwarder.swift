@@ -76,7 +76,8 @@ public final class ErrorForwarder: Sendable {
     ///   - configuration: queue and backoff.
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
     public init(
-        endpoint: Endpoint, source: SourceInfo, stream: ErrorStream? = nil, configuration: Configuration = Configuration(),
+        endpoint: Endpoint, source: SourceInfo, stream: ErrorStream? = nil,
+        configuration: Configuration = Configuration(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.endpoint = endpoint
@@ -94,7 +95,7 @@ public final class ErrorForwarder: Sendable {
     public func start() {
         guard state.withLock({ $0.start() }) else { return }
         if let stream {
-            let events = stream.events(bufferingPolicy: .bufferingNewest(configuration.queueCapacity))
+            let events = stream.events(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
             let encoder = WireEncoder(source: source)
             let task = Task { [self] in
                 var iterator = events.makeAsyncIterator()
@@ -128,18 +129,22 @@ public final class ErrorForwarder: Sendable {
         if case .drain(let channel) = action { channel.eventLoop.execute { self.drain(channel) } }
     }
 
-    /// Stops forwarding: ends the stream subscription, writes what is queued if connected, then closes.
+    /// Stops forwarding: ends the stream subscription, writes what is queued if connected (giving the listener
+    /// two seconds to take it), then closes. Lines still queued after that count as dropped.
     public func shutdown() async {
         streamTask.withLock { $0 }?.cancel()
         await streamTask.withLock { $0 }?.value
         let action = state.withLock { $0.beginShutdown() }
         action.reconnect?.cancel()
-        guard let channel = action.channel else { return }
-        let flushed: EventLoopFuture<Void> = channel.eventLoop.flatSubmit {
-            self.drain(channel, ignoringWritability: true) ?? channel.eventLoop.makeSucceededVoidFuture()
+        if let channel = action.channel {
+            let deadline = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            let flushed: EventLoopFuture<Void> = channel.eventLoop.flatSubmit {
+                self.drain(channel, ignoringWritability: true) ?? channel.eventLoop.makeSucceededVoidFuture()
+            }
+            try? await flushed.get()
+            deadline.cancel()
+            try? await channel.close()
         }
-        try? await flushed.get()
-        try? await channel.close()
         state.withLock { $0.finishShutdown() }
     }
 

@@ -22,6 +22,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private var windowStart = NIODeadline.now()
     private var windowBytes = 0
     private var announcedIdentity = false
+    private var eventsAtLastFlush: UInt64 = 0
     private var idleTask: Scheduled<Void>?
 
     init(
@@ -95,10 +96,13 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         guard var status else { return }
-        if status.eventsReceived > 0 { status.lastEventAt = Date() }
+        if status.eventsReceived > eventsAtLastFlush {
+            status.lastEventAt = Date()
+            eventsAtLastFlush = status.eventsReceived
+        }
         self.status = status
-        let announce = identified && status.eventsReceived > 0 && status.serviceName != nil
-            && status.lastEventAt != nil && !announcedIdentity
+        // Tell `onStatus` once the producer has named itself; later counts are only in the snapshot.
+        let announce = identified && !announcedIdentity
         if announce { announcedIdentity = true }
         registry.update(status, notify: announce)
         context.fireChannelReadComplete()

@@ -6,7 +6,9 @@ import NIOCore
 /// after unlocking.
 struct ForwarderState {
     enum Phase {
-        case idle, connecting, connected(any Channel), waiting, shuttingDown, shutDown
+        case idle, connecting
+        case connected(any Channel)
+        case waiting, shuttingDown, shutDown
     }
 
     /// What the forwarder does after an enqueue or a connection.

@@ -8,6 +8,7 @@ public struct ProducerID: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// Wraps a connection number.
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
+    /// Earlier connections first.
     public static func < (lhs: ProducerID, rhs: ProducerID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `#3`.
@@ -23,6 +24,7 @@ public struct ProducerStatus: Sendable, Hashable {
         /// Gone, for the reason given.
         case disconnected(DisconnectReason)
 
+        /// `connected`, or `disconnected (reason)`.
         public var description: String {
             switch self {
             case .connected: "connected"
@@ -46,6 +48,7 @@ public struct ProducerStatus: Sendable, Hashable {
         /// A socket error.
         case failed(String)
 
+        /// A short phrase for the Sources pane: `closed: over 65536 bytes/s`.
         public var description: String {
             switch self {
             case .closedByPeer: "closed by peer"

@@ -16,10 +16,12 @@ enum UnixSocketFile {
     /// another user could connect. So the socket is bound inside a fresh directory of mode 0700 next to `path`,
     /// made 0600 there, and renamed onto `path` (atomically replacing a stale file). When that private path would
     /// not fit `sun_path`, it falls back to binding at `path` and changing the mode at once.
-    static func bind(_ bootstrap: ServerBootstrap, path: String, group: any EventLoopGroup) async throws -> any Channel {
+    static func bind(_ bootstrap: ServerBootstrap, path: String, group: any EventLoopGroup) async throws -> any Channel
+    {
         try await prepare(path: path, group: group)
         let directory = (path as NSString).deletingLastPathComponent
-        let privateDirectory = (directory.isEmpty ? "." : directory) + "/.errorwatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let privateDirectory =
+            (directory.isEmpty ? "." : directory) + "/.errorwatch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let privatePath = privateDirectory + "/s"
         guard privatePath.utf8.count < 100, mkdir(privateDirectory, 0o700) == 0 else {
             let channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
