@@ -38,6 +38,7 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     private var lastFrame: ContinuousClock.Instant?
     private var nextTick: ContinuousClock.Instant
     private var running = true
+    private var actionsMayBeWaiting = false
 
     /// - Parameters:
     ///   - drain: takes the actions posted by other threads since the last call.
@@ -80,40 +81,59 @@ public final class DashboardLoop<Backend: TerminalBackend> {
         drawIfNeeded(force: true)
         while running {
             let inputs = backend.waitForInput(timeout: timeout())
+            var keyPressed = false
             for input in inputs {
                 switch input {
-                case .key(let key): apply(.keyPressed(key))
+                case .key(let key):
+                    apply(.keyPressed(key))
+                    keyPressed = true
                 case .resized(let width, let height):
                     apply(.resized(width: width, height: height))
                     forceFullRedraw()
                 case .terminationRequested: running = false
                 }
             }
-            for action in drain() { apply(action) }
+            // Posted actions are taken once per frame, not on every wake-up: under a flood the inbox folds what
+            // arrives in between, so the work per frame stays bounded and keys are still answered at once.
+            if frameIsDue() {
+                for action in drain() { apply(action) }
+                actionsMayBeWaiting = false
+            } else {
+                actionsMayBeWaiting = true
+            }
             let current = clock.now
             if current >= nextTick {
                 apply(.tick(now()))
                 while nextTick <= current { nextTick = nextTick.advanced(by: tickInterval) }
             }
-            if running { drawIfNeeded(force: false) }
+            // A key's answer is drawn at once, outside the frame budget: keys come at human speed.
+            if running { drawIfNeeded(force: false, immediately: keyPressed) }
         }
         return state
     }
 
-    /// How long to wait: until the next frame may be drawn when something changed, else until the next tick.
+    /// How long to wait: until the next frame may be drawn when something changed or actions may be waiting,
+    /// else until the next tick.
     private func timeout() -> Duration {
         let current = clock.now
         var wait = current.duration(to: nextTick)
-        if renderedGeneration != state.generation, let lastFrame {
+        if renderedGeneration != state.generation || actionsMayBeWaiting, let lastFrame {
             wait = min(wait, current.duration(to: lastFrame.advanced(by: frameInterval)))
         }
         return max(.zero, wait)
     }
 
-    private func drawIfNeeded(force: Bool) {
+    private func frameIsDue() -> Bool {
+        guard let lastFrame else { return true }
+        return lastFrame.duration(to: clock.now) >= frameInterval
+    }
+
+    /// Draws when the state changed and the frame budget allows (`immediately` skips the budget); `force` draws
+    /// even an unchanged state.
+    private func drawIfNeeded(force: Bool, immediately: Bool = false) {
         guard force || renderedGeneration != state.generation else { return }
         let current = clock.now
-        if !force, let lastFrame, lastFrame.duration(to: current) < frameInterval { return }
+        if !force, !immediately, let lastFrame, lastFrame.duration(to: current) < frameInterval { return }
         let frame = Dashboard.render(state)
         let changes = frame.changes(since: previous)
         if !changes.isEmpty || force {

@@ -1,20 +1,43 @@
 import DequeModule
+import ErrorStreaming
 import ErrorWatchUI
 import Synchronization
 
 /// Where the app's concurrent feeds post dashboard actions for the one thread that owns the state.
 ///
-/// Posting never blocks on the UI: it appends under a short lock and wakes the UI thread once per batch.
-/// Between two drains, at most `eventCapacity` events are kept for display (the oldest give way and are
-/// counted in ``sampledOut``); counts never depend on this, because the `Metrics` pane reads exact counters.
-/// Only the latest metrics sample is kept.
+/// Posting never blocks on the UI: it appends under a short lock and wakes the UI thread once, when the inbox
+/// stops being empty. What piles up between two drains is folded so the UI's work per frame stays bounded
+/// however fast errors arrive:
+/// - at most `eventCapacity` events are kept for display (the oldest give way and are counted in
+///   ``sampledOut``); stream events are kept raw and only the kept ones are converted when drained;
+/// - only the latest update of each alert, the latest list of sources and the latest metrics sample are kept.
+///
+/// Counts never depend on this folding: the `Metrics` pane reads exact counters.
 public final class ActionInbox: Sendable {
+    /// An event for the `Logs` pane, converted only if it survives until the drain.
+    private enum PendingEvent {
+        case stream(ErrorEvent)
+        case ready(DashboardEvent)
+
+        var converted: DashboardEvent {
+            switch self {
+            case .stream(let event): DashboardEvent(event)
+            case .ready(let event): event
+            }
+        }
+    }
+
     private struct Pending {
         var actions: [DashboardAction] = []
-        var events: Deque<DashboardEvent> = []
+        var events: Deque<PendingEvent> = []
+        var alerts: [String: AlertRecord] = [:]
+        var alertOrder: [String] = []
+        var sources: [SourceStatus]?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
-        var isEmpty: Bool { actions.isEmpty && events.isEmpty && metrics == nil }
+        var isEmpty: Bool {
+            actions.isEmpty && events.isEmpty && alertOrder.isEmpty && sources == nil && metrics == nil
+        }
     }
 
     private let pending = Mutex(Pending())
@@ -24,7 +47,7 @@ public final class ActionInbox: Sendable {
     public let eventCapacity: Int
 
     /// An empty inbox keeping at most `eventCapacity` events between drains.
-    public init(eventCapacity: Int = 4_096) {
+    public init(eventCapacity: Int = 2_048) {
         self.eventCapacity = max(1, eventCapacity)
     }
 
@@ -36,12 +59,23 @@ public final class ActionInbox: Sendable {
         switch action {
         case .eventReceived(let event): post(event: event)
         case .metricsSampled(let snapshot): enqueue { $0.metrics = snapshot }
+        case .sourcesChanged(let sources): enqueue { $0.sources = sources }
+        case .alertReceived(let alert):
+            enqueue { p in
+                if p.alerts.updateValue(alert, forKey: alert.fingerprint) == nil { p.alertOrder.append(alert.fingerprint) }
+            }
         default: enqueue { $0.actions.append(action) }
         }
     }
 
     /// Posts an event for the `Logs` pane.
-    public func post(event: DashboardEvent) {
+    public func post(event: DashboardEvent) { append(.ready(event)) }
+
+    /// Posts a stream event for the `Logs` pane; it is classified and converted only if it is still kept when the
+    /// UI drains the inbox.
+    public func post(streamEvent: ErrorEvent) { append(.stream(streamEvent)) }
+
+    private func append(_ event: PendingEvent) {
         enqueue { p in
             if p.events.count >= eventCapacity {
                 p.events.removeFirst()
@@ -60,20 +94,23 @@ public final class ActionInbox: Sendable {
         if wasEmpty { waker.notify(()) }
     }
 
-    /// Takes everything posted so far: events first, as one batch, then other actions in order, then the
-    /// latest metrics sample.
+    /// Takes everything posted so far: events first, as one batch, then alerts, then other actions in order, then
+    /// the latest sources and metrics sample.
     public func drain() -> [DashboardAction] {
         let taken = pending.withLock { p in
-            defer {
-                p.actions.removeAll(keepingCapacity: true)
-                p.events.removeAll(keepingCapacity: true)
-                p.metrics = nil
-            }
-            return p
+            let taken = p
+            let sampledOut = p.sampledOut
+            p = Pending()
+            p.sampledOut = sampledOut
+            return taken
         }
         var result: [DashboardAction] = []
-        if !taken.events.isEmpty { result.append(.eventsReceived(Array(taken.events))) }
+        if !taken.events.isEmpty { result.append(.eventsReceived(taken.events.map(\.converted))) }
+        for fingerprint in taken.alertOrder {
+            if let alert = taken.alerts[fingerprint] { result.append(.alertReceived(alert)) }
+        }
         result += taken.actions
+        if let sources = taken.sources { result.append(.sourcesChanged(sources)) }
         if let metrics = taken.metrics { result.append(.metricsSampled(metrics)) }
         return result
     }

@@ -49,7 +49,7 @@ final class DashboardFeeds: Sendable {
         let counts = stream.events(bufferingPolicy: .unbounded)
         let started = [
             spawn { [self] in
-                for await event in logs { inbox.post(event: DashboardEvent(event)) }
+                for await event in logs { inbox.post(streamEvent: event) }
             },
             spawn { [self] in
                 for await event in alerts where event.origin == .user { receiveAlert(event) }

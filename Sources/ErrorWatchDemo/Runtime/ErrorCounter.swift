@@ -8,7 +8,10 @@ import Synchronization
 /// for the last minute. Fed by the `Metrics` pane's own, unbounded subscription, so its totals are exact.
 final class ErrorCounter: Sendable {
     private struct State {
-        var counters: [String: Counter] = [:]
+        /// One counter per type and category (two levels, so counting builds no key string).
+        var counters: [String: [ErrorCategory: Counter]] = [:]
+        /// Short type names by qualified name.
+        var shortNames: [String: String] = [:]
         /// Type names in order of first appearance: the numbering of the `1`…`9` filters.
         var typeOrder: [String] = []
         /// Errors per wall-clock second, keyed by whole seconds since 1970.
@@ -21,9 +24,15 @@ final class ErrorCounter: Sendable {
     init(metrics: DashboardMetrics) { self.metrics = metrics }
 
     func count(_ event: ErrorEvent) {
-        let classification = Classification(of: event.error)
-        let type = DashboardEvent.shortTypeName(classification.typeName)
-        let key = type + "\u{1}" + classification.category.rawValue
+        // Only the type and the category are needed: a classified error says them without building its messages.
+        let qualified: String
+        let category: ErrorCategory
+        if let classified = event.error as? any ClassifiedError {
+            (qualified, category) = (classified.typeName, classified.category)
+        } else {
+            let classification = Classification(of: event.error)
+            (qualified, category) = (classification.typeName, classification.category)
+        }
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         let counter = state.withLock { s in
             s.perSecond[second, default: 0] += 1
@@ -31,12 +40,13 @@ final class ErrorCounter: Sendable {
                 let cutoff = second - 90
                 s.perSecond = s.perSecond.filter { $0.key >= cutoff }
             }
-            if let existing = s.counters[key] { return existing }
+            if let existing = s.counters[qualified]?[category] { return existing }
+            let type = s.shortNames[qualified] ?? DashboardEvent.shortTypeName(qualified)
+            s.shortNames[qualified] = type
             if !s.typeOrder.contains(type) { s.typeOrder.append(type) }
             let created = Counter(
-                label: "errors", dimensions: [("type", type), ("category", classification.category.rawValue)],
-                factory: metrics)
-            s.counters[key] = created
+                label: "errors", dimensions: [("type", type), ("category", category.rawValue)], factory: metrics)
+            s.counters[qualified, default: [:]][category] = created
             return created
         }
         counter.increment()

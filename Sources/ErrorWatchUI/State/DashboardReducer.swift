@@ -32,7 +32,11 @@ public enum DashboardReducer {
             append(event, to: &state)
         case .eventsReceived(let events):
             changed = !events.isEmpty
-            for event in events { append(event, to: &state) }
+            // Events further back than the ring holds would be pushed out by later ones of this same batch: they
+            // are counted (pause, scroll position) but not sanitised and stored.
+            let skipped = max(0, events.count - state.logCapacity)
+            for event in events.prefix(skipped) { account(event, in: &state) }
+            for event in events.dropFirst(skipped) { append(event, to: &state) }
         case .alertReceived(let alert):
             changed = upsert(alert, into: &state)
         case .metricsSampled(let metrics):
@@ -108,6 +112,11 @@ public enum DashboardReducer {
             if dropped.sequence == state.selectedSequence { state.selectedSequence = nil }
         }
         state.logs.append(event)
+        account(event, in: &state)
+    }
+
+    /// What an arriving event changes besides the ring: the paused count and a scrolled view's position.
+    static func account(_ event: DashboardEvent, in state: inout DashboardState) {
         if state.isPaused { state.arrivedWhilePaused += 1 }
         if (state.isPaused || state.logScroll > 0) && state.matches(event) {
             state.logScroll = min(state.logScroll + 1, state.logs.count)
