@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorWatchWire
 import Foundation
 import Logging
 
@@ -56,10 +57,7 @@ public struct StreamLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        let flat = merged.mapValues { "\($0)" }
+        let flat = event.mergedMetadata(handler: metadata, provider: metadataProvider)
         if let error = event.error {
             let origin: ErrorOrigin = flat["origin"].flatMap(ErrorOrigin.init(rawValue:)) ?? .user
             stream.add(
@@ -72,19 +70,5 @@ public struct StreamLogHandler: LogHandler {
             LogRecord(
                 timestamp: now(), level: event.level, label: label, message: event.message.description,
                 metadata: flat, error: event.error))
-    }
-}
-
-extension ErrorSeverity {
-    /// The severity matching a swift-log level (`trace` maps to `debug`).
-    public init(_ level: Logger.Level) {
-        switch level {
-        case .trace, .debug: self = .debug
-        case .info: self = .info
-        case .notice: self = .notice
-        case .warning: self = .warning
-        case .error: self = .error
-        case .critical: self = .critical
-        }
     }
 }

@@ -76,7 +76,7 @@ public struct WireEncoder: Sendable {
     ) -> WireEvent {
         var event = WireEvent(
             kind: .log, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,
-            source: label, severity: ErrorSeverity(wireLevel: level), attributes: metadata, body: message)
+            source: label, severity: ErrorSeverity(level), attributes: metadata, body: message)
         if let error {
             let classification = Classification(of: error)
             event.exceptionType = classification.typeName
@@ -90,7 +90,7 @@ public struct WireEncoder: Sendable {
 
 extension ErrorSeverity {
     /// The severity for a swift-log level; `trace` is `debug`.
-    init(wireLevel level: Logger.Level) {
+    public init(_ level: Logger.Level) {
         switch level {
         case .trace, .debug: self = .debug
         case .info: self = .info
@@ -99,5 +99,18 @@ extension ErrorSeverity {
         case .error: self = .error
         case .critical: self = .critical
         }
+    }
+}
+
+extension LogEvent {
+    /// The metadata a handler writes for this event: its own, then its provider's, then the call's, later ones
+    /// winning, as strings.
+    public func mergedMetadata(
+        handler: Logger.Metadata, provider: Logger.MetadataProvider?
+    ) -> [String: String] {
+        var merged = handler
+        if let provided = provider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = metadata { merged.merge(extra) { _, new in new } }
+        return merged.mapValues { "\($0)" }
     }
 }

@@ -47,12 +47,10 @@ public struct ForwardingLogHandler: LogHandler {
 
     /// Encodes the record and queues it on the forwarder.
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let wire = WireEncoder(source: forwarder.source).wireEvent(
             level: event.level, message: event.message.description, label: label,
-            metadata: merged.mapValues { "\($0)" }, error: event.error, time: now())
+            metadata: event.mergedMetadata(handler: metadata, provider: metadataProvider), error: event.error,
+            time: now())
         forwarder.send(wire)
     }
 }
