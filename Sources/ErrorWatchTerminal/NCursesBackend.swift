@@ -149,6 +149,22 @@ public final class NCursesBackend: TerminalBackend {
         doupdate()
     }
 
+    /// Alt+key reaches us as Esc immediately followed by the key, in the same read. The dashboard binds no Alt
+    /// chords, so the pair is dropped rather than taken as Esc (close help, clear filter) and then the key (`q`!).
+    static func dropAltChords(_ inputs: inout [TerminalInput]) {
+        var result: [TerminalInput] = []
+        var index = 0
+        while index < inputs.count {
+            if inputs[index] == .key(.escape), index + 1 < inputs.count, case .key(.character) = inputs[index + 1] {
+                index += 2
+                continue
+            }
+            result.append(inputs[index])
+            index += 1
+        }
+        inputs = result
+    }
+
     static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
         let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
@@ -191,6 +207,7 @@ public final class NCursesBackend: TerminalBackend {
                 inputs.append(.key(key))
             }
         }
+        Self.dropAltChords(&inputs)
         if resized {
             // However many SIGWINCH and KEY_RESIZE arrived, report the final size once and repaint in full:
             // terminals reflow the old contents on resize, so no cell on screen can be trusted.

@@ -45,4 +45,16 @@ struct KeyDecoderTests {
         #expect(ColorPairCache.index(.rgb(255, 255, 255), depth: .colors16) == 15)
         #expect(ColorPairCache.index(.indexed(3), depth: .monochrome) == -1)
     }
+
+    @Test func altChordsAreDroppedNotTakenAsEscapeThenKey() {
+        var inputs: [TerminalInput] = [.key(.escape), .key(.character("q")), .key(.character("j"))]
+        NCursesBackend.dropAltChords(&inputs)
+        #expect(inputs == [.key(.character("j"))])
+        var lone: [TerminalInput] = [.key(.character("/")), .key(.escape)]
+        NCursesBackend.dropAltChords(&lone)
+        #expect(lone == [.key(.character("/")), .key(.escape)])
+        var arrows: [TerminalInput] = [.key(.escape), .key(.up)]
+        NCursesBackend.dropAltChords(&arrows)
+        #expect(arrows == [.key(.escape), .key(.up)])
+    }
 }
