@@ -113,6 +113,17 @@ keys '?'
 check "help overlay lists the bindings" "Help . keys"
 check "help overlay lists a demo trigger" "Error storm"
 keys Escape
+checks=$((checks + 1))
+deadline=$((SECONDS + 20))
+until ! screen | grep -Eq "Help . keys"; do
+    ((SECONDS < deadline)) || break
+    sleep 0.1
+done
+if screen | grep -Eq "Help . keys"; then
+    failures=$((failures + 1)); echo "FAIL Esc closes the help overlay"
+else
+    echo "ok   Esc closes the help overlay"
+fi
 keys t
 check "theme cycled away from default" "theme (light|solarized-dark|high-contrast|monochrome) "
 "${TMUX_CMD[@]}" resize-window -t "$SESSION" -x 60 -y 20
