@@ -167,6 +167,9 @@ func runDashboard(
         throw ExitCode(error == .notATerminal ? 2 : 1)
     }
     runtime.inbox.setWaker { [waker = backend.waker] in waker.wake() }
+    // The status line has room for the first problem only; the full list goes to stderr, which is held while the
+    // screen is active and printed after it is restored.
+    for problem in selection.problems { printError("errorwatch: theme: \(problem)") }
 
     var state = DashboardState(
         width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
