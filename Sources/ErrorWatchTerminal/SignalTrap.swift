@@ -104,7 +104,8 @@ enum SignalTrap {
             action.__sigaction_handler.sa_handler = { onCrash($0) }
             sigemptyset(&action.sa_mask)
             // On the alternate stack, so a stack overflow can still restore the terminal.
-            action.sa_flags = Int32(bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND) | UInt32(truncatingIfNeeded: SA_ONSTACK))
+            action.sa_flags = Int32(
+                bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND) | UInt32(truncatingIfNeeded: SA_ONSTACK))
             sigaction(sig, nil, previousCrashActions.advanced(by: Int(sig)))
             sigaction(sig, &action, nil)
         }

@@ -48,7 +48,9 @@ struct DemoCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try Endpoint(parsing: connect) } catch { throw ValidationError("--connect \(connect): \(error)") }
-        guard stormRate >= 100, stormRate <= 10_000_000 else { throw ValidationError("--storm-rate must be 100…10000000") }
+        guard stormRate >= 100, stormRate <= 10_000_000 else {
+            throw ValidationError("--storm-rate must be 100…10000000")
+        }
         if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
     }
 

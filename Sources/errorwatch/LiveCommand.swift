@@ -54,7 +54,9 @@ struct LiveCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        guard stormRate >= 100, stormRate <= 10_000_000 else { throw ValidationError("--storm-rate must be 100…10000000") }
+        guard stormRate >= 100, stormRate <= 10_000_000 else {
+            throw ValidationError("--storm-rate must be 100…10000000")
+        }
         for text in listen {
             do { _ = try Endpoint(parsing: text) } catch { throw ValidationError("--listen \(text): \(error)") }
         }

@@ -49,7 +49,7 @@ struct ReadmeSampleTests {
         var declined: [CheckoutError] = []
         for await error in checkout { declined.append(error) }  // [.cardDeclined]
         var lines: [String] = []
-        for await event in everything { lines.append("#\(event.sequence) \(event.source)") }  // ["#1 checkout", "#2 app"]
+        for await event in everything { lines.append("#\(event.sequence) \(event.source)") }  // #1 checkout, #2 app
         // end sample
         #expect(declined == [.cardDeclined])
         #expect(lines == ["#1 checkout", "#2 app"])

@@ -21,7 +21,9 @@ struct KeymapDocsTests {
         let readme = try String(contentsOf: url, encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- keys:begin -->\n"))
         let end = try #require(readme.range(of: "\n<!-- keys:end -->"))
-        #expect(String(readme[begin.upperBound..<end.lowerBound]) == Keymap.standard.markdownTable().trimmingCharacters(in: .newlines))
+        #expect(
+            String(readme[begin.upperBound..<end.lowerBound])
+                == Keymap.standard.markdownTable().trimmingCharacters(in: .newlines))
     }
 
     @Test func helpOverlayListsEveryBinding() {

@@ -43,7 +43,8 @@ struct WireFormatTests {
     }
 
     @Test func openTelemetrySeverityTextAndUnknownFieldsAreAccepted() throws {
-        let line = #"{"v":1,"kind":"log","time":"2026-11-22T01:40:00+01:00","severity_text":"WARN","body":"slow","#
+        let line =
+            #"{"v":1,"kind":"log","time":"2026-11-22T01:40:00+01:00","severity_text":"WARN","body":"slow","#
             + #""trace_id":"abc","extra":{"x":[1]}}"#
         let event = try WireDecoder().decode(Array(line.utf8))
         #expect(event.severity == .warning)

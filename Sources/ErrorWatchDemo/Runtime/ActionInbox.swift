@@ -62,7 +62,9 @@ public final class ActionInbox: Sendable {
         case .sourcesChanged(let sources): enqueue { $0.sources = sources }
         case .alertReceived(let alert):
             enqueue { p in
-                if p.alerts.updateValue(alert, forKey: alert.fingerprint) == nil { p.alertOrder.append(alert.fingerprint) }
+                if p.alerts.updateValue(alert, forKey: alert.fingerprint) == nil {
+                    p.alertOrder.append(alert.fingerprint)
+                }
             }
         default: enqueue { $0.actions.append(action) }
         }

@@ -111,8 +111,10 @@ public struct RecordingPlayer: Sendable {
         var read = try RecordingReader(path: path).read()
         // A recording interleaves producers' clocks, local errors and log lines, so its lines are not always in
         // time order; play them in time order (stable, so equal times keep the file's order).
-        read.entries = read.entries.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
-            .map(\.element)
+        read.entries = read.entries.enumerated().sorted {
+            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+        }
+        .map(\.element)
         recording = read
     }
 
