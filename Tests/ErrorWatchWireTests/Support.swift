@@ -64,11 +64,13 @@ final class FeedProbe: Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let guardTask = Task {
+        // Not synchronisation: the wait ends when an event makes `condition` true (see `recheck`). This is only a
+        // deadline, so a broken listener fails the test with a message instead of hanging the whole run.
+        let deadline = Task {
             try await Task.sleep(for: .seconds(10))
-            self.resume(id, timedOut: true)
+            self.resume(id)
         }
-        defer { guardTask.cancel() }
+        defer { deadline.cancel() }
         await withCheckedContinuation { continuation in
             state.withLock { $0.waiters[id] = Waiter(condition: condition, continuation: continuation) }
             recheck()
@@ -76,13 +78,13 @@ final class FeedProbe: Sendable {
         #expect(condition(self), "timed out waiting for a condition")
     }
 
-    private func resume(_ id: UInt64, timedOut: Bool) {
+    private func resume(_ id: UInt64) {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
     }
 
     private func recheck() {
         let waiters = state.withLock { $0.waiters }
-        for (id, waiter) in waiters where waiter.condition(self) { resume(id, timedOut: false) }
+        for (id, waiter) in waiters where waiter.condition(self) { resume(id) }
     }
 }
 

@@ -95,7 +95,8 @@ final class DashboardFeeds: Sendable {
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.
     func sample() -> MetricsSnapshot {
-        let byTypeAndCategory = metrics.counters().filter { $0.key.label == "errors" }
+        let counters = metrics.counters()
+        let byTypeAndCategory = counters.filter { $0.key.label == "errors" }
         var byType: [String: Int] = [:]
         var byCategory: [ErrorCategory: Int] = [:]
         for (key, value) in byTypeAndCategory {
@@ -104,7 +105,7 @@ final class DashboardFeeds: Sendable {
                 byCategory[category, default: 0] += Int(value)
             }
         }
-        let outcomes = metrics.counters().filter { $0.key.label == "flow.outcome" }
+        let outcomes = counters.filter { $0.key.label == "flow.outcome" }
         var successes: [String: Int] = [:]
         var failures: [String: Int] = [:]
         for (key, value) in outcomes {
