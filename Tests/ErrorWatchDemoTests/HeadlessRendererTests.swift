@@ -47,6 +47,14 @@ struct HeadlessRendererTests {
         #expect((server.first?.count ?? 0) >= 6)
     }
 
+    /// A regression test: after the network came back, a server-error burst was still hidden as a "follow-up" of
+    /// the offline alert, which stays active for its window.
+    @Test func serverErrorsAfterTheNetworkReturnsStillAlert() {
+        let outcome = run("o l o s", for: .seconds(12))
+        #expect(outcome.state.alerts.contains { $0.code == "N-1" })
+        #expect(outcome.state.alerts.contains { $0.code == "N-503" })
+    }
+
     @Test func backgroundSyncErrorsAreCountedButNeverAlerted() {
         // Offline for the whole run: the sync fails in the background every few seconds.
         let outcome = run("o", for: .seconds(20))

@@ -38,8 +38,9 @@ final class DashboardFeeds: Sendable {
         coalescer = SharedAlertCoalescer(
             clock: clock,
             configuration: AlertCoalescer<DemoClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
-                // While the user is offline, the timeouts and 503s that follow are the same problem.
-                .suppressing([ErrorCode("N", 408), ErrorCode("N", 503)], whileActive: ErrorCode("N", 1)))
+                // While the offline alert stands, timeouts are the same problem seen again. A 503 is not: the
+                // server answered, so the network is back, and the user must hear about it.
+                .suppressing([ErrorCode("N", 408)], whileActive: ErrorCode("N", 1)))
     }
 
     /// Subscribes every feed now (so nothing added after this call is missed) and starts consuming.
