@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// errorwatch: a broadcast error stream for Swift apps, and a live terminal dashboard that watches it.
+// errorwatch: a broadcast error stream for Swift apps, and a live terminal dashboard that watches any app's errors.
 
 import PackageDescription
 
@@ -7,12 +7,20 @@ let package = Package(
     name: "errorwatch",
     platforms: [.macOS(.v15)],
     products: [
+        // What an app imports: broadcast stream, handler tree, classification, bindings.
         .library(name: "ErrorStreaming", targets: ["ErrorStreaming"]),
+        // Test doubles for apps' own tests (ManualClock), kept apart so an app that links ErrorStreaming does not
+        // link them, as swift-log keeps InMemoryLogging apart.
+        .library(name: "ErrorStreamingTesting", targets: ["ErrorStreamingTesting"]),
+        // What crosses a process boundary: NDJSON format, forwarder, listener, tailer, recorder.
+        .library(name: "ErrorWatchWire", targets: ["ErrorWatchWire"]),
         // The pure dashboard model, exported so Benchmarks/ (a separate package) can measure rendering.
         .library(name: "ErrorWatchUI", targets: ["ErrorWatchUI"]),
+        // Between sources and the screen: feeds, ingest, sources, recorder, sessions, the app-attach interface.
+        .library(name: "ErrorWatchRuntime", targets: ["ErrorWatchRuntime"]),
+        // The in-memory terminal backend, for tests that drive the real loop or a whole session.
+        .library(name: "ErrorWatchTerminalTesting", targets: ["ErrorWatchTerminalTesting"]),
         .executable(name: "errorwatch", targets: ["errorwatch"]),
-        // The NDJSON error feed: forwarder, listener, tailer, recorder (issue 6).
-        .library(name: "ErrorWatchWire", targets: ["ErrorWatchWire"]),
         // Load tool for the wire feed: N producers at a target rate against an in-process or running listener.
         .executable(name: "errorwatch-load", targets: ["errorwatch-load"]),
     ],
@@ -33,7 +41,20 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections")
             ]
         ),
-        // Pure dashboard model: state, actions, reducer, layout, panes, ScreenBuffer, themes, keymap.
+        .target(name: "ErrorStreamingTesting", dependencies: ["ErrorStreaming"]),
+        // The NDJSON wire feed: format, forwarder, listener, tailer, recorder. SwiftNIO for the sockets.
+        .target(
+            name: "ErrorWatchWire",
+            dependencies: [
+                "ErrorStreaming",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // Pure dashboard model: state, actions, store, reducer, layout, panes, ScreenBuffer, themes, keymap.
+        // Knows no demo, no terminal, no clock.
         .target(
             name: "ErrorWatchUI",
             dependencies: [
@@ -49,43 +70,48 @@ let package = Package(
             name: "CNCurses",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // The only importer of CNCurses: copies buffer diffs to the terminal, reads keys, handles signals.
+        // The only importer of CNCurses: the loop generic over its backend, ncurses, keys, signals, the raw console.
         .target(
             name: "ErrorWatchTerminal",
-            dependencies: ["CNCurses", "ErrorWatchUI"]
+            dependencies: ["CNCurses", "ErrorWatchUI", "ErrorStreaming"]
         ),
-        // The simulated app and the runtime that feeds the dashboard from an ErrorStream.
+        .target(name: "ErrorWatchTerminalTesting", dependencies: ["ErrorWatchTerminal", "ErrorWatchUI"]),
+        // Between sources and the screen: feeds, inbox, ingest, sources, recorder, metrics backend, themes,
+        // simulation executor, headless renderer, DashboardSession and the app-attach interface.
         .target(
-            name: "ErrorWatchDemo",
+            name: "ErrorWatchRuntime",
             dependencies: [
                 "ErrorStreaming",
+                "ErrorStreamingTesting",
                 "ErrorWatchUI",
                 "ErrorWatchWire",
+                "ErrorWatchTerminal",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // @main: argument parsing and wiring, nothing else.
+        // The simulated app, attached to the dashboard like any app. Knows no UI, runtime or terminal.
+        .target(
+            name: "ErrorWatchDemo",
+            dependencies: [
+                "ErrorStreaming",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // @main: argument parsing and wiring, nothing else (plus the demo's small adapter to the runtime).
         .executableTarget(
             name: "errorwatch",
             dependencies: [
                 "ErrorStreaming",
                 "ErrorWatchUI",
                 "ErrorWatchTerminal",
+                "ErrorWatchRuntime",
                 "ErrorWatchDemo",
                 "ErrorWatchWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // The NDJSON wire feed: format, forwarder, listener, tailer, recorder. SwiftNIO for the sockets.
-        .target(
-            name: "ErrorWatchWire",
-            dependencies: [
-                "ErrorStreaming",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,15 +126,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ErrorStreamingTests", dependencies: ["ErrorStreaming"]),
+        .testTarget(name: "ErrorStreamingTests", dependencies: ["ErrorStreaming", "ErrorStreamingTesting"]),
         .testTarget(
             name: "ErrorWatchWireTests",
             dependencies: [
                 "ErrorWatchWire",
                 "ErrorStreaming",
+                "ErrorStreamingTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -120,10 +148,35 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "ErrorWatchTerminalTests", dependencies: ["ErrorWatchTerminal", "ErrorWatchUI"]),
+        .testTarget(
+            name: "ErrorWatchTerminalTests",
+            dependencies: ["ErrorWatchTerminal", "ErrorWatchTerminalTesting", "ErrorWatchUI", "ErrorStreamingTesting"]
+        ),
+        .testTarget(
+            name: "ErrorWatchRuntimeTests",
+            dependencies: [
+                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorStreaming", "ErrorStreamingTesting",
+                "ErrorWatchTerminalTesting",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__", "Fixtures"]
+        ),
         .testTarget(
             name: "ErrorWatchDemoTests",
-            dependencies: ["ErrorWatchDemo", "ErrorWatchUI", "ErrorStreaming"]
+            dependencies: [
+                "ErrorWatchDemo", "ErrorStreaming", "ErrorStreamingTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // The executable's wiring: the demo's adapter, the README capture, headless renders of the demo.
+        .testTarget(
+            name: "errorwatchTests",
+            dependencies: [
+                "errorwatch", "ErrorWatchRuntime", "ErrorWatchDemo", "ErrorWatchUI", "ErrorStreaming",
+                "ErrorStreamingTesting", "ErrorWatchTerminalTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

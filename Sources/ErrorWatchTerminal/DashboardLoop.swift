@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchUI
 import Foundation
 
@@ -8,15 +9,20 @@ import Foundation
 /// resizes and signals, redraws only when the state's generation changed, and at most once per
 /// ``frameInterval`` (30 frames a second), and ticks once a second so ages and uptime move.
 ///
+/// Frames and ticks are timed on an injected clock (`ContinuousClock` live, a manual clock in tests), and every
+/// action goes through one ``DashboardStore``, the same the headless renderer uses.
+///
 /// ```swift
-/// let loop = DashboardLoop(backend: backend, state: state, drain: inbox.drain, perform: runtime.perform)
+/// let loop = DashboardLoop(backend: backend, store: store, drain: inbox.drain, perform: runtime.perform)
 /// let final = loop.run()   // returns on `q` or a termination signal
 /// ```
 public final class DashboardLoop<Backend: TerminalBackend> {
     /// The terminal it draws to and reads from.
     public let backend: Backend
+    /// The store every action goes through.
+    public private(set) var store: DashboardStore
     /// The state as of the last reduced action.
-    public private(set) var state: DashboardState
+    public var state: DashboardState { store.state }
     /// Shortest time between two frames.
     public var frameInterval: Duration = .milliseconds(33)
     /// How often `.tick` is sent.
@@ -24,19 +30,19 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     /// Frames drawn so far.
     public private(set) var framesDrawn = 0
     /// When the first frame was presented.
-    public private(set) var firstFrameAt: ContinuousClock.Instant?
+    public private(set) var firstFrameAt: ErasedClock.Instant?
     /// The most frames presented within any one second of the run.
     public private(set) var peakFramesPerSecond = 0
-    private var frameWindow: [ContinuousClock.Instant] = []
+    private var frameWindow: [ErasedClock.Instant] = []
 
     private let drain: () -> [DashboardAction]
     private let perform: (DashboardEffect) -> Void
     private let now: () -> Date
-    private let clock = ContinuousClock()
+    private let clock: ErasedClock
     private var previous = ScreenBuffer(width: 0, height: 0)
     private var renderedGeneration: UInt64?
-    private var lastFrame: ContinuousClock.Instant?
-    private var nextTick: ContinuousClock.Instant
+    private var lastFrame: ErasedClock.Instant?
+    private var nextTick: ErasedClock.Instant
     private var running = true
     private var actionsMayBeWaiting = false
 
@@ -44,27 +50,42 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     ///   - drain: takes the actions posted by other threads since the last call.
     ///   - perform: runs effects that concern the app (demo triggers); quit and redraw are handled here.
     ///   - now: the wall-clock time for ticks.
+    ///   - clock: times frames and ticks: the continuous clock live, a manual one in tests.
     public init(
-        backend: Backend, state: DashboardState, drain: @escaping () -> [DashboardAction],
-        perform: @escaping (DashboardEffect) -> Void, now: @escaping () -> Date = { Date() }
+        backend: Backend, store: DashboardStore, drain: @escaping () -> [DashboardAction],
+        perform: @escaping (DashboardEffect) -> Void, now: @escaping () -> Date = { Date() },
+        clock: ErasedClock = ErasedClock(ContinuousClock())
     ) {
         self.backend = backend
-        self.state = state
+        self.store = store
         self.drain = drain
         self.perform = perform
         self.now = now
+        self.clock = clock
         nextTick = clock.now
-        self.state.colorDepth = min(state.colorDepth, backend.colorDepth)
+        let depth = backend.colorDepth
+        self.store.configure { $0.colorDepth = min($0.colorDepth, depth) }
         apply(.resized(width: backend.size.width, height: backend.size.height))
     }
 
-    /// Sends an action through the reducer and performs its effects.
+    /// A loop over a store holding `state`.
+    public convenience init(
+        backend: Backend, state: DashboardState, drain: @escaping () -> [DashboardAction],
+        perform: @escaping (DashboardEffect) -> Void, now: @escaping () -> Date = { Date() },
+        clock: ErasedClock = ErasedClock(ContinuousClock())
+    ) {
+        self.init(
+            backend: backend, store: DashboardStore(state: state), drain: drain, perform: perform, now: now,
+            clock: clock)
+    }
+
+    /// Sends an action through the store and performs its effects.
     public func apply(_ action: DashboardAction) {
-        for effect in DashboardReducer.reduce(into: &state, action: action) {
+        for effect in store.send(action) {
             switch effect {
             case .quit: running = false
             case .redrawAll: forceFullRedraw()
-            case .trigger: perform(effect)
+            case .appCommand: perform(effect)
             }
         }
     }

@@ -27,4 +27,6 @@ public protocol TerminalBackend: AnyObject {
     func present()
     /// Blocks until input arrives, a waker fires, or `timeout` passes (`nil`: wait indefinitely). Never spins.
     func waitForInput(timeout: Duration?) -> [TerminalInput]
+    /// Wakes ``waitForInput(timeout:)`` from any thread (posted actions are waiting).
+    var waker: TerminalWaker { get }
 }

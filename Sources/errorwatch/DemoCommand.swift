@@ -1,10 +1,11 @@
 import ArgumentParser
 import ErrorStreaming
 import ErrorWatchDemo
+import ErrorWatchTerminal
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
-import Synchronization
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -63,29 +64,27 @@ struct DemoCommand: ParsableCommand {
         let encoder = WireEncoder(source: source)
         forwarder.start()
         let interactive = isatty(STDIN_FILENO) == 1
+        // Everything the dashboard shows of the demo inside it travels over the wire: errors (the forwarder
+        // forwards the stream), log lines, metrics and statuses.
         let app = DemoApp(
-            stream: stream, clock: DemoClock(ContinuousClock()),
+            stream: stream, clock: ErasedClock(ContinuousClock()),
             configuration: DemoConfiguration(seed: seed, stormRate: stormRate, stormDuration: stormDuration),
-            metrics: DashboardMetrics(), now: { Date() },
-            logSink: { record in
-                // Errors attached to log calls travel as stream events already.
-                guard record.error == nil else { return }
+            metrics: ForwardingMetricsFactory(forwarder: forwarder), now: { Date() },
+            logHandler: { label in ErrorReportingLogHandler(label: label, stream: stream, forwarder: forwarder) },
+            statusSink: { status in
                 forwarder.send(
-                    encoder.wireEvent(
-                        level: record.level, message: record.message, label: record.label,
-                        metadata: record.metadata, error: nil, time: record.timestamp))
-            },
-            flowSink: { status in
-                if interactive { print("  \(status.name): \(status.state) — \(status.lastOutcome)\r") }
+                    encoder.statusEvent(
+                        name: status.name, state: status.state, health: WireStatusHealth(status.health),
+                        detail: status.detail, time: status.changedAt))
+                if interactive { print("  \(status.name): \(status.state) — \(status.detail)\r") }
             })
         print("errorwatch demo: sending to \(endpoint) as \(name), pid \(source.pid)")
         if interactive {
-            // The same key table as the dashboard's.
-            let keys = Keymap.standard.demoBindings.map { "\($0.keyLabel) \($0.summary.lowercased())" }
+            let keys = DemoApp.keys.map { "\($0.key) \($0.summary.lowercased())" }
             print("keys: " + keys.joined(separator: ", ") + ", q quit")
         }
 
-        let console = Console(raw: interactive)
+        let console = RawConsole(raw: interactive)
         defer { console.restore() }
         app.start()
         let clock = ContinuousClock()
@@ -122,74 +121,63 @@ struct DemoCommand: ParsableCommand {
     }
 
     private func press(_ key: Key, on app: DemoApp, echo: Bool) {
-        guard case .demo(let trigger)? = Keymap.standard.command(for: key) else { return }
-        if echo, let binding = Keymap.standard.binding(for: key) { print("▶ \(binding.summary)\r") }
-        app.trigger(trigger)
+        guard case .character(let character) = key, let action = DemoApp.action(for: character) else { return }
+        if echo, let binding = DemoApp.keys.first(where: { $0.key == character }) { print("▶ \(binding.summary)\r") }
+        app.perform(action)
     }
 }
 
-/// The demo's own terminal: keys without echo or line buffering (signals still work), restored on exit and on
-/// SIGINT/SIGTERM/SIGHUP.
-final class Console {
-    enum Input: Equatable {
-        case key(Key)
-        case timeout
-        case endOfInput
-        case quit
+/// The demo's log handler when it runs on its own: a record that carries an error adds it to the demo's stream
+/// (which the forwarder sends as an `error` event, counted and alerted like any error); other records go out as
+/// `log` events.
+struct ErrorReportingLogHandler: LogHandler {
+    var metadata: Logger.Metadata {
+        get { forwarding.metadata }
+        set { forwarding.metadata = newValue }
+    }
+    var metadataProvider: Logger.MetadataProvider? {
+        get { forwarding.metadataProvider }
+        set { forwarding.metadataProvider = newValue }
+    }
+    var logLevel: Logger.Level {
+        get { forwarding.logLevel }
+        set { forwarding.logLevel = newValue }
     }
 
-    private var original = termios()
-    private let raw: Bool
-    private let wake: [Int32]
-    private var inputOpen = true
+    private let label: String
+    private let stream: ErrorStream
+    private var forwarding: ForwardingLogHandler
 
-    init(raw: Bool) {
-        self.raw = raw
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        // The write end must never block a signal handler.
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        wake = fds
-        consoleSignalFD.store(fds[1], ordering: .relaxed)
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(consoleSignalFD.load(ordering: .relaxed), &byte, 1)
-            }
-        }
-        if raw, tcgetattr(STDIN_FILENO, &original) == 0 {
-            var changed = original
-            changed.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &changed)
-        }
+    init(label: String, stream: ErrorStream, forwarder: ErrorForwarder) {
+        self.label = label
+        self.stream = stream
+        forwarding = ForwardingLogHandler(label: label, forwarder: forwarder)
     }
 
-    /// Waits up to `timeout` for a key, end of input or a termination signal.
-    func next(timeout: Duration) -> Input {
-        var fds = [
-            pollfd(fd: inputOpen ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
-        ]
-        let (seconds, attoseconds) = timeout.components
-        let millis = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        guard poll(&fds, 2, millis) > 0 else { return .timeout }
-        if fds[1].revents != 0 { return .quit }
-        var byte: UInt8 = 0
-        guard read(STDIN_FILENO, &byte, 1) == 1 else {
-            inputOpen = false
-            return .endOfInput
-        }
-        guard byte >= 0x20, byte < 0x7F else { return .timeout }
-        return .key(.character(Character(Unicode.Scalar(byte))))
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { forwarding[metadataKey: key] }
+        set { forwarding[metadataKey: key] = newValue }
     }
 
-    func restore() {
-        if raw { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
-        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
-        consoleSignalFD.store(-1, ordering: .relaxed)
-        for fd in wake { close(fd) }
+    func log(event: LogEvent) {
+        guard let error = event.error else { return forwarding.log(event: event) }
+        let flat = event.mergedMetadata(handler: metadata, provider: metadataProvider)
+        stream.add(
+            error,
+            context: ErrorContext(
+                source: label, severity: ErrorSeverity(event.level),
+                origin: flat["origin"].flatMap(ErrorOrigin.init(rawValue:)) ?? .user,
+                attempt: flat["attempt"].flatMap(Int.init), metadata: flat))
     }
 }
 
-/// The console's wake pipe, read by its signal handlers (an atomic, so the handler touches nothing else).
-private let consoleSignalFD = Atomic<Int32>(-1)
+extension WireStatusHealth {
+    init(_ health: DemoHealth) {
+        switch health {
+        case .ok: self = .ok
+        case .degraded: self = .degraded
+        case .failing: self = .failing
+        case .idle: self = .idle
+        }
+    }
+}

@@ -1,21 +1,22 @@
 import ArgumentParser
-import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 
 /// `errorwatch`: a live terminal dashboard of an app's errors. Argument parsing and wiring only; the work is
-/// done by ErrorWatchDemo (the app and its runtime), ErrorWatchUI (the screen) and ErrorWatchTerminal (ncurses).
+/// done by ErrorWatchRuntime (sources, feeds, sessions), ErrorWatchUI (the screen), ErrorWatchTerminal (ncurses)
+/// and ErrorWatchDemo (the simulated app, attached like any app).
 @main
 struct ErrorWatchCommand: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
         commandName: "errorwatch",
-        abstract: "Watch an app's errors live: alerts, logs, metrics and flows in one terminal dashboard.",
+        abstract: "Watch any app's errors live: alerts, logs, metrics and statuses in one terminal dashboard.",
         discussion: """
-            Runs a simulated app whose login, session and sync flows fail and recover as you press keys \
-            (press ? inside for every binding). `errorwatch render` prints the same screen as text without a \
-            terminal.
+            Watches other processes (--listen, --tail, replay), or by default a simulated app whose login, \
+            session and sync flows fail and recover as you press keys (press ? inside for every binding). \
+            `errorwatch render` prints the same screen as text without a terminal.
             """,
         version: "errorwatch \(version)",
         subcommands: [LiveCommand.self, RenderCommand.self, ReplayCommand.self, DemoCommand.self],
@@ -34,7 +35,7 @@ struct AppearanceOptions: ParsableArguments {
     @Option(
         name: .customLong("themes-dir"),
         help: ArgumentHelp(
-            "Where to look for themes first (then $ERRORWATCH_THEMES, ./Themes, beside the executable).",
+            "A folder of themes to add to the built-in ones (else $ERRORWATCH_THEMES, ./Themes, beside the executable).",
             valueName: "dir"))
     var themesDirectory: String?
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ErrorStreaming
 import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchTerminal
 import ErrorWatchUI
 import ErrorWatchWire
@@ -66,15 +67,16 @@ struct LiveCommand: ParsableCommand {
         let launched = ContinuousClock.now
         let endpoints = try listen.map { try Endpoint(parsing: $0) }
         let watchesOthers = !endpoints.isEmpty || !tail.isEmpty
-        let configuration = DemoConfiguration(seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)
-        let runtime = DashboardRuntime(
-            clock: DemoClock(ContinuousClock()), startDate: Date(),
-            content: watchesOthers && !demo ? .external : .demo(configuration))
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        if !watchesOthers || demo {
+            let configuration = DemoConfiguration(
+                seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)
+            runtime.attach(DemoAttachment.make(in: runtime, configuration: configuration))
+        }
         let external = ExternalSources(listen: endpoints, tail: tail, ingest: runtime.ingest, clock: runtime.clock)
         try runDashboard(
-            runtime: runtime, appearance: appearance, record: record, stats: stats, launched: launched,
-            beforeStart: { try runBlocking { try await external.start() } },
-            afterStop: { runBlocking { await external.shutdown() } })
+            runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
+            launched: launched)
     }
 }
 
@@ -110,23 +112,21 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let runtime = DashboardRuntime(
-            clock: DemoClock(ContinuousClock()), startDate: player.startDate ?? Date(), content: .external,
-            timeScale: speed)
-        let playing = LockedTask()
+            clock: ErasedClock(ContinuousClock()), startDate: player.startDate ?? Date(), timeScale: speed)
         try runDashboard(
-            runtime: runtime, appearance: appearance, record: nil, stats: stats, launched: launched,
-            beforeStart: {
-                playing.set(Task { await player.play(into: runtime.ingest, clock: runtime.clock) })
-            },
-            afterStop: { playing.cancel() })
+            runtime: runtime, sources: [ReplaySource(player: player)], appearance: appearance, record: nil,
+            stats: stats, launched: launched)
     }
 }
 
-/// Runs the live dashboard on this thread until `q` or a termination signal, then restores the terminal.
+/// Runs the live dashboard on this thread until `q` or a termination signal, then restores the terminal: the
+/// wiring of a ``DashboardSession`` to ncurses and the command line.
 func runDashboard(
-    runtime: DashboardRuntime, appearance: AppearanceOptions, record: String?, stats: Bool,
-    launched: ContinuousClock.Instant, beforeStart: () throws -> Void, afterStop: () -> Void
+    runtime: DashboardRuntime, sources: [any DashboardSource], appearance: AppearanceOptions, record: String?,
+    stats: Bool, launched: ContinuousClock.Instant
 ) throws {
+    // Frames are timed from here, so the first frame's time counts the whole start-up.
+    let launchClock = ErasedClock(ContinuousClock())
     // The locale comes first: ncursesw needs it to draw anything beyond ASCII.
     setlocale(LC_ALL, "")
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
@@ -134,41 +134,23 @@ func runDashboard(
         throw ExitCode(2)
     }
     let (monochrome, selection) = appearance.resolve()
-
-    var recorder: SessionRecorder?
-    if let record {
-        do {
-            let session = try SessionRecorder(path: record, source: SourceInfo(serviceName: "errorwatch"))
-            session.start(stream: runtime.stream)
-            runtime.observeLogs { session.record($0) }
-            runtime.ingest.observe { session.record($0) }
-            recorder = session
-        } catch {
-            printError("errorwatch: cannot record to \(record): \(error)")
-            throw ExitCode(1)
-        }
-    }
-    // The feeds subscribe first, so nothing a source delivers from its first moment is missed; then sockets are
-    // bound, before the screen is taken, so "address in use" is a plain message on a plain terminal.
-    runtime.start()
+    let session: DashboardSession
     do {
-        try beforeStart()
+        session = try DashboardSession(runtime: runtime, sources: sources, recordingPath: record)
+        // Sockets are bound before the screen is taken, so "address in use" is a plain message on a plain terminal.
+        try session.start()
     } catch {
-        runtime.stop()
         printError("errorwatch: \(error)")
         throw ExitCode(1)
     }
-
     let backend: NCursesBackend
     do {
         backend = try NCursesBackend(options: .init(escapeDelay: 25, monochrome: monochrome))
     } catch {
-        afterStop()
-        runtime.stop()
+        _ = session.stop()
         printError("errorwatch: \(error)")
         throw ExitCode(error == .notATerminal ? 2 : 1)
     }
-    runtime.inbox.setWaker { [waker = backend.waker] in waker.wake() }
     // The status line has room for the first problem only; the full list goes to stderr, which is held while the
     // screen is active and printed after it is restored.
     for problem in selection.problems { printError("errorwatch: theme: \(problem)") }
@@ -179,32 +161,23 @@ func runDashboard(
     state.themeIndex = selection.index
     if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
 
-    let loop = DashboardLoop(
-        backend: backend, state: state, drain: runtime.inbox.drain, perform: runtime.perform, now: { runtime.now })
-    loop.run()
+    session.run(backend: backend, state: state, clock: launchClock)
     // The terminal first: whatever the shutdown below waits for, the user has their shell back.
     backend.stop()
-    let statistics = runtime.stream.statistics
-    let counted = runtime.sampleMetrics().totalErrors
-    afterStop()
-    runtime.stop()
-    if let recorder {
-        runBlocking { await recorder.stop() }
-        if let problem = recorder.problem { printError("errorwatch: \(problem)") }
-    }
+    let statistics = session.stop()
+    if let problem = statistics.recordingProblem { printError("errorwatch: \(problem)") }
     if stats {
         let elapsed = launched.duration(to: .now)
-        let firstFrame = loop.firstFrameAt.map { launched.duration(to: $0) }
         print(
             """
             errorwatch stats
               run time         \(elapsed.formattedSeconds)
-              first frame      \(firstFrame.map { "\($0.wholeMilliseconds) ms after launch" } ?? "none")
-              frames drawn     \(loop.framesDrawn) (peak \(loop.peakFramesPerSecond) in one second)
-              errors added     \(statistics.added)
-              errors counted   \(counted) (Metrics pane total)
+              first frame      \(statistics.firstFrameAt.map { "\((launched.duration(to: .now) - launchClock.now.offset + $0.offset).wholeMilliseconds) ms after launch" } ?? "none")
+              frames drawn     \(statistics.framesDrawn) (peak \(statistics.peakFramesPerSecond) in one second)
+              errors added     \(statistics.errorsAdded)
+              errors counted   \(statistics.errorsCounted) (Metrics pane total)
               dropped (views)  \(statistics.dropped)
-              recorded         \(recorder.map { "\($0.recordedCount) events" } ?? "—")
+              recorded         \(statistics.recorded.map { "\($0) events" } ?? "—")
               peak memory      \(peakResidentKilobytes().map { "\($0 / 1024) MB (VmHWM)" } ?? "unknown")
             """)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ErrorStreaming
 import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 
@@ -69,8 +70,12 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let length = player?.playingTime ?? .zero
+        let seed = appearance.seed
+        let demo: @Sendable (DashboardRuntime) -> AppAttachment = { runtime in
+            DemoAttachment.make(in: runtime, configuration: DemoConfiguration(seed: seed))
+        }
         let options = HeadlessRenderer.Options(
-            width: size.width, height: size.height, configuration: DemoConfiguration(seed: appearance.seed),
+            width: size.width, height: size.height, app: player == nil ? demo : nil,
             keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),
             themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,

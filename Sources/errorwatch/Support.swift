@@ -28,13 +28,6 @@ func runBlocking(_ body: @escaping @Sendable () async -> Void) {
     }
 }
 
-/// A task started later and cancelled from elsewhere.
-final class LockedTask: Sendable {
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    func set(_ new: Task<Void, Never>) { task.withLock { $0 = new } }
-    func cancel() { task.withLock { $0 }?.cancel() }
-}
-
 /// Whether the current locale's character set is UTF-8 (braille sparklines, box drawing, wide glyphs).
 func localeIsUTF8() -> Bool {
     guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }

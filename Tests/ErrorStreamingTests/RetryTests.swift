@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorStreamingTesting
 import Synchronization
 import Testing
 

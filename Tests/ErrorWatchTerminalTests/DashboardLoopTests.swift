@@ -1,3 +1,6 @@
+import ErrorStreaming
+import ErrorStreamingTesting
+import ErrorWatchTerminalTesting
 import ErrorWatchUI
 import Foundation
 import Testing
@@ -12,10 +15,32 @@ struct DashboardLoopTests {
         perform: @escaping (DashboardEffect) -> Void = { _ in }
     ) -> DashboardLoop<InMemoryBackend> {
         let state = DashboardState(width: backend.size.width, height: backend.size.height, now: Self.start)
-        let loop = DashboardLoop(backend: backend, state: state, drain: drain, perform: perform, now: { Self.start })
-        // Ticks follow the real clock; push them out of reach so frame counts depend on input only.
-        loop.tickInterval = .seconds(3_600)
-        return loop
+        // A manual clock that nobody advances: frame counts depend on input only.
+        return DashboardLoop(
+            backend: backend, state: state, drain: drain, perform: perform, now: { Self.start },
+            clock: ErasedClock(ManualClock()))
+    }
+
+    @Test func ticksFollowTheInjectedClock() {
+        let clock = ManualClock()
+        var waits = 0
+        // Each wait lets the time the loop asked for pass; after five waits the test ends the run.
+        let backend = InMemoryBackend(width: 100, height: 30) { backend in
+            waits += 1
+            clock.advance(by: backend.waits.last.flatMap { $0 } ?? .seconds(1))
+            return waits > 8 ? [.terminationRequested(signal: 15)] : []
+        }
+        let state = DashboardState(width: 100, height: 30, now: Self.start)
+        let loop = DashboardLoop(
+            backend: backend, state: state, drain: { [] }, perform: { _ in },
+            now: { Self.start.addingTimeInterval(Double(clock.now.offset.components.seconds)) },
+            clock: ErasedClock(clock))
+        let final = loop.run()
+        // Idle, it sleeps until the next tick or frame: never an endless wait, never a spin after the start.
+        #expect(backend.waits.dropFirst().allSatisfy { $0.map { $0 > .zero && $0 <= .seconds(1) } ?? false })
+        #expect(final.now.timeIntervalSince(Self.start) >= 5)
+        #expect(loop.framesDrawn >= 5, "the uptime changed every second")
+        #expect(backend.text.contains("up 00:00:0"))
     }
 
     @Test func drawsTheFirstFrameAndQuitsOnQ() {
@@ -77,15 +102,27 @@ struct DashboardLoopTests {
         #expect(backend.text.contains("Errors"))
     }
 
-    @Test func ctrlLRepaintsAndTriggersReachTheApp() {
+    @Test func ctrlLRepaintsAndAppKeysReachTheApp() {
         var performed: [DashboardEffect] = []
         let backend = InMemoryBackend(
             width: 100, height: 30,
             script: [[.key(.ctrl("l"))], [.key(.character("s")), .key(.character("x"))], [.key(.character("q"))]])
-        let loop = makeLoop(backend, perform: { performed.append($0) })
+        let app = AttachedApp(
+            name: "app", title: "App",
+            bindings: [
+                KeyBinding(keys: [.character("s")], command: .app(AppCommand(app: "app", id: "burst")), summary: "S"),
+                KeyBinding(keys: [.character("x")], command: .app(AppCommand(app: "app", id: "expire")), summary: "X"),
+            ])
+        var attached = [[DashboardAction.appAttached(app)]]
+        let loop = makeLoop(
+            backend, drain: { attached.isEmpty ? [] : attached.removeFirst() }, perform: { performed.append($0) })
+        loop.frameInterval = .zero
         loop.run()
         #expect(backend.invalidations == 1)
-        #expect(performed == [.trigger(.serverErrorBurst), .trigger(.sessionExpired)])
+        #expect(
+            performed == [
+                .appCommand(AppCommand(app: "app", id: "burst")), .appCommand(AppCommand(app: "app", id: "expire")),
+            ])
     }
 
     @Test func terminationSignalEndsTheLoop() {

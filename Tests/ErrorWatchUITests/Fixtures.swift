@@ -105,9 +105,46 @@ extension MetricsSnapshot {
             second < 38
                 ? [0, 1, 0, 2, 1, 0, 3, 1][second % 8] : (second < 48 ? 40 + (second - 38) * 6 : 12 - (second - 48))
         },
-        flowSuccesses: ["login": 14, "session": 9, "sync": 211],
-        flowFailures: ["login": 5, "session": 2, "sync": 97],
-        loginLatencyP50: .milliseconds(142), loginLatencyP95: .milliseconds(611), droppedEvents: 0, listenerCount: 4)
+        series: MetricSeries.fixtures, droppedEvents: 0, listenerCount: 4)
+}
+
+extension MetricSeries {
+    /// What a demo-like app records: a latency histogram, counters with rates, a gauge.
+    static let fixtures: [MetricSeries] = [
+        MetricSeries(
+            name: "auth.login.duration", kind: .histogram, unit: "ns", count: 19, value: 151_000_000,
+            p50: 142_000_000, p95: 611_000_000, p99: 640_000_000, updatedAt: fixtureStart.addingTimeInterval(746)),
+        MetricSeries(
+            name: "sync.succeeded", kind: .counter, count: 211, value: 211, ratePerSecond: 0.28,
+            updatedAt: fixtureStart.addingTimeInterval(740)),
+        MetricSeries(
+            name: "auth.login.failed", kind: .counter, count: 5, value: 5, ratePerSecond: 0.01,
+            updatedAt: fixtureStart.addingTimeInterval(720)),
+        MetricSeries(
+            name: "queue.depth", kind: .gauge, unit: "1", count: 40, value: 17,
+            updatedAt: fixtureStart.addingTimeInterval(700)),
+    ]
+}
+
+extension AttachedApp {
+    /// An app attached the way the demo attaches itself, with the demo's keys.
+    static let fixture = AttachedApp(
+        name: "demo", title: "Demo app: break it and heal it",
+        bindings: [
+            ("i", "invalidCredentials", "Log in with invalid credentials", "bad login"),
+            ("o", "toggleOffline", "Network offline on/off", "offline"),
+            ("w", "toggleSlowNetwork", "Slow network and timeouts on/off", "slow"),
+            ("x", "sessionExpired", "Expire the session (401)", "expire"),
+            ("s", "serverErrorBurst", "Server-error burst (5xx)", "5xx"),
+            ("b", "softwareBug", "Hit a software bug", "bug"),
+            ("S", "errorStorm", "Error storm", "storm"),
+            ("l", "logInNow", "Log in now", "login"),
+            ("a", "toggleAutoLogin", "Auto-login on/off", nil),
+            ("r", "recoverAll", "Recover everything", "recover"),
+        ].map { (key: Character, id: String, summary: String, hint: String?) in
+            KeyBinding(
+                keys: [.character(key)], command: .app(AppCommand(app: "demo", id: id)), summary: summary, hint: hint)
+        })
 }
 
 extension DashboardState {
@@ -124,7 +161,9 @@ extension DashboardState {
         let batch = (0..<events).map { i in
             DashboardEvent.fixture(i, at: now.addingTimeInterval(-Double(events - i) * 1.5))
         }
-        var actions: [DashboardAction] = [.eventsReceived(batch), .metricsSampled(.fixture)]
+        var actions: [DashboardAction] = [
+            .appAttached(.fixture), .eventsReceived(batch), .metricsSampled(.fixture),
+        ]
         let alerts: [(String, String, ErrorCode, ErrorSeverity, ErrorCategory, Int, Double, String)] = [
             (
                 "bug|orders.decode", "Something went wrong. We've been notified.", "B-17", .critical, .bug, 1, 95,
@@ -154,18 +193,18 @@ extension DashboardState {
                     count: 97, firstSeen: now, lastSeen: now, source: "sync.batch", typeName: "SyncError",
                     origin: .background)))
         actions += [
-            .flowChanged(
-                FlowStatus(
-                    name: "login", state: "logged in", health: .ok,
-                    lastOutcome: "success after 2 failures", lastChange: now.addingTimeInterval(-8))),
-            .flowChanged(
-                FlowStatus(
+            .statusChanged(
+                StatusEntry(
+                    name: "login", state: "logged in", health: .ok, detail: "success after 2 failures",
+                    changedAt: now.addingTimeInterval(-8))),
+            .statusChanged(
+                StatusEntry(
                     name: "session", state: "expired → re-login", health: .degraded,
-                    lastOutcome: "401 session expired (A-401)", lastChange: now.addingTimeInterval(-12))),
-            .flowChanged(
-                FlowStatus(
-                    name: "sync", state: "retrying 3/5", health: .failing,
-                    lastOutcome: "timeout after 10s (T-408)", lastChange: now.addingTimeInterval(-2))),
+                    detail: "401 session expired (A-401)", changedAt: now.addingTimeInterval(-12))),
+            .statusChanged(
+                StatusEntry(
+                    name: "sync", state: "retrying 3/5", health: .failing, detail: "timeout after 10s (T-408)",
+                    changedAt: now.addingTimeInterval(-2))),
             .tick(now),
         ]
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }

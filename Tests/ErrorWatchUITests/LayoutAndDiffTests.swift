@@ -17,9 +17,9 @@ struct LayoutAndDiffTests {
         let wide = DashboardLayout(width: 200, height: 50)
         #expect(wide.errors.x == wide.logs.x && wide.metrics.x > wide.errors.x, "side by side")
         let medium = DashboardLayout(width: 80, height: 24)
-        #expect(medium.errors.width == 80 && medium.logs.width == 80 && medium.metrics.y == medium.flows.y)
+        #expect(medium.errors.width == 80 && medium.logs.width == 80 && medium.metrics.y == medium.status.y)
         let narrow = DashboardLayout(width: 50, height: 40)
-        #expect([narrow.errors, narrow.logs, narrow.metrics, narrow.flows].allSatisfy { $0.width == 50 })
+        #expect([narrow.errors, narrow.logs, narrow.metrics, narrow.status].allSatisfy { $0.width == 50 })
         #expect(DashboardLayout(width: 39, height: 30).isTooSmall)
         #expect(DashboardLayout(width: 80, height: 9).isTooSmall)
     }
@@ -40,11 +40,10 @@ struct LayoutAndDiffTests {
         let before = Dashboard.render(state)
         _ = DashboardReducer.reduce(
             into: &state,
-            action: .flowChanged(
-                FlowStatus(
-                    name: "sync", state: "synced", health: .ok, lastOutcome: "batch 44 ok", lastChange: state.now)))
+            action: .statusChanged(
+                StatusEntry(name: "sync", state: "synced", health: .ok, detail: "batch 44 ok", changedAt: state.now)))
         let after = Dashboard.render(state)
-        let flows = DashboardLayout(width: 200, height: 50).flows
+        let flows = DashboardLayout(width: 200, height: 50).status
         let changes = after.changes(since: before)
         #expect(!changes.isEmpty)
         #expect(changes.allSatisfy { $0.x >= flows.x && $0.x < flows.maxX && $0.y >= flows.y && $0.y < flows.maxY })

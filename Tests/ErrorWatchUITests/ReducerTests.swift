@@ -47,22 +47,59 @@ struct ReducerTests {
             (.character("p"), .dashboard(.togglePause)), (.character(" "), .dashboard(.togglePause)),
             (.character("e"), .dashboard(.nextError)), (.character("E"), .dashboard(.previousError)),
             (.character("t"), .dashboard(.cycleTheme)), (.ctrl("l"), .dashboard(.redraw)),
-            (.character("i"), .demo(.invalidCredentials)), (.character("o"), .demo(.toggleOffline)),
-            (.character("w"), .demo(.toggleSlowNetwork)), (.character("x"), .demo(.sessionExpired)),
-            (.character("s"), .demo(.serverErrorBurst)), (.character("b"), .demo(.softwareBug)),
-            (.character("S"), .demo(.errorStorm)), (.character("l"), .demo(.logInNow)),
-            (.character("a"), .demo(.toggleAutoLogin)), (.character("r"), .demo(.recoverAll)),
         ]
         for (key, command) in expected { #expect(Keymap.standard.command(for: key) == command, "\(key)") }
+        // The dashboard's own table binds no app keys: those come from attached apps.
+        #expect(Keymap.standard.appBindings.isEmpty)
+        #expect(Keymap.standard.command(for: .character("s")) == nil)
     }
 
-    @Test func demoKeysReturnTriggers() {
+    @Test func attachedAppKeysReturnAppCommands() {
         var state = DashboardState(now: fixtureStart)
+        #expect(press(&state, .character("s")).isEmpty, "no app attached: the key means nothing")
+        _ = DashboardReducer.reduce(into: &state, action: .appAttached(.fixture))
         #expect(
             press(&state, .character("s"), .character("S"), .character("r")) == [
-                .trigger(.serverErrorBurst), .trigger(.errorStorm), .trigger(.recoverAll),
+                .appCommand(AppCommand(app: "demo", id: "serverErrorBurst")),
+                .appCommand(AppCommand(app: "demo", id: "errorStorm")),
+                .appCommand(AppCommand(app: "demo", id: "recoverAll")),
             ])
         #expect(state.statusMessage == "▶ Recover everything")
+    }
+
+    @Test func anAppCannotTakeTheDashboardsKeys() {
+        var state = DashboardState(now: fixtureStart)
+        let greedy = AttachedApp(
+            name: "greedy", title: "Greedy",
+            bindings: [
+                KeyBinding(keys: [.character("q")], command: .app(AppCommand(app: "greedy", id: "quit")), summary: "Q"),
+                KeyBinding(
+                    keys: [.character("t"), .character("z")], command: .app(AppCommand(app: "greedy", id: "zap")),
+                    summary: "Zap"),
+            ])
+        _ = DashboardReducer.reduce(into: &state, action: .appAttached(greedy))
+        #expect(state.apps.first?.bindings.map(\.keyLabel) == ["z"])
+        #expect(state.keymap.command(for: .character("q")) == .dashboard(.quit))
+        #expect(state.keymap.command(for: .character("z")) == .app(AppCommand(app: "greedy", id: "zap")))
+        #expect(state.statusMessage?.contains("q t") == true)
+    }
+
+    @Test func statusesAreUpsertedByServiceAndName() {
+        var state = DashboardState(now: fixtureStart)
+        let first = StatusEntry(service: "shop", name: "reconciler", state: "running", health: .ok, changedAt: fixtureStart)
+        var second = first
+        second.state = "stalled"
+        second.health = .failing
+        let other = StatusEntry(service: "billing", name: "reconciler", state: "idle", health: .idle, changedAt: fixtureStart)
+        for status in [first, other, second] { _ = DashboardReducer.reduce(into: &state, action: .statusChanged(status)) }
+        #expect(state.statuses.map(\.state) == ["stalled", "idle"])
+        for index in 0..<(DashboardState.statusCapacity + 10) {
+            _ = DashboardReducer.reduce(
+                into: &state,
+                action: .statusChanged(
+                    StatusEntry(service: "flood", name: "s\(index)", state: "x", health: .ok, changedAt: fixtureStart)))
+        }
+        #expect(state.statuses.count == DashboardState.statusCapacity)
     }
 
     @Test func ctrlLRedrawsAndHelpToggles() {
@@ -79,7 +116,7 @@ struct ReducerTests {
         _ = press(&state, .tab, .tab)
         #expect(state.focus == .metrics)
         _ = press(&state, .backTab, .backTab, .backTab)
-        #expect(state.focus == .flows)
+        #expect(state.focus == .status)
     }
 
     @Test func typeFiltersToggleByNumberAndZeroClears() {
@@ -219,6 +256,7 @@ struct ReducerTests {
 
     @Test func statusMessagesExpire() {
         var state = DashboardState(now: fixtureStart)
+        _ = reduce(&state, .appAttached(.fixture))
         _ = press(&state, .character("b"))
         #expect(state.statusMessage == "▶ Hit a software bug")
         _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(4)))

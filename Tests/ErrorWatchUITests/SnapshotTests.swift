@@ -56,7 +56,7 @@ struct SnapshotTests {
         assertSnapshot(of: pane(LogsPane.render, width: 100, height: 12), as: .screen, named: "logs")
         assertSnapshot(of: pane(MetricsPane.render, width: 70, height: 16), as: .screen, named: "metrics")
         assertSnapshot(of: pane(MetricsPane.render, width: 40, height: 20), as: .screen, named: "metrics-narrow")
-        assertSnapshot(of: pane(FlowsPane.render, width: 70, height: 5), as: .screen, named: "flows")
+        assertSnapshot(of: pane(StatusPane.render, width: 70, height: 5), as: .screen, named: "status")
         assertSnapshot(of: pane(HeaderBar.render, width: 100, height: 1), as: .screen, named: "header")
         assertSnapshot(of: pane(FooterBar.render, width: 100, height: 1), as: .screen, named: "footer")
         let empty = DashboardState(width: 80, height: 24, now: fixtureStart)

@@ -28,30 +28,30 @@ struct SourcesPaneTests {
     @Test func noSourcesNoPane() {
         let layout = DashboardLayout(for: .sample(width: 120, height: 40))
         #expect(layout.sources.isEmpty)
-        #expect(!layout.flows.isEmpty)
+        #expect(!layout.status.isEmpty)
     }
 
-    @Test func sourcesTakeTheFlowsSlotWithoutADemo() {
+    @Test func sourcesTakeTheStatusSlotWithoutStatuses() {
         var state = DashboardState.sample(width: 120, height: 40)
-        state.flows = []
+        state.statuses = []
         _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
         let layout = DashboardLayout(for: state)
-        #expect(layout.flows.isEmpty)
+        #expect(layout.status.isEmpty)
         #expect(layout.sources.height == 6)
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "external-120x40")
     }
 
-    @Test func sourcesShareTheSlotWithFlows() {
+    @Test func sourcesShareTheSlotWithStatus() {
         for (width, height) in [(120, 40), (80, 30), (50, 40)] {
             var state = DashboardState.sample(width: width, height: height)
             _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
             let layout = DashboardLayout(for: state)
-            #expect(!layout.flows.isEmpty, "\(width)x\(height)")
+            #expect(!layout.status.isEmpty, "\(width)x\(height)")
             #expect(!layout.sources.isEmpty, "\(width)x\(height)")
             #expect(layout.sources.maxY <= layout.footer.y)
             let text = Dashboard.render(state).textLines().joined(separator: "\n")
             #expect(text.contains("Sources"))
-            #expect(text.contains("Flows"))
+            #expect(text.contains("Status"))
         }
     }
 

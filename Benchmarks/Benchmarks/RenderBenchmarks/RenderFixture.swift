@@ -24,9 +24,14 @@ enum RenderFixture {
         actions.append(.metricsSampled(MetricsSnapshot(
             totalErrors: history, errorsByType: types.enumerated().map { .init(name: $1, count: 1_000 - $0 * 100) },
             errorsByCategory: [.transient: 900, .userActionable: 200, .bug: 3],
-            errorRatePerSecond: (0..<60).map { ($0 * 37) % 90 }, flowSuccesses: ["login": 14, "session": 9, "sync": 211],
-            flowFailures: ["login": 5, "session": 2, "sync": 97], loginLatencyP50: .milliseconds(142),
-            loginLatencyP95: .milliseconds(611), droppedEvents: 12, listenerCount: 4)))
+            errorRatePerSecond: (0..<60).map { ($0 * 37) % 90 },
+            series: (0..<12).map { i in
+                MetricSeries(
+                    name: "http.server.duration{route=/r\(i)}", service: "shop", kind: i % 3 == 0 ? .gauge : .histogram,
+                    unit: "ms", count: 1_000 + i, value: 12.5, p50: 12.5, p95: 80, p99: 240,
+                    updatedAt: now.addingTimeInterval(-Double(i)))
+            },
+            droppedEvents: 12, listenerCount: 4)))
         for i in 0..<30 {
             actions.append(.alertReceived(AlertRecord(
                 fingerprint: "alert-\(i)", title: "Server unavailable (\(i))", code: "N-503", severity: .error,
@@ -34,8 +39,8 @@ enum RenderFixture {
                 lastSeen: now.addingTimeInterval(-Double(i) * 5), source: "api", typeName: "ServerError")))
         }
         for name in ["login", "session", "sync"] {
-            actions.append(.flowChanged(FlowStatus(name: name, state: "retrying 2/5", health: .degraded,
-                lastOutcome: "timeout after 10s", lastChange: now.addingTimeInterval(-3))))
+            actions.append(.statusChanged(StatusEntry(service: "shop", name: name, state: "retrying 2/5",
+                health: .degraded, detail: "timeout after 10s", changedAt: now.addingTimeInterval(-3))))
         }
         actions.append(.tick(now))
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }

@@ -1,36 +1,32 @@
 import ErrorStreaming
-import ErrorWatchUI
 import Foundation
 import Logging
-import Metrics
+import CoreMetrics
 import Synchronization
 
 extension DemoApp {
     enum FlowUpdate {
-        case login(state: String, health: FlowStatus.Health, outcome: String)
-        case session(state: String, health: FlowStatus.Health, outcome: String)
-        case sync(state: String, health: FlowStatus.Health, outcome: String)
+        case login(state: String, health: DemoHealth, outcome: String)
+        case session(state: String, health: DemoHealth, outcome: String)
+        case sync(state: String, health: DemoHealth, outcome: String)
     }
 
     func publish(_ update: FlowUpdate) {
-        let status: FlowStatus
+        let status: DemoStatus
         switch update {
         case .login(let s, let h, let o):
-            status = FlowStatus(name: "login", state: s, health: h, lastOutcome: o, lastChange: now())
+            status = DemoStatus(name: "login", state: s, health: h, detail: o, changedAt: now())
         case .session(let s, let h, let o):
-            status = FlowStatus(name: "session", state: s, health: h, lastOutcome: o, lastChange: now())
+            status = DemoStatus(name: "session", state: s, health: h, detail: o, changedAt: now())
         case .sync(let s, let h, let o):
-            status = FlowStatus(name: "sync", state: s, health: h, lastOutcome: o, lastChange: now())
+            status = DemoStatus(name: "sync", state: s, health: h, detail: o, changedAt: now())
         }
-        flowSink(status)
+        statusSink(status)
     }
 
     /// Errors worth another attempt: the network is gone or slow, or the server is briefly down.
     static func isWorthRetrying(_ error: any Error) -> Bool {
-        switch error as? AuthError {
-        case .offline, .timeout, .serverUnavailable: true
-        default: false
-        }
+        error is NetworkError || error is ServerError
     }
 
     var backoff: Backoff { .exponential(initial: .milliseconds(500), multiplier: 2, maximum: .seconds(8), jitter: 0.2) }
@@ -46,18 +42,14 @@ extension DemoApp {
         for await outcome in outcomes {
             switch outcome {
             case .success(let session):
-                Counter(
-                    label: "flow.outcome", dimensions: [("flow", "login"), ("result", "success")], factory: metrics
-                )
+                Counter(label: "auth.login.succeeded", factory: metrics)
                 .increment()
                 self.session.signIn(session)
                 publish(.login(state: "logged in", health: .ok, outcome: "login ok as \(session.user)"))
                 loginLog.info("login ok", metadata: ["user": "\(session.user)"])
                 requestRefresh()
             case .failure(let error):
-                Counter(
-                    label: "flow.outcome", dimensions: [("flow", "login"), ("result", "failure")], factory: metrics
-                )
+                Counter(label: "auth.login.failed", factory: metrics)
                 .increment()
                 let classification = Classification(of: error)
                 publish(
@@ -95,10 +87,10 @@ extension DemoApp {
             ) {
                 try await auth.login(credentials)
             }
-            Timer(label: "login.latency", factory: metrics).recordInterval(since: started, now: clock.now)
+            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(since: started, now: clock.now)
             return session
         } catch {
-            Timer(label: "login.latency", factory: metrics).recordInterval(since: started, now: clock.now)
+            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(since: started, now: clock.now)
             loginLog.warning("login gave up", metadata: ["attempts": "\(attempts.value)"])
             throw error
         }
@@ -164,21 +156,23 @@ extension DemoApp {
                     maxAttempts: 4, backoff: backoff, clock: clock, random: { self.random.unit() },
                     shouldRetry: { [self] error in
                         let n = attempts.next()
+                        let cause = Classification(of: error)
                         syncLog.warning(
-                            "sync attempt \(n) failed", error: error,
+                            "sync attempt \(n) failed",
+                            error: SyncError(cause: cause.code, reason: cause.technicalMessage),
                             metadata: ["origin": "background", "attempt": "\(n)"])
                         return Self.isWorthRetrying(error)
                     }
                 ) {
                     try await auth.sync()
                 }
-                Counter(label: "flow.outcome", dimensions: [("flow", "sync"), ("result", "success")], factory: metrics)
+                Counter(label: "sync.succeeded", factory: metrics)
                     .increment()
                 publish(.sync(state: "idle", health: .ok, outcome: "synced \(changes) changes"))
             } catch is CancellationError {
                 return
             } catch {
-                Counter(label: "flow.outcome", dimensions: [("flow", "sync"), ("result", "failure")], factory: metrics)
+                Counter(label: "sync.failed", factory: metrics)
                     .increment()
                 let classification = Classification(of: error)
                 publish(
@@ -199,9 +193,9 @@ final class AttemptCounter: Sendable {
     var value: Int { count.withLock { $0 } }
 }
 
-extension Timer {
+extension CoreMetrics.Timer {
     /// Records the time from `start` to `end` on the demo's clock.
-    func recordInterval(since start: DemoClock.Instant, now end: DemoClock.Instant) {
+    func recordInterval(since start: ErasedClock.Instant, now end: ErasedClock.Instant) {
         let (seconds, attoseconds) = start.duration(to: end).components
         recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }

@@ -1,11 +1,10 @@
 import ErrorStreaming
-import ErrorWatchUI
 import Logging
 
 extension DemoApp {
-    /// Performs a failure trigger or a repair the user asked for by keypress.
-    public func trigger(_ trigger: DemoTrigger) {
-        switch trigger {
+    /// Performs a failure or a repair the user asked for by keypress.
+    public func perform(_ action: DemoAction) {
+        switch action {
         case .logInNow:
             appLog.info("user tapped log in")
             loginTaps.yield(.demo)

@@ -1,12 +1,15 @@
 import ErrorStreaming
-import ErrorWatchUI
 import Foundation
 import Logging
-import Metrics
+import CoreMetrics
 import Synchronization
 
 /// The simulated app the dashboard watches: a login screen, a logged-in session and a background sync, all
-/// talking to a ``AuthService`` whose faults the user injects by keypress.
+/// talking to a ``AuthService`` whose faults the user injects by keypress (``DemoApp/keys``).
+///
+/// It knows nothing of the dashboard: it reports errors to an ``ErrorStream``, logs through swift-log, records
+/// metrics through swift-metrics and publishes ``DemoStatus`` changes, like any app. `errorwatch` attaches it to
+/// the dashboard with a small adapter, or forwards all of it over the wire (`errorwatch demo --connect`).
 ///
 /// Every error goes through one ``ErrorStream``. The app uses the library the way an app would:
 /// - the login form's taps flow through `performEach`, so a failed login shows and the next tap still works
@@ -26,13 +29,13 @@ public final class DemoApp: Sendable {
     /// Seed and timings.
     public let configuration: DemoConfiguration
 
-    let clock: DemoClock
+    let clock: ErasedClock
     let random: SharedRandom
     let auth: AuthService
-    let metrics: DashboardMetrics
+    let metrics: any MetricsFactory
     let executor: (any TaskExecutor)?
     let now: @Sendable () -> Date
-    let flowSink: @Sendable (FlowStatus) -> Void
+    let statusSink: @Sendable (DemoStatus) -> Void
     let loginLog: Logger
     let sessionLog: Logger
     let syncLog: Logger
@@ -61,15 +64,17 @@ public final class DemoApp: Sendable {
     /// - Parameters:
     ///   - stream: where every error goes.
     ///   - clock: every wait (latency, backoff, intervals) sleeps on it.
-    ///   - metrics: the swift-metrics backend for counters and the login-latency timer.
-    ///   - now: wall-clock time for log records and flow changes, derived from `clock` in headless runs.
+    ///   - metrics: the swift-metrics backend for the flows' counters and the `auth.login.duration` timer.
+    ///   - now: wall-clock time for status changes, derived from `clock` in headless runs.
     ///   - executor: where the app's tasks run; `nil` for the global concurrent executor.
-    ///   - logSink: receives every log record (the `Logs` pane).
-    ///   - flowSink: receives every flow state change (the `Flows` pane).
+    ///   - logHandler: makes the swift-log handler of each of the app's loggers, by label. A record logged with an
+    ///     error (`logger.warning("…", error: e)`) is expected to reach `stream` through it.
+    ///   - statusSink: receives every change of the app's statuses (`login`, `session`, `sync`).
     public init(
-        stream: ErrorStream, clock: DemoClock, configuration: DemoConfiguration = DemoConfiguration(),
-        metrics: DashboardMetrics, now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)? = nil,
-        logSink: @escaping @Sendable (LogRecord) -> Void, flowSink: @escaping @Sendable (FlowStatus) -> Void
+        stream: ErrorStream, clock: ErasedClock, configuration: DemoConfiguration = DemoConfiguration(),
+        metrics: any MetricsFactory, now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)? = nil,
+        logHandler: @escaping @Sendable (String) -> any LogHandler,
+        statusSink: @escaping @Sendable (DemoStatus) -> Void
     ) {
         self.stream = stream
         self.clock = clock
@@ -77,16 +82,14 @@ public final class DemoApp: Sendable {
         self.metrics = metrics
         self.now = now
         self.executor = executor
-        self.flowSink = flowSink
+        self.statusSink = statusSink
         random = SharedRandom(seed: configuration.seed)
         auth = AuthService(clock: clock, faults: faults, random: random)
         (loginTapStream, loginTaps) = AsyncStream.makeStream(of: Credentials.self, bufferingPolicy: .bufferingNewest(8))
         (refreshStream, refreshRequests) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
         func logger(_ label: String) -> Logger {
-            var logger = Logger(label: label) { label in
-                StreamLogHandler(label: label, stream: stream, now: now, sink: logSink)
-            }
+            var logger = Logger(label: label, factory: logHandler)
             logger.logLevel = .info
             return logger
         }
@@ -103,11 +106,11 @@ public final class DemoApp: Sendable {
         }
         let session = SessionStore(
             autoLogin: configuration.autoLogin, loginTaps: loginTaps,
-            publish: { flowSink($0) }, now: now)
+            publish: { statusSink($0) }, now: now)
         self.session = session
         // The node lives as long as the app, and the app owns the store: capture it weakly, or the two would
         // keep each other alive.
-        loggedInHandler = appHandler.catch(AuthError.sessionExpired, name: "logged in") { [weak session] in
+        loggedInHandler = appHandler.catch(SessionError.expired, name: "logged in") { [weak session] in
             session?.expire()
         }
     }

@@ -4,11 +4,11 @@ import Synchronization
 public final class FaultInjector: Sendable {
     /// A snapshot of every switch.
     public struct Faults: Sendable, Hashable {
-        /// No network at all: every request fails fast with ``AuthError/offline``.
+        /// No network at all: every request fails fast with ``NetworkError/offline``.
         public var offline = false
-        /// Requests take seconds; those over the timeout fail with ``AuthError/timeout(after:)``.
+        /// Requests take seconds; those over the timeout fail with ``NetworkError/timeout(after:)``.
         public var slowNetwork = false
-        /// The next login is rejected as ``AuthError/invalidCredentials``.
+        /// The next login is rejected as ``CredentialsError/rejected``.
         public var rejectNextLogin = false
         /// The server rejects the current session token until the user logs in again.
         public var sessionRevoked = false

@@ -1,4 +1,3 @@
-import ErrorWatchUI
 import Foundation
 import Synchronization
 
@@ -14,12 +13,12 @@ final class SessionStore: Sendable {
     }
     private let state: Mutex<State>
     private let loginTaps: AsyncStream<Credentials>.Continuation
-    private let publish: @Sendable (FlowStatus) -> Void
+    private let publish: @Sendable (DemoStatus) -> Void
     private let now: @Sendable () -> Date
 
     init(
         autoLogin: Bool, loginTaps: AsyncStream<Credentials>.Continuation,
-        publish: @escaping @Sendable (FlowStatus) -> Void, now: @escaping @Sendable () -> Date
+        publish: @escaping @Sendable (DemoStatus) -> Void, now: @escaping @Sendable () -> Date
     ) {
         state = Mutex(State(autoLogin: autoLogin))
         self.loginTaps = loginTaps
@@ -37,8 +36,7 @@ final class SessionStore: Sendable {
     func signIn(_ session: Session) {
         state.withLock { $0.session = session }
         publish(
-            FlowStatus(
-                name: "session", state: "active", health: .ok, lastOutcome: "token \(session.token)", lastChange: now())
+            DemoStatus(name: "session", state: "active", health: .ok, detail: "token \(session.token)", changedAt: now())
         )
     }
 
@@ -53,9 +51,9 @@ final class SessionStore: Sendable {
         }
         guard hadSession else { return }
         publish(
-            FlowStatus(
+            DemoStatus(
                 name: "session", state: "expired", health: .failing,
-                lastOutcome: autoLogin ? "A-401, logging in again" : "A-401, back to login", lastChange: now()))
+                detail: autoLogin ? "A-401, logging in again" : "A-401, back to login", changedAt: now()))
         if autoLogin { loginTaps.yield(.demo) }
     }
 

@@ -38,18 +38,19 @@ public enum Key: Sendable, Hashable {
     }
 }
 
-/// A failure the demo app can be told to inject, or a repair. The runtime performs them (effect `.trigger`).
-public enum DemoTrigger: String, Sendable, Hashable, CaseIterable {
-    case invalidCredentials
-    case toggleOffline
-    case toggleSlowNetwork
-    case sessionExpired
-    case serverErrorBurst
-    case softwareBug
-    case errorStorm
-    case logInNow
-    case toggleAutoLogin
-    case recoverAll
+/// A command an attached app offers (see ``AttachedApp``): which app, and the app's own name for the command.
+/// The dashboard does not interpret it; the runtime hands it back to the app (effect `.appCommand`).
+public struct AppCommand: Sendable, Hashable {
+    /// The attached app's name, for example `demo`.
+    public var app: String
+    /// The command's identifier in the app's own vocabulary, for example `serverErrorBurst`.
+    public var id: String
+
+    /// A command `id` of the app named `app`.
+    public init(app: String, id: String) {
+        self.app = app
+        self.id = id
+    }
 }
 
 /// Something the dashboard itself does in answer to a key.
@@ -77,8 +78,8 @@ public enum DashboardCommand: Sendable, Hashable {
     case redraw
 }
 
-/// What a binding does: a dashboard command or a demo trigger.
+/// What a binding does: a dashboard command, or a command of an attached app.
 public enum KeyCommand: Sendable, Hashable {
     case dashboard(DashboardCommand)
-    case demo(DemoTrigger)
+    case app(AppCommand)
 }

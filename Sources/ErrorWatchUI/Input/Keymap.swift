@@ -50,35 +50,43 @@ public struct Keymap: Sendable, Hashable {
         bindings.filter { if case .dashboard = $0.command { true } else { false } }
     }
 
-    /// Bindings of demo triggers, in table order.
-    public var demoBindings: [KeyBinding] {
-        bindings.filter { if case .demo = $0.command { true } else { false } }
+    /// Bindings of attached apps' commands, in table order.
+    public var appBindings: [KeyBinding] {
+        bindings.filter { if case .app = $0.command { true } else { false } }
     }
 
-    /// The table as Markdown, two sections: the dashboard's keys and the demo's failure triggers.
-    /// `docs/keys.md` holds exactly this text (a test checks), and the README includes it.
-    public func markdownTable() -> String {
+    /// The table as Markdown: the dashboard's keys, then one section per attached app under its title.
+    /// `docs/keys.md` holds exactly this text for the standard keymap and the demo app (a test checks), and the
+    /// README includes it.
+    public static func markdownTable(apps: [AttachedApp]) -> String {
         func rows(_ list: [KeyBinding]) -> String {
             list.map {
                 "| \($0.keyLabel.split(separator: " ").map { "`\($0)`" }.joined(separator: " ")) | \($0.summary) |"
             }
             .joined(separator: "\n")
         }
-        return """
-            <!-- Generated from Keymap.standard by Keymap.markdownTable(); do not edit by hand. -->
+        var text = """
+            <!-- Generated from Keymap.standard and the attached apps by Keymap.markdownTable(apps:); do not edit \
+            by hand. -->
             ### Dashboard
 
             | Key | Action |
             | --- | --- |
-            \(rows(dashboardBindings))
-
-            ### Demo app: break it and heal it
-
-            | Key | Action |
-            | --- | --- |
-            \(rows(demoBindings))
+            \(rows(Keymap.standard.dashboardBindings))
 
             """
+        for app in apps {
+            text += """
+
+                ### \(app.title)
+
+                | Key | Action |
+                | --- | --- |
+                \(rows(app.bindings))
+
+                """
+        }
+        return text
     }
 
     /// The errorwatch key table.
@@ -121,31 +129,5 @@ public struct Keymap: Sendable, Hashable {
             keys: [.character("t")], command: .dashboard(.cycleTheme), summary: "Cycle colour themes",
             hint: "theme"),
         KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the screen"),
-        KeyBinding(
-            keys: [.character("i")], command: .demo(.invalidCredentials),
-            summary: "Log in with invalid credentials", hint: "bad login"),
-        KeyBinding(
-            keys: [.character("o")], command: .demo(.toggleOffline), summary: "Network offline on/off",
-            hint: "offline"),
-        KeyBinding(
-            keys: [.character("w")], command: .demo(.toggleSlowNetwork),
-            summary: "Slow network and timeouts on/off", hint: "slow"),
-        KeyBinding(
-            keys: [.character("x")], command: .demo(.sessionExpired), summary: "Expire the session (401)",
-            hint: "expire"),
-        KeyBinding(
-            keys: [.character("s")], command: .demo(.serverErrorBurst), summary: "Server-error burst (5xx)",
-            hint: "5xx"),
-        KeyBinding(
-            keys: [.character("b")], command: .demo(.softwareBug), summary: "Hit a software bug",
-            hint: "bug"),
-        KeyBinding(
-            keys: [.character("S")], command: .demo(.errorStorm), summary: "Error storm",
-            hint: "storm"),
-        KeyBinding(keys: [.character("l")], command: .demo(.logInNow), summary: "Log in now", hint: "login"),
-        KeyBinding(keys: [.character("a")], command: .demo(.toggleAutoLogin), summary: "Auto-login on/off"),
-        KeyBinding(
-            keys: [.character("r")], command: .demo(.recoverAll), summary: "Recover everything",
-            hint: "recover"),
     ])
 }

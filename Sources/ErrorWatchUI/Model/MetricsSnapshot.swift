@@ -25,14 +25,9 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var errorsByCategory: [ErrorCategory: Int]
     /// Errors per second over the last 60 one-second buckets, oldest first.
     public var errorRatePerSecond: [Int]
-    /// Successful and failed runs per flow name.
-    public var flowSuccesses: [String: Int]
-    /// Failed runs per flow name.
-    public var flowFailures: [String: Int]
-    /// Median login latency, if any logins were timed.
-    public var loginLatencyP50: Duration?
-    /// 95th-percentile login latency.
-    public var loginLatencyP95: Duration?
+    /// What the producers record, local swift-metrics and remote `metric` events alike: one entry per metric name
+    /// and service, the most recently updated first.
+    public var series: [MetricSeries]
     /// Events the dashboard's subscriptions dropped under load.
     public var droppedEvents: UInt64
     /// Subscriptions currently listening to the stream.
@@ -41,18 +36,14 @@ public struct MetricsSnapshot: Sendable, Hashable {
     /// A snapshot; every field defaults to empty.
     public init(
         totalErrors: Int = 0, errorsByType: [TypeCount] = [], errorsByCategory: [ErrorCategory: Int] = [:],
-        errorRatePerSecond: [Int] = [], flowSuccesses: [String: Int] = [:], flowFailures: [String: Int] = [:],
-        loginLatencyP50: Duration? = nil, loginLatencyP95: Duration? = nil, droppedEvents: UInt64 = 0,
+        errorRatePerSecond: [Int] = [], series: [MetricSeries] = [], droppedEvents: UInt64 = 0,
         listenerCount: Int = 0
     ) {
         self.totalErrors = totalErrors
         self.errorsByType = errorsByType
         self.errorsByCategory = errorsByCategory
         self.errorRatePerSecond = errorRatePerSecond
-        self.flowSuccesses = flowSuccesses
-        self.flowFailures = flowFailures
-        self.loginLatencyP50 = loginLatencyP50
-        self.loginLatencyP95 = loginLatencyP95
+        self.series = series
         self.droppedEvents = droppedEvents
         self.listenerCount = listenerCount
     }
@@ -61,33 +52,55 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public static let empty = MetricsSnapshot()
 }
 
-/// The state of one simulated flow (login, session, sync) for the Flows pane.
-public struct FlowStatus: Sendable, Hashable {
-    /// How a flow is doing, which picks its colour.
-    public enum Health: String, Sendable, Hashable, CaseIterable {
-        case ok
-        case degraded
-        case failing
-        case idle
+/// One metric as the `Metrics` pane shows it: a histogram or timer with its count and percentiles, a gauge with its
+/// last value, or a counter with its total and rate.
+public struct MetricSeries: Sendable, Hashable {
+    /// What the values mean.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Observations (durations, sizes): count and percentiles.
+        case histogram
+        /// The latest reading.
+        case gauge
+        /// A running total.
+        case counter
     }
 
-    /// The flow's name; the reducer upserts by it. Shown in the order flows first arrived.
+    /// The metric's name, for example `http.server.duration`.
     public var name: String
-    /// What it is doing now: `logged in`, `retrying 2/5`, `offline`.
-    public var state: String
-    /// Picks the glyph and colour of the row.
-    public var health: Health
-    /// The last thing that happened: `success`, `401 session expired`.
-    public var lastOutcome: String
-    /// When the state last changed; shown as an age.
-    public var lastChange: Date
+    /// The producing service; `nil` for the dashboard's own process.
+    public var service: String?
+    /// Histogram, gauge or counter.
+    public var kind: Kind
+    /// The unit values are in (`ms`, `s`, `ns`, `By`, `1`…); durations are formatted as such.
+    public var unit: String?
+    /// Observations (histograms) or updates (gauges, counters) so far.
+    public var count: Int
+    /// The latest value: a gauge's reading, a counter's total, a histogram's last observation.
+    public var value: Double
+    /// Counter increments per second over the last minute; `nil` for other kinds.
+    public var ratePerSecond: Double?
+    /// Median, 95th and 99th percentiles of a histogram, in ``unit``.
+    public var p50: Double?
+    public var p95: Double?
+    public var p99: Double?
+    /// When it was last updated.
+    public var updatedAt: Date
 
-    /// A flow status.
-    public init(name: String, state: String, health: Health, lastOutcome: String, lastChange: Date) {
+    /// A series; percentiles and rate default to none.
+    public init(
+        name: String, service: String? = nil, kind: Kind, unit: String? = nil, count: Int, value: Double,
+        ratePerSecond: Double? = nil, p50: Double? = nil, p95: Double? = nil, p99: Double? = nil, updatedAt: Date
+    ) {
         self.name = name
-        self.state = state
-        self.health = health
-        self.lastOutcome = lastOutcome
-        self.lastChange = lastChange
+        self.service = service
+        self.kind = kind
+        self.unit = unit
+        self.count = count
+        self.value = value
+        self.ratePerSecond = ratePerSecond
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.updatedAt = updatedAt
     }
 }

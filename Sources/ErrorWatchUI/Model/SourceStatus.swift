@@ -21,7 +21,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     /// `connected`, `following`, `disconnected: <why>`, `finished`.
     public var state: String
     /// Connected and clean, connected with bad lines, gone for a bad reason, or gone quietly.
-    public var health: FlowStatus.Health
+    public var health: Health
     /// Good events received.
     public var events: UInt64
     /// Lines that were not valid events (malformed JSON, too long, invalid UTF-8, unknown version).
@@ -33,7 +33,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
 
     /// A status row.
     public init(
-        id: String, kind: Kind, name: String, detail: String = "", state: String, health: FlowStatus.Health,
+        id: String, kind: Kind, name: String, detail: String = "", state: String, health: Health,
         events: UInt64 = 0, badLines: Int = 0, lastProblem: String? = nil, lastEventAt: Date? = nil
     ) {
         self.id = id

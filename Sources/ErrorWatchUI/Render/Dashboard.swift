@@ -39,7 +39,7 @@ public enum Dashboard {
         ErrorsPane.render(state, in: layout.errors, into: &buffer, palette: palette)
         LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
         MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
-        FlowsPane.render(state, in: layout.flows, into: &buffer, palette: palette)
+        StatusPane.render(state, in: layout.status, into: &buffer, palette: palette)
         SourcesPane.render(state, in: layout.sources, into: &buffer, palette: palette)
         FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
         if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }

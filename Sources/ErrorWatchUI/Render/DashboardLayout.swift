@@ -1,11 +1,12 @@
 /// Where the header, footer and the four panes go for a terminal size.
 ///
-/// - width ≥ 110: two columns, Errors over Logs on the left, Metrics over Flows on the right;
-/// - 60 ≤ width < 110: stacked, Errors over Logs, with Metrics and Flows side by side at the bottom;
+/// - width ≥ 110: two columns, Errors over Logs on the left, Metrics over Status on the right;
+/// - 60 ≤ width < 110: stacked, Errors over Logs, with Metrics and Status side by side at the bottom;
 /// - width < 60: all four stacked;
 /// - below ``DashboardState/minimumSize``: ``isTooSmall``, and only the "terminal too small" screen is drawn.
 ///
-/// When producers are watched from outside, a `Sources` pane takes the Flows slot (no demo app runs) or shares it.
+/// When producers are watched from outside, a `Sources` pane shares the Status slot, or takes it while no status
+/// has been published.
 public struct DashboardLayout: Sendable, Hashable {
     /// Whether the terminal is below the minimum size; every rectangle is then empty.
     public var isTooSmall: Bool
@@ -17,25 +18,25 @@ public struct DashboardLayout: Sendable, Hashable {
     public var errors: Rect
     public var logs: Rect
     public var metrics: Rect
-    public var flows: Rect
+    public var status: Rect
     /// The Sources pane; empty when no source is watched.
     public var sources: Rect
 
     /// The layout for `state`: its size, and whether Flows and Sources have anything to show.
     public init(for state: DashboardState) {
         self.init(
-            width: state.width, height: state.height, showsFlows: !state.flows.isEmpty || state.sources.isEmpty,
+            width: state.width, height: state.height, showsStatus: !state.statuses.isEmpty || state.sources.isEmpty,
             sourceCount: state.sources.count)
     }
 
     /// The layout for a terminal of `width` × `height` cells, with `sourceCount` sources to list (none by default);
-    /// without flows to show, Sources takes the Flows slot.
-    public init(width: Int, height: Int, showsFlows: Bool = true, sourceCount: Int = 0) {
+    /// without statuses to show, Sources takes the Status slot.
+    public init(width: Int, height: Int, showsStatus: Bool = true, sourceCount: Int = 0) {
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         let empty = Rect(x: 0, y: 0, width: 0, height: 0)
         isTooSmall = width < DashboardState.minimumSize.width || height < DashboardState.minimumSize.height
         guard !isTooSmall else {
-            (header, footer, errors, logs, metrics, flows, sources) = (empty, empty, empty, empty, empty, empty, empty)
+            (header, footer, errors, logs, metrics, status, sources) = (empty, empty, empty, empty, empty, empty, empty)
             return
         }
         sources = empty
@@ -48,22 +49,22 @@ public struct DashboardLayout: Sendable, Hashable {
             let columns = Layout.split(body, .horizontal, [.percentage(58), .fill(1)])
             let left = Layout.split(columns[0], .vertical, [.percentage(38), .fill(1)])
             let right = Layout.split(
-                columns[1], .vertical, [.fill(1), .fixed(showsFlows ? 7 : 0), .fixed(sourceHeight)])
-            (errors, logs, metrics, flows, sources) = (left[0], left[1], right[0], right[1], right[2])
+                columns[1], .vertical, [.fill(1), .fixed(showsStatus ? 7 : 0), .fixed(sourceHeight)])
+            (errors, logs, metrics, status, sources) = (left[0], left[1], right[0], right[1], right[2])
         } else if width >= 60 {
-            // Short terminals keep Errors and Logs readable first: Metrics and Flows shrink, then go.
+            // Short terminals keep Errors and Logs readable first: Metrics and Status shrink, then go.
             let bottomHeight =
                 body.height >= 20 ? min(11, max(8, body.height * 2 / 5)) : body.height >= 14 ? 6 : 0
             let errorsHeight: Constraint = body.height >= 20 ? .percentage(25) : .fixed(max(3, body.height / 3))
             let parts = Layout.split(body, .vertical, [errorsHeight, .fill(1), .fixed(bottomHeight)])
             let bottom = Layout.split(parts[2], .horizontal, [.percentage(56), .fill(1)])
             (errors, logs, metrics) = (parts[0], parts[1], bottom[0])
-            switch (showsFlows, sourceCount > 0) {
+            switch (showsStatus, sourceCount > 0) {
             case (true, true):
                 let slot = Layout.split(bottom[1], .vertical, [.percentage(50), .fill(1)])
-                (flows, sources) = (slot[0], slot[1])
-            case (false, true): (flows, sources) = (empty, bottom[1])
-            default: flows = bottom[1]
+                (status, sources) = (slot[0], slot[1])
+            case (false, true): (status, sources) = (empty, bottom[1])
+            default: status = bottom[1]
             }
         } else {
             let tall = body.height >= 24
@@ -72,10 +73,10 @@ public struct DashboardLayout: Sendable, Hashable {
             let parts = Layout.split(
                 body, .vertical,
                 [
-                    errorsHeight, .fill(1), .fixed(metricsHeight), .fixed(tall && showsFlows ? 5 : 0),
+                    errorsHeight, .fill(1), .fixed(metricsHeight), .fixed(tall && showsStatus ? 5 : 0),
                     .fixed(tall ? min(sourceHeight, 5) : 0),
                 ])
-            (errors, logs, metrics, flows, sources) = (parts[0], parts[1], parts[2], parts[3], parts[4])
+            (errors, logs, metrics, status, sources) = (parts[0], parts[1], parts[2], parts[3], parts[4])
         }
     }
 
@@ -85,7 +86,7 @@ public struct DashboardLayout: Sendable, Hashable {
         case .errors: errors
         case .logs: logs
         case .metrics: metrics
-        case .flows: flows
+        case .status: status
         case .sources: sources
         }
     }

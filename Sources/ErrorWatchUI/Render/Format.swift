@@ -47,5 +47,58 @@ public enum Format {
         return "\(hundredths / 100)." + pad2(Int(hundredths % 100)) + "s"
     }
 
+    /// A number for a narrow column: `"1,284"` for whole numbers, `"3.25"`, `"12.5"`, `"1.2M"`, `"3.4G"`.
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }
+        let magnitude = abs(value)
+        let sign = value < 0 ? "-" : ""
+        if magnitude >= 1e12 { return sign + fixed(magnitude / 1e12, 1) + "T" }
+        if magnitude >= 1e9 { return sign + fixed(magnitude / 1e9, 1) + "G" }
+        if magnitude >= 1e6 { return sign + fixed(magnitude / 1e6, 1) + "M" }
+        if magnitude.rounded() == magnitude { return sign + count(Int64(magnitude)) }
+        if magnitude >= 100 { return sign + count(Int64(magnitude.rounded())) }
+        return sign + fixed(magnitude, magnitude >= 10 ? 1 : 2)
+    }
+
+    /// A value in its unit: durations (`ns`, `us`, `µs`, `ms`, `s`) as ``duration(_:)``, bytes (`By`) as `KiB`/`MiB`,
+    /// dimensionless (`1` or none) as a plain ``number(_:)``, anything else as the number and the unit.
+    public static func measurement(_ value: Double, unit: String?) -> String {
+        let seconds: Double? =
+            switch unit {
+            case "ns": value / 1e9
+            case "us", "µs": value / 1e6
+            case "ms": value / 1e3
+            case "s": value
+            default: nil
+            }
+        if let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 {
+            return duration(.nanoseconds(Int64((seconds * 1e9).rounded())))
+        }
+        switch unit {
+        case "By":
+            let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+            var scaled = value
+            var index = 0
+            while abs(scaled) >= 1024, index < units.count - 1 {
+                scaled /= 1024
+                index += 1
+            }
+            return number(scaled) + units[index]
+        case nil, "", "1": return number(value)
+        case let unit?: return number(value) + " " + unit
+        }
+    }
+
+    /// `value` with `digits` decimals, rounded half away from zero; no locale.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int64((abs(value) * scale).rounded())
+        let whole = scaled / Int64(scale)
+        var fraction = String(scaled % Int64(scale))
+        while fraction.count < digits { fraction = "0" + fraction }
+        return (value < 0 ? "-" : "") + "\(whole)" + (digits > 0 ? "." + fraction : "")
+    }
+
     static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

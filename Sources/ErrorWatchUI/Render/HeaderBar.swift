@@ -79,11 +79,9 @@ public enum FooterBar {
             return
         }
         var column = room.x
-        // Watching other processes with no demo app inside, the demo's failure keys would do nothing: no hints.
-        let demoRuns = !state.flows.isEmpty || state.sources.isEmpty
-        for binding in Keymap.standard.bindings {
+        // The keys in force: an attached app's hints appear only while it is attached.
+        for binding in state.keymap.bindings {
             guard let hint = binding.hint else { continue }
-            if case .demo = binding.command, !demoRuns { continue }
             let label = binding.keyLabel.split(separator: " ").first.map(String.init) ?? binding.keyLabel
             let width = 1 + DisplayWidth.of(label) + 1 + DisplayWidth.of(hint) + 1
             if column + width > room.maxX { break }

@@ -1,24 +1,30 @@
-/// The `?` overlay: a centred box listing every binding of the keymap, dashboard keys and demo triggers.
+/// The `?` overlay: a centred box listing every binding in force, the dashboard's keys and each attached app's.
 /// Two columns when there is room, one otherwise; rows that do not fit are cut with a `…` line.
 public enum HelpOverlay {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let keymap = Keymap.standard
-        let sections = [("Dashboard", keymap.dashboardBindings), ("Demo app", keymap.demoBindings)]
+        // The dashboard's keys on the left; the attached apps' keys (or, without any, the legend) on the right.
+        let apps = state.apps.filter { !$0.bindings.isEmpty }
+        let sections = [
+            ("Dashboard", Keymap.standard.dashboardBindings),
+            (apps.count == 1 ? apps[0].title : "Apps", apps.flatMap(\.bindings)),
+        ]
         func widths(_ list: [KeyBinding]) -> (key: Int, column: Int) {
             let key = list.map { DisplayWidth.of($0.keyLabel) }.max() ?? 1
             return (key, 2 + key + 2 + (list.map { DisplayWidth.of($0.summary) }.max() ?? 1))
         }
         let left = widths(sections[0].1)
-        let right = widths(sections[1].1)
+        var right = widths(sections[1].1)
+        if apps.isEmpty { right.column = 7 + (legend(state).map { DisplayWidth.of($0.2) }.max() ?? 1) }
         let twoColumns = area.width >= left.column + right.column + 3 + 4
         let contentWidth =
             twoColumns ? left.column + 3 + right.column : min(max(left.column, right.column), area.width - 4)
         let rowsNeeded =
             twoColumns
-            ? sections.map { $0.1.count + 1 }.max()! : sections.reduce(0) { $0 + $1.1.count + 2 } - 1
+            ? sections.map { $0.1.count + 1 }.max()!
+            : sections[0].1.count + 1 + (apps.isEmpty ? 0 : sections[1].1.count + 2)
         let box = Rect(
             x: area.x + max(0, (area.width - contentWidth - 4) / 2),
             y: area.y + max(0, (area.height - rowsNeeded - 3) / 2),
@@ -44,12 +50,14 @@ public enum HelpOverlay {
                 }
         }
         let dashboard = entries(sections[0].0, sections[0].1, keyWidth: left.key)
-        let demo = entries(sections[1].0, sections[1].1, keyWidth: twoColumns ? right.key : left.key)
+        let demo =
+            apps.isEmpty ? [] : entries(sections[1].0, sections[1].1, keyWidth: twoColumns ? right.key : left.key)
         if twoColumns {
             // The right column is shorter: use the room for a legend of the glyphs the panes use.
             var demo = demo
             if dashboard.count >= demo.count + 2 + legend(state).count {
-                demo += [[]] + [[("Legend", palette[.title].on(background).adding(.underline), 0)]]
+                if !demo.isEmpty { demo += [[]] }
+                demo += [[("Legend", palette[.title].on(background).adding(.underline), 0)]]
                 demo += legend(state).map { glyph, role, text in
                     [("  " + glyph, palette[role].on(background), 0), (text, palette[.text].on(background), 7)]
                 }
@@ -60,7 +68,7 @@ public enum HelpOverlay {
                 lines.append(l + r)
             }
         } else {
-            lines = dashboard + [[]] + demo
+            lines = dashboard + (demo.isEmpty ? [] : [[]] + demo)
         }
         for (row, line) in lines.enumerated() where row < inner.height {
             let y = inner.y + row

@@ -1,7 +1,8 @@
 import ErrorStreaming
 
-/// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, login latency, flow successes and
-/// failures, then error counts per type (numbered 1…9 for the type filter keys) and per category.
+/// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, what the producers record (histograms
+/// with percentiles, gauges, counters with their rate; the most recently updated first), then error counts per type
+/// (numbered 1…9 for the type filter keys) and per category.
 public enum MetricsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
@@ -36,44 +37,26 @@ public enum MetricsPane {
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
-        func drawLatencyAndFlows() {
-            line { buffer, row in
-                pairs(
-                    [
-                        ("login p50", m.loginLatencyP50.map(Format.duration) ?? "–"),
-                        ("p95", m.loginLatencyP95.map(Format.duration) ?? "–"),
-                    ], in: row, into: &buffer, palette: palette,
-                    valueStyle: palette[.text])
-            }
-            line { buffer, row in
-                var column = buffer.write("flows", x: row.x, y: row.y, style: palette[.muted], clip: row)
-                let names = Set(m.flowSuccesses.keys).union(m.flowFailures.keys).sorted()
-                if names.isEmpty { buffer.write(" –", x: column, y: row.y, style: palette[.muted], clip: row) }
-                for name in names {
-                    column = buffer.write("  \(name) ", x: column, y: row.y, style: palette[.text], clip: row)
-                    column = buffer.write(
-                        (state.unicode ? "✓" : "ok ") + "\(m.flowSuccesses[name] ?? 0)", x: column,
-                        y: row.y, style: palette[.healthOk], clip: row)
-                    let failures = m.flowFailures[name] ?? 0
-                    column = buffer.write(
-                        (state.unicode ? " ✗" : " x ") + "\(failures)", x: column, y: row.y,
-                        style: failures > 0 ? palette[.healthFailing] : palette[.muted], clip: row)
-                }
-            }
-        }
-        let typeRows = min(9, m.errorsByType.count) + 1
+        let typeRows = min(9, m.errorsByType.count) + 1 + (m.errorsByType.count > 9 ? 1 : 0)
+        let side = width >= 56
         if inner.maxY - y < typeRows + 2 {
-            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, keeping one
-            // line for latency and, if there is room, one for flows.
-            let bottom = max(y + 1, inner.maxY - 1)
-            y = drawCompactTypes(state, x: x, y: y, width: width, bottom: bottom, into: &buffer, palette: palette)
-            drawLatencyAndFlows()
+            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, then as many
+            // of the producers' metrics as fit.
+            y = drawCompactTypes(
+                state, x: x, y: y, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
+            drawSeries(m.series, x: x, y: y, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
             return
         }
-        drawLatencyAndFlows()
+        // The producers' metrics come next, leaving room for the type and category tables below them.
+        let typeBlock = side ? max(typeRows, ErrorCategory.allCases.count + 1) : typeRows + 1 + 7
+        let seriesBudget = inner.maxY - y - 1 - typeBlock
+        if !m.series.isEmpty, seriesBudget >= 2 {
+            y += 1
+            y = drawSeries(
+                m.series, x: x, y: y, width: width, bottom: y + seriesBudget, into: &buffer, palette: palette)
+        }
         guard y < inner.maxY else { return }
         if inner.maxY - y > typeRows { y += 1 }
-        let side = width >= 56
         let typeWidth = side ? width * 55 / 100 : width
         let top = y
         y = drawTypes(state, x: x, y: y, width: typeWidth, bottom: inner.maxY, into: &buffer, palette: palette)
@@ -83,6 +66,69 @@ public enum MetricsPane {
                 into: &buffer, palette: palette)
         } else if y + 1 < inner.maxY {
             drawCategories(m, x: x, y: y + 1, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
+        }
+    }
+
+    /// Draws a `metrics` heading and one line per series until `bottom`, the last line saying `+N more` when they
+    /// do not all fit. Returns the row after the last one drawn.
+    @discardableResult
+    static func drawSeries(
+        _ series: [MetricSeries], x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) -> Int {
+        guard !series.isEmpty, bottom - start >= 2, width > 8 else { return start }
+        var y = start
+        buffer.write("metrics", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
+        y += 1
+        let rows = bottom - y
+        let fits = series.count <= rows
+        let shown = series.prefix(fits ? rows : max(0, rows - 1))
+        let names = shown.map { line in
+            line.service.map { line.name + " · " + $0 } ?? line.name
+        }
+        let nameWidth = min(max(8, width / 2), names.map(DisplayWidth.of).max() ?? 8)
+        for line in shown {
+            buffer.write(line.name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(line.name)), style: palette[.text])
+            if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
+                let column = x + DisplayWidth.of(line.name)
+                buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: palette[.muted])
+            }
+            // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
+            var items = values(of: line).map { label, value in (label.isEmpty ? "" : label + " ", value) }
+            func itemsWidth() -> Int { items.reduce(-1) { $0 + 1 + DisplayWidth.of($1.0) + DisplayWidth.of($1.1) } }
+            while items.count > 1, itemsWidth() > width - nameWidth - 1 { items.removeLast() }
+            var column = max(x + nameWidth + 1, x + width - itemsWidth())
+            let row = Rect(x: x, y: y, width: width, height: 1)
+            for (index, (label, value)) in items.enumerated() {
+                if index > 0 { column = buffer.write(" ", x: column, y: y, style: palette[.muted], clip: row) }
+                column = buffer.write(label, x: column, y: y, style: palette[.muted], clip: row)
+                column = buffer.write(value, x: column, y: y, style: palette[.title], clip: row)
+            }
+            y += 1
+        }
+        if !fits, y < bottom {
+            buffer.write("+\(series.count - shown.count) more", x: x, y: y, width: width, style: palette[.muted])
+            y += 1
+        }
+        return y
+    }
+
+    /// The labelled values of a series: percentiles and count for a histogram, the reading for a gauge, the total
+    /// and rate for a counter.
+    static func values(of series: MetricSeries) -> [(String, String)] {
+        switch series.kind {
+        case .histogram:
+            return [
+                ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+                ("p95", series.p95.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+                ("p99", series.p99.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+                ("n", Format.count(series.count)),
+            ]
+        case .gauge:
+            return [("", Format.measurement(series.value, unit: series.unit))]
+        case .counter:
+            let rate = series.ratePerSecond.map { Format.number($0) + "/s" } ?? "–"
+            return [("", Format.measurement(series.value, unit: series.unit)), ("", rate)]
         }
     }
 

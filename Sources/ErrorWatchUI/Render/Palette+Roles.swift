@@ -24,8 +24,8 @@ extension Palette {
         }
     }
 
-    /// The style of a flow's health.
-    public func style(for health: FlowStatus.Health) -> CellStyle {
+    /// The style of a status's or a source's health.
+    public func style(for health: Health) -> CellStyle {
         switch health {
         case .ok: self[.healthOk]
         case .degraded: self[.healthDegraded]

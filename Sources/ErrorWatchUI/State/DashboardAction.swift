@@ -14,8 +14,11 @@ public enum DashboardAction: Sendable {
     case alertReceived(AlertRecord)
     /// The runtime sampled the metrics backend.
     case metricsSampled(MetricsSnapshot)
-    /// A flow changed state.
-    case flowChanged(FlowStatus)
+    /// A named status changed (a producer's `reconciler`, the demo's `login`); the latest per service and name
+    /// wins.
+    case statusChanged(StatusEntry)
+    /// An app inside the dashboard's process attached itself: its keys join the keymap (footer, help overlay).
+    case appAttached(AttachedApp)
     /// The clock moved on; ages, uptime and alert expiry follow it.
     case tick(Date)
     /// The terminal changed size.
@@ -36,6 +39,6 @@ public enum DashboardEffect: Sendable, Hashable {
     case quit
     /// Repaint every cell (Ctrl-L), not just the diff.
     case redrawAll
-    /// Ask the demo app to inject a failure or recover.
-    case trigger(DemoTrigger)
+    /// Hand a command to the attached app that offered it.
+    case appCommand(AppCommand)
 }

@@ -3,10 +3,10 @@ extension DashboardReducer {
     /// Returns whether the state changed.
     static func handleKey(_ key: Key, state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
         if state.isEditingFilter, let handled = editFilter(key, state: &state) { return handled }
-        guard let binding = Keymap.standard.binding(for: key) else { return false }
+        guard let binding = state.keymap.binding(for: key) else { return false }
         switch binding.command {
-        case .demo(let trigger):
-            effects.append(.trigger(trigger))
+        case .app(let command):
+            effects.append(.appCommand(command))
             state.statusMessage = "▶ " + binding.summary
             return true
         case .dashboard(let command):

@@ -42,16 +42,21 @@ public enum DashboardReducer {
         case .metricsSampled(let metrics):
             changed = metrics != state.metrics
             state.metrics = metrics
-        case .flowChanged(var flow):
-            flow.state = Sanitizer.sanitize(flow.state, limit: 80)
-            flow.lastOutcome = Sanitizer.sanitize(flow.lastOutcome, limit: 120)
-            flow.name = Sanitizer.sanitize(flow.name, limit: 40)
-            if let index = state.flows.firstIndex(where: { $0.name == flow.name }) {
-                changed = state.flows[index] != flow
-                state.flows[index] = flow
+        case .statusChanged(var status):
+            status.name = Sanitizer.sanitize(status.name, limit: 40)
+            status.state = Sanitizer.sanitize(status.state, limit: 80)
+            status.detail = Sanitizer.sanitize(status.detail, limit: 200)
+            status.service = status.service.map { Sanitizer.sanitize($0, limit: 40) }
+            if let index = state.statuses.firstIndex(where: { $0.key == status.key }) {
+                changed = state.statuses[index] != status
+                state.statuses[index] = status
+            } else if state.statuses.count < DashboardState.statusCapacity {
+                state.statuses.append(status)
             } else {
-                state.flows.append(flow)
+                changed = false
             }
+        case .appAttached(let app):
+            attach(app, to: &state)
         case .tick(let date):
             let before = Int(state.now.timeIntervalSince(state.startedAt).rounded(.down))
             state.now = date
@@ -88,7 +93,7 @@ public enum DashboardReducer {
             state.sources = sources
             if state.sources.isEmpty, state.focus == .sources { state.focus = .errors }
         }
-        if let message = state.statusMessage, message != previousStatus || effects.contains(where: isTrigger) {
+        if let message = state.statusMessage, message != previousStatus || effects.contains(where: isAppCommand) {
             state.statusMessageSetAt = state.now
             changed = true
         }
@@ -96,8 +101,37 @@ public enum DashboardReducer {
         return effects
     }
 
-    static func isTrigger(_ effect: DashboardEffect) -> Bool {
-        if case .trigger = effect { true } else { false }
+    static func isAppCommand(_ effect: DashboardEffect) -> Bool {
+        if case .appCommand = effect { true } else { false }
+    }
+
+    /// Adds (or replaces, by name) an attached app. Keys the dashboard or an earlier app already use stay theirs:
+    /// they are taken out of the new app's bindings, and the status line says so.
+    static func attach(_ incoming: AttachedApp, to state: inout DashboardState) {
+        state.apps.removeAll { $0.name == incoming.name }
+        let taken = Set(state.keymap.bindings.flatMap(\.keys))
+        var app = incoming
+        app.name = Sanitizer.sanitize(app.name, limit: 40)
+        app.title = Sanitizer.sanitize(app.title, limit: 60)
+        var shadowed: [String] = []
+        app.bindings = app.bindings.compactMap { binding in
+            guard case .app = binding.command else { return nil }
+            var binding = binding
+            binding.summary = Sanitizer.sanitize(binding.summary, limit: 40)
+            binding.hint = binding.hint.map { Sanitizer.sanitize($0, limit: 12) }
+            let free = binding.keys.filter { !taken.contains($0) }
+            if free.count < binding.keys.count { shadowed += binding.keys.filter(taken.contains).map(\.label) }
+            guard !free.isEmpty else { return nil }
+            if free.count < binding.keys.count {
+                binding.keys = free
+                binding.keyLabel = free.map(\.label).joined(separator: " ")
+            }
+            return binding
+        }
+        state.apps.append(app)
+        if !shadowed.isEmpty {
+            state.statusMessage = "\(app.name): keys \(shadowed.joined(separator: " ")) are taken; not bound"
+        }
     }
 
     /// Adds an event to the Logs ring buffer, keeping a scrolled or paused view where it is.

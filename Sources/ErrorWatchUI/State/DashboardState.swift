@@ -6,10 +6,10 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
     case errors = "Errors"
     case logs = "Logs"
     case metrics = "Metrics"
-    case flows = "Flows"
+    case status = "Status"
     case sources = "Sources"
 
-    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Flows`, `Sources`.
+    /// The title drawn in the pane's border, exactly `Errors`, `Logs`, `Metrics`, `Status`, `Sources`.
     public var title: String { rawValue }
 }
 
@@ -49,8 +49,10 @@ public struct DashboardState: Sendable, Equatable {
     public let alertCapacity: Int
     /// The latest metrics sample.
     public var metrics: MetricsSnapshot = .empty
-    /// Flow states in the order the flows first appeared.
-    public var flows: [FlowStatus] = []
+    /// Named statuses (latest per service and name) in the order they first appeared.
+    public var statuses: [StatusEntry] = []
+    /// Apps attached inside the dashboard's process, in the order they attached.
+    public var apps: [AttachedApp] = []
     /// Producers watched from outside the process, in the order they appeared.
     public var sources: [SourceStatus] = []
 
@@ -94,6 +96,8 @@ public struct DashboardState: Sendable, Equatable {
     public var statusMessageSetAt: Date?
     /// How long a status message stays in the footer.
     public static let statusMessageDuration: TimeInterval = 5
+    /// How many distinct statuses are kept; later new names are ignored (producers cannot grow the state).
+    public static let statusCapacity = 64
 
     // MARK: Loop bookkeeping
 
@@ -120,6 +124,12 @@ public struct DashboardState: Sendable, Equatable {
 
     /// The theme in use.
     public var theme: Theme { themes[min(max(0, themeIndex), themes.count - 1)] }
+
+    /// The keys in force: the dashboard's table, then each attached app's bindings. It drives the reducer, the
+    /// footer and the help overlay.
+    public var keymap: Keymap {
+        apps.isEmpty ? .standard : Keymap(bindings: Keymap.standard.bindings + apps.flatMap(\.bindings))
+    }
 
     /// The minimum terminal size; below it the "terminal too small" screen is shown.
     public static let minimumSize = (width: 40, height: 10)

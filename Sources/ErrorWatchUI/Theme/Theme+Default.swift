@@ -13,6 +13,15 @@ extension Theme {
         }
     }()
 
+    /// Every theme of `Themes/`, compiled in (``builtInFiles``), default first: an installed binary run from any
+    /// folder can cycle all of them. A file that does not parse is left out (`ThemeTests` checks none is).
+    public static let builtIn: [Theme] = {
+        let parsed = builtInFiles.compactMap { file in
+            try? ThemeLoader.parse(Data(file.json.utf8), file: "<built-in \(file.name)>", defaultName: file.name).theme
+        }
+        return [Theme.default] + parsed.filter { $0.name != Theme.default.name }
+    }()
+
     /// The text of `Themes/default.json`, compiled in.
     static let defaultJSON = #"""
         {

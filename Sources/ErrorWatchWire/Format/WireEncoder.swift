@@ -86,6 +86,37 @@ public struct WireEncoder: Sendable {
         }
         return event
     }
+
+    /// The wire event for a producer's named status: kind `status`, stamped with this encoder's source. A receiver
+    /// keeps the latest status per service and name, so publish again whenever the state or health changes.
+    ///
+    /// ```swift
+    /// let event = encoder.statusEvent(name: "reconciler", state: "running", health: .ok, detail: "pass 7 of 9",
+    ///     time: Date())
+    /// forwarder.send(event)
+    /// ```
+    public func statusEvent(
+        name: String, state: String, health: WireStatusHealth, detail: String?, time: Date
+    ) -> WireEvent {
+        WireEvent(
+            kind: .status, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,
+            statusName: name, statusState: state, statusHealth: health, statusDetail: detail)
+    }
+
+    /// The wire event for one metric sample: kind `metric`, the kind always written, dimensions as attributes.
+    ///
+    /// ```swift
+    /// let event = encoder.metricEvent(
+    ///     name: "http.server.duration", value: 12.5, kind: .histogram, unit: "ms", dimensions: ["route": "/cart"],
+    ///     time: Date())
+    /// ```
+    public func metricEvent(
+        name: String, value: Double, kind: WireMetricKind, unit: String?, dimensions: [String: String], time: Date
+    ) -> WireEvent {
+        WireEvent(
+            kind: .metric, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,
+            attributes: dimensions, metricName: name, metricValue: value, metricUnit: unit, metricKind: kind)
+    }
 }
 
 extension ErrorSeverity {

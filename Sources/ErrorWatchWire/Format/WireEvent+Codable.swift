@@ -40,6 +40,14 @@ extension WireEvent {
             guard let value = ErrorOrigin(rawValue: text.lowercased()) else { throw WireError.invalidField("origin") }
             return value
         }
+        let metricKind = try optional(String.self, .metricKind).map { text in
+            guard let value = WireMetricKind(wireName: text) else { throw WireError.invalidField("metric.kind") }
+            return value
+        }
+        let statusHealth = try optional(String.self, .statusHealth).map { text in
+            guard let value = WireStatusHealth(wireName: text) else { throw WireError.invalidField("status.health") }
+            return value
+        }
         self.init(
             version: version, kind: kind, time: time, serviceName: try optional(String.self, .serviceName),
             pid: try optional(Int.self, .pid), hostName: try optional(String.self, .hostName),
@@ -51,7 +59,9 @@ extension WireEvent {
             attributes: try optional([String: String].self, .attributes) ?? [:],
             body: try optional(String.self, .body) ?? optional(String.self, .logMessage),
             metricName: try optional(String.self, .metricName), metricValue: try optional(Double.self, .metricValue),
-            metricUnit: try optional(String.self, .metricUnit))
+            metricUnit: try optional(String.self, .metricUnit), metricKind: metricKind,
+            statusName: try optional(String.self, .statusName), statusState: try optional(String.self, .statusState),
+            statusHealth: statusHealth, statusDetail: try optional(String.self, .statusDetail))
         try validateRequiredFields()
     }
 
@@ -79,6 +89,11 @@ extension WireEvent {
         try c.encodeIfPresent(metricName, forKey: .metricName)
         try c.encodeIfPresent(metricValue, forKey: .metricValue)
         try c.encodeIfPresent(metricUnit, forKey: .metricUnit)
+        try c.encodeIfPresent(metricKind?.rawValue, forKey: .metricKind)
+        try c.encodeIfPresent(statusName, forKey: .statusName)
+        try c.encodeIfPresent(statusState, forKey: .statusState)
+        try c.encodeIfPresent(statusHealth?.rawValue, forKey: .statusHealth)
+        try c.encodeIfPresent(statusDetail, forKey: .statusDetail)
     }
 
     /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.
@@ -91,6 +106,9 @@ extension WireEvent {
         case .metric:
             if metricName == nil { throw WireError.missingField(CodingKeys.metricName.rawValue) }
             if metricValue == nil { throw WireError.missingField(CodingKeys.metricValue.rawValue) }
+        case .status:
+            if statusName == nil { throw WireError.missingField(CodingKeys.statusName.rawValue) }
+            if statusState == nil { throw WireError.missingField(CodingKeys.statusState.rawValue) }
         }
     }
 

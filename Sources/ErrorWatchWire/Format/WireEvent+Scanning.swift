@@ -67,6 +67,17 @@ extension WireEvent {
         default: throw .invalidField("metric.value")
         }
         metricUnit = try Self.string(raw.metricUnit, "metric.unit")
+        metricKind = try Self.string(raw.metricKind, "metric.kind").map { text throws(WireError) in
+            guard let kind = WireMetricKind(wireName: text) else { throw .invalidField("metric.kind") }
+            return kind
+        }
+        statusName = try Self.string(raw.statusName, "status.name")
+        statusState = try Self.string(raw.statusState, "status.state")
+        statusHealth = try Self.string(raw.statusHealth, "status.health").map { text throws(WireError) in
+            guard let health = WireStatusHealth(wireName: text) else { throw .invalidField("status.health") }
+            return health
+        }
+        statusDetail = try Self.string(raw.statusDetail, "status.detail")
         try validateRequiredFields()
     }
 
@@ -112,7 +123,8 @@ extension WireEvent {
     private struct RawFields {
         var version, kind, time, serviceName, pid, hostName, source, exceptionType, exceptionMessage: JSONScanner.Value?
         var userMessage, code, category, severity, severityText, origin, attempt, sequence: JSONScanner.Value?
-        var attributes, body, logMessage, metricName, metricValue, metricUnit: JSONScanner.Value?
+        var attributes, body, logMessage, metricName, metricValue, metricUnit, metricKind: JSONScanner.Value?
+        var statusName, statusState, statusHealth, statusDetail: JSONScanner.Value?
 
         mutating func set(_ key: String, _ value: JSONScanner.Value) {
             switch key {
@@ -139,6 +151,11 @@ extension WireEvent {
             case "metric.name": metricName = value
             case "metric.value": metricValue = value
             case "metric.unit": metricUnit = value
+            case "metric.kind": metricKind = value
+            case "status.name": statusName = value
+            case "status.state": statusState = value
+            case "status.health": statusHealth = value
+            case "status.detail": statusDetail = value
             default: break
             }
         }

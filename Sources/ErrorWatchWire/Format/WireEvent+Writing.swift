@@ -41,6 +41,11 @@ extension WireEvent {
             member("metric.value", text, quoted: false, &out)
         }
         member("metric.unit", metricUnit, &out)
+        member("metric.kind", metricKind?.rawValue, &out)
+        member("status.name", statusName, &out)
+        member("status.state", statusState, &out)
+        member("status.health", statusHealth?.rawValue, &out)
+        member("status.detail", statusDetail, &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -1,12 +1,14 @@
 import ErrorStreaming
 import Foundation
 
-/// One event of the NDJSON wire format (see `docs/wire-format.md`): an error, a log record or a metric sample.
+/// One event of the NDJSON wire format (see `docs/wire-format.md`): an error, a log record, a metric sample or
+/// a producer's status.
 ///
 /// Field names follow OpenTelemetry's semantic conventions where one exists (`service.name`, `exception.type`,
 /// `exception.message`, `severity_text`), written as flat dotted JSON keys. Only ``version``, ``kind`` and
 /// ``time`` are required by every kind; an error needs `exception.type`, a log needs `body`, a metric needs
-/// `metric.name` and `metric.value`. Unknown fields are ignored when decoding.
+/// `metric.name` and `metric.value`, a status needs `status.name` and `status.state`. Unknown fields are ignored
+/// when decoding.
 ///
 /// ```swift
 /// let event = WireEvent(kind: .error, time: Date(), serviceName: "shop", exceptionType: "ShopError")
@@ -22,13 +24,16 @@ public struct WireEvent: Sendable, Equatable, Codable {
         case error
         /// A log record: `body` is required.
         case log
-        /// A metric sample: `metric.name` and `metric.value` are required.
+        /// A metric sample: `metric.name` and `metric.value` are required; `metric.kind` says how to combine them.
         case metric
+        /// A named status the producer publishes about itself (a job, a connection, a worker): `status.name` and
+        /// `status.state` are required. A receiver keeps the latest status per `service.name` and `status.name`.
+        case status
     }
 
     /// `v`: the format's major version.
     public var version: Int
-    /// `kind`: error, log or metric.
+    /// `kind`: error, log, metric or status.
     public var kind: Kind
     /// `time`: when it happened, written as RFC 3339 in UTC with microseconds.
     public var time: Date
@@ -68,15 +73,30 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var metricValue: Double?
     /// `metric.unit`, UCUM-style as in OpenTelemetry (`ms`, `By`, `1`).
     public var metricUnit: String?
+    /// `metric.kind`: how a receiver combines a metric's samples; absent means ``WireMetricKind/gauge``.
+    public var metricKind: WireMetricKind?
+    /// `status.name`: which of the producer's statuses this is (`reconciler`, `db.pool`).
+    public var statusName: String?
+    /// `status.state`: the producer's own word for where it is (`running`, `pass 7 of 9`, `stopped`).
+    public var statusState: String?
+    /// `status.health`: how the state looks to a dashboard; absent means ``WireStatusHealth/ok``.
+    public var statusHealth: WireStatusHealth?
+    /// `status.detail`: a line of explanation shown beside the state.
+    public var statusDetail: String?
 
     /// Creates an event; everything but the kind and the time is optional.
+    ///
+    /// The members added after the first release (`metricKind` and the `status…` members) come last, so that
+    /// callers written before them still compile.
     public init(
         version: Int = WireEvent.currentVersion, kind: Kind, time: Date, serviceName: String? = nil,
         pid: Int? = nil, hostName: String? = nil, source: String? = nil, exceptionType: String? = nil,
         exceptionMessage: String? = nil, userMessage: String? = nil, code: ErrorCode? = nil,
         category: ErrorCategory? = nil, severity: ErrorSeverity? = nil, origin: ErrorOrigin? = nil,
         attempt: Int? = nil, sequence: UInt64? = nil, attributes: [String: String] = [:], body: String? = nil,
-        metricName: String? = nil, metricValue: Double? = nil, metricUnit: String? = nil
+        metricName: String? = nil, metricValue: Double? = nil, metricUnit: String? = nil,
+        metricKind: WireMetricKind? = nil, statusName: String? = nil, statusState: String? = nil,
+        statusHealth: WireStatusHealth? = nil, statusDetail: String? = nil
     ) {
         self.version = version
         self.kind = kind
@@ -99,10 +119,15 @@ public struct WireEvent: Sendable, Equatable, Codable {
         self.metricName = metricName
         self.metricValue = metricValue
         self.metricUnit = metricUnit
+        self.metricKind = metricKind
+        self.statusName = statusName
+        self.statusState = statusState
+        self.statusHealth = statusHealth
+        self.statusDetail = statusDetail
     }
 
     /// The JSON keys, flat and dotted as in OpenTelemetry's attribute names.
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version = "v"
         case kind, time
         case serviceName = "service.name"
@@ -121,8 +146,60 @@ public struct WireEvent: Sendable, Equatable, Codable {
         case metricName = "metric.name"
         case metricValue = "metric.value"
         case metricUnit = "metric.unit"
+        case metricKind = "metric.kind"
+        case statusName = "status.name"
+        case statusState = "status.state"
+        case statusHealth = "status.health"
+        case statusDetail = "status.detail"
     }
 
-    /// The severity of an error event when the line does not say: `error`; of a log or metric: `info`.
+    /// The severity of an error event when the line does not say: `error`; of a log, metric or status: `info`.
     public var effectiveSeverity: ErrorSeverity { severity ?? (kind == .error ? .error : .info) }
+
+    /// How to combine this metric's samples: ``metricKind``, or ``WireMetricKind/gauge`` when the line does not say.
+    public var effectiveMetricKind: WireMetricKind { metricKind ?? .gauge }
+
+    /// This status's health: ``statusHealth``, or ``WireStatusHealth/ok`` when the line does not say.
+    public var effectiveStatusHealth: WireStatusHealth { statusHealth ?? .ok }
+}
+
+/// `metric.kind`: what a metric event's `metric.value` means, and so how a receiver combines a series' samples.
+///
+/// Read case-insensitively; written in lower case. A line without `metric.kind` is a ``gauge``.
+///
+/// ```swift
+/// WireEncoder().metricEvent(
+///     name: "http.server.duration", value: 12.5, kind: .histogram, unit: "ms", dimensions: [:], time: Date())
+/// ```
+public enum WireMetricKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The value is the latest reading (queue length, memory in use); it replaces the previous one.
+    case gauge
+    /// The value is an increment, added to the series' running total (requests served, bytes sent).
+    case counter
+    /// The value is one observation (one request's duration); a receiver shows the count and p50, p95, p99.
+    case histogram
+
+    /// Parses a wire name case-insensitively: `gauge`, `counter`, `histogram`.
+    public init?(wireName: String) {
+        self.init(rawValue: wireName.lowercased())
+    }
+}
+
+/// `status.health`: how a producer's named status should look on a dashboard.
+///
+/// Read case-insensitively; written in lower case. A status line without `status.health` is ``ok``.
+public enum WireStatusHealth: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Working as intended.
+    case ok
+    /// Working, but worse than it should (slow, retrying, partly failing).
+    case degraded
+    /// Not doing its work.
+    case failing
+    /// Healthy, with nothing to do (stopped on purpose, waiting for work).
+    case idle
+
+    /// Parses a wire name case-insensitively: `ok`, `degraded`, `failing`, `idle`.
+    public init?(wireName: String) {
+        self.init(rawValue: wireName.lowercased())
+    }
 }

@@ -1,4 +1,4 @@
-import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 import Testing
@@ -34,12 +34,37 @@ struct ThemeSelectionTests {
         #expect(selection.warning?.contains("neon") == true)
     }
 
-    @Test func noFolderAnywhereStillGivesTheBuiltInDefault() {
+    @Test func noFolderAnywhereStillGivesEveryBuiltInTheme() {
         let selection = ThemeSelection.resolve(
-            requested: nil, themesDirectory: "/nonexistent/themes", environment: [:], currentDirectory: "/nonexistent",
-            executableDirectory: nil)
-        #expect(selection.themes == [.default])
+            requested: "light", themesDirectory: "/nonexistent/themes", environment: [:],
+            currentDirectory: "/nonexistent", executableDirectory: nil)
+        #expect(selection.themes.map(\.name) == ["default", "high-contrast", "light", "monochrome", "solarized-dark"])
+        #expect(selection.theme.name == "light")
         #expect(selection.warning?.contains("/nonexistent/themes") == true)
+    }
+
+    @Test func anInstalledBinaryWithoutAnyFolderSaysNothingAndCyclesAll() {
+        let selection = ThemeSelection.resolve(
+            requested: nil, themesDirectory: nil, environment: [:], currentDirectory: "/nonexistent",
+            executableDirectory: nil)
+        #expect(selection.problems.isEmpty)
+        #expect(selection.themes.count == 5)
+        #expect(selection.theme.name == "default")
+    }
+
+    @Test func aFolderOverridesBuiltInsByNameAndAddsItsOwn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"name": "light", "description": "mine", "roles": {"text": {"fg": "red"}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("light.json"))
+        try Data(#"{"name": "neon", "roles": {}}"#.utf8).write(to: folder.appendingPathComponent("neon.json"))
+        let selection = ThemeSelection.resolve(
+            requested: "neon", themesDirectory: folder.path, environment: [:], currentDirectory: "/nonexistent",
+            executableDirectory: nil)
+        #expect(selection.themes.map(\.name) == ["default", "high-contrast", "light", "monochrome", "solarized-dark", "neon"])
+        #expect(selection.themes.first { $0.name == "light" } != Theme.builtIn.first { $0.name == "light" })
+        #expect(selection.theme.name == "neon")
     }
 
     @Test func malformedThemeFileKeepsTheDefaultWithLineAndColumn() throws {

@@ -1,3 +1,4 @@
+import ErrorWatchTerminal
 import ErrorWatchUI
 
 /// A ``TerminalBackend`` that draws into a ``ScreenBuffer`` in memory and replays scripted input.
@@ -44,6 +45,9 @@ public final class InMemoryBackend: TerminalBackend {
     }
 
     public func invalidate() { invalidations += 1 }
+
+    /// Does nothing: every wait returns at once with the next scripted input.
+    public var waker: TerminalWaker { TerminalWaker {} }
 
     public func present() {
         screen = pending

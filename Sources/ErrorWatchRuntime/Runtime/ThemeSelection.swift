@@ -3,15 +3,17 @@ import Foundation
 
 /// Finds the theme catalog and the theme to start with, never leaving the user without a usable theme.
 ///
-/// The catalog is the first existing folder of: `--themes-dir`, `$ERRORWATCH_THEMES`, `./Themes`, and a
-/// `Themes` folder beside the executable. `--theme` names a theme in it, or is a path to a `.json` file.
-/// Whatever fails falls back to the built-in default, and ``warning`` says why, for the status line.
+/// The catalog starts with the built-in themes (``Theme/builtIn``, the files of `Themes/` compiled in); the
+/// first existing folder of `--themes-dir`, `$ERRORWATCH_THEMES`, `./Themes` and a `Themes` folder beside the
+/// executable adds its themes, replacing built-ins of the same name. `--theme` names a theme in the catalog, or
+/// is a path to a `.json` file. Whatever fails falls back to the built-in default, and ``warning`` says why, for
+/// the status line.
 public struct ThemeSelection: Sendable {
     /// The themes `t` cycles through; never empty.
     public var themes: [Theme]
     /// The one to start with.
     public var index: Int
-    /// Where the catalog came from, or `nil` when only the built-in default is available.
+    /// The folder that added to the built-in themes, or `nil` when only the built-in themes are available.
     public var directory: String?
     /// Problems met on the way, most important first.
     public var problems: [String]
@@ -36,22 +38,26 @@ public struct ThemeSelection: Sendable {
             candidates.append((executableDirectory as NSString).appendingPathComponent("Themes"))
         }
 
-        var themes: [Theme] = [.default]
+        var themes = Theme.builtIn
         var directory: String?
         var isDirectory: ObjCBool = false
         if let found = candidates.first(where: {
             FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
         }) {
             let loaded = ThemeLoader.loadDirectory(at: URL(fileURLWithPath: found))
-            themes = loaded.themes
+            for theme in loaded.themes {
+                if let index = themes.firstIndex(where: { $0.name == theme.name }) {
+                    themes[index] = theme
+                } else {
+                    themes.append(theme)
+                }
+            }
             directory = found
             problems += loaded.problems.map(\.description)
-        } else {
-            problems.append("no Themes folder found; using the built-in default theme")
         }
         if themesDirectory != nil, directory != themesDirectory, let themesDirectory {
             problems.insert(
-                "themes folder \(themesDirectory) not found; using \(directory ?? "the built-in default")", at: 0)
+                "themes folder \(themesDirectory) not found; using \(directory ?? "the built-in themes")", at: 0)
         }
 
         var index = themes.firstIndex { $0.name == Theme.default.name } ?? 0

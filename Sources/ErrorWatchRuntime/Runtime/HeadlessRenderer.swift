@@ -1,10 +1,12 @@
 import ErrorStreaming
+import ErrorStreamingTesting
 import ErrorWatchUI
 import Foundation
 
-/// Runs the whole dashboard — demo app, stream, feeds, reducer — without a terminal, on a manual clock and a
-/// ``SimulationExecutor``, and returns the final screen. The same keys, seed, size and duration always give the
-/// same screen, which makes it the tool for bug reports, docs and end-to-end tests (`errorwatch render`).
+/// Runs the whole dashboard — an attached app or a recording, stream, feeds, store — without a terminal, on a
+/// manual clock and a ``SimulationExecutor``, and returns the final screen. The same app, keys, size and duration
+/// always give the same screen, which makes it the tool for bug reports, docs and end-to-end tests
+/// (`errorwatch render`).
 public struct HeadlessRenderer {
     /// What to run and how to draw it.
     public struct Options: Sendable {
@@ -12,8 +14,9 @@ public struct HeadlessRenderer {
         public var width: Int
         /// Screen rows.
         public var height: Int
-        /// The demo app's seed and timings.
-        public var configuration: DemoConfiguration
+        /// Attaches the app to run inside the dashboard, given the runtime (its stream, clock, executor); `nil`
+        /// runs none. It must run its tasks on the runtime's executor and sleep on its clock to be reproducible.
+        public var app: (@Sendable (DashboardRuntime) -> AppAttachment)?
         /// Keys pressed one after another, evenly spaced over ``duration``.
         public var keys: [Key]
         /// Simulated time from start to the final screen.
@@ -29,13 +32,12 @@ public struct HeadlessRenderer {
         public var startDate: Date
         /// A status-line message to show from the start (for example a theme warning).
         public var statusMessage: String?
-        /// A recording to play instead of running the demo app (`render --from FILE`); the run then starts at the
-        /// recording's first event.
+        /// A recording to play (`render --from FILE`); the run then starts at the recording's first event.
         public var recording: RecordingPlayer?
 
         /// Options with a fixed start date, so the same options print the same screen.
         public init(
-            width: Int = 120, height: Int = 40, configuration: DemoConfiguration = DemoConfiguration(),
+            width: Int = 120, height: Int = 40, app: (@Sendable (DashboardRuntime) -> AppAttachment)? = nil,
             keys: [Key] = [], duration: Duration = .seconds(10), themes: [Theme] = [.default], themeIndex: Int = 0,
             colorDepth: ColorDepth = .colors256, unicode: Bool = true,
             startDate: Date = Date(timeIntervalSince1970: 1_767_258_000), statusMessage: String? = nil,
@@ -44,7 +46,7 @@ public struct HeadlessRenderer {
             self.recording = recording
             self.width = width
             self.height = height
-            self.configuration = configuration
+            self.app = app
             self.keys = keys
             self.duration = duration
             self.themes = themes
@@ -78,24 +80,23 @@ public struct HeadlessRenderer {
         let executor = SimulationExecutor()
         let startDate = options.recording?.startDate ?? options.startDate
         let runtime = DashboardRuntime(
-            clock: DemoClock(clock), startDate: startDate,
-            content: options.recording == nil ? .demo(options.configuration) : .external,
-            timeScale: options.recording?.speed ?? 1, executor: executor)
+            clock: ErasedClock(clock), startDate: startDate, timeScale: options.recording?.speed ?? 1,
+            executor: executor)
+        if let app = options.app { runtime.attach(app(runtime)) }
         var state = DashboardState(
             width: options.width, height: options.height, now: startDate, themes: options.themes,
             colorDepth: options.colorDepth, unicode: options.unicode)
         state.themeIndex = min(max(0, options.themeIndex), state.themes.count - 1)
-        if let message = options.statusMessage {
-            _ = DashboardReducer.reduce(into: &state, action: .statusMessage(message))
-        }
+        var store = DashboardStore(state: state)
+        if let message = options.statusMessage { store.send(.statusMessage(message)) }
         var quit = false
 
         func apply(_ action: DashboardAction) {
-            for effect in DashboardReducer.reduce(into: &state, action: action) {
+            for effect in store.send(action) {
                 switch effect {
                 case .quit: quit = true
                 case .redrawAll: break
-                case .trigger: runtime.perform(effect)
+                case .appCommand: runtime.perform(effect)
                 }
             }
         }
@@ -137,6 +138,6 @@ public struct HeadlessRenderer {
         player?.cancel()
         runtime.stop()
         executor.runUntilIdle()
-        return Outcome(state: state, screen: Dashboard.render(state), statistics: statistics)
+        return Outcome(state: store.state, screen: Dashboard.render(store.state), statistics: statistics)
     }
 }

@@ -27,7 +27,7 @@ public final class RemoteIngest: Sendable {
         self.now = now
     }
 
-    /// At most this many distinct metric series are kept from remote producers.
+    /// At most this many distinct metric series are kept (remote producers' and the dashboard's own together).
     public static let maximumRemoteMetrics = 512
 
     /// Calls `body` with every event ingested (for `--record`).
@@ -51,13 +51,40 @@ public final class RemoteIngest: Sendable {
                     message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
                     origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes))
         case .metric:
-            // Remote metrics get their own namespace (a producer cannot overwrite the dashboard's gauges) and a
-            // cap on distinct names (a producer cannot grow the registry without bound).
-            guard let name = event.metricName, let value = event.metricValue, value.isFinite else { return }
-            let label = "remote." + name
-            if metrics.gaugeValue(label) == nil, metrics.recorderCount >= Self.maximumRemoteMetrics { return }
-            Recorder(label: label, dimensions: [("service", event.serviceName ?? "remote")], factory: metrics)
-                .record(value)
+            record(metric: event)
+        case .status:
+            guard let name = event.statusName, let state = event.statusState else { return }
+            inbox.post(
+                .statusChanged(
+                    StatusEntry(
+                        service: event.serviceName ?? "remote", name: name, state: state,
+                        health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
+                        changedAt: event.time)))
+        }
+    }
+
+    /// Records a remote metric sample: a gauge's reading, a counter's increment or a histogram's observation.
+    /// Remote metrics get their own namespace (a producer cannot overwrite the dashboard's own) and a cap on
+    /// distinct series (a producer cannot grow the registry without bound).
+    private func record(metric event: WireEvent) {
+        guard let name = event.metricName, let value = event.metricValue, value.isFinite else { return }
+        let label = "remote." + name
+        var dimensions = event.attributes.sorted { $0.key < $1.key }.prefix(4).map { ($0.key, $0.value) }
+        dimensions.removeAll { $0.0 == "service" }
+        dimensions.append(("service", event.serviceName ?? "remote"))
+        let key = DashboardMetrics.Key(label: label, dimensions: dimensions)
+        if !metrics.contains(key), metrics.metricCount >= Self.maximumRemoteMetrics { return }
+        if let unit = event.metricUnit { metrics.setUnit(unit, for: label) }
+        switch event.effectiveMetricKind {
+        case .gauge:
+            Gauge(label: label, dimensions: dimensions, factory: metrics).record(value)
+        case .counter:
+            // Increments are whole (a fraction is rounded); negative ones are ignored, as swift-metrics does.
+            guard value >= 0 else { return }
+            let increment = value >= 9.2e18 ? Int64.max : Int64(value.rounded())
+            Counter(label: label, dimensions: dimensions, factory: metrics).increment(by: increment)
+        case .histogram:
+            Recorder(label: label, dimensions: dimensions, aggregate: true, factory: metrics).record(value)
         }
     }
 
@@ -98,7 +125,7 @@ extension SourceStatus {
         if let pid = producer.pid { detail.append("pid \(pid)") }
         if let host = producer.hostName { detail.append(host) }
         detail.append(producer.peer)
-        let health: FlowStatus.Health
+        let health: Health
         switch producer.state {
         case .connected: health = producer.errors.badLines > 0 ? .degraded : .ok
         case .disconnected(.closedByPeer), .disconnected(.listenerShutdown): health = .idle
@@ -110,5 +137,17 @@ extension SourceStatus {
             state: producer.state.description, health: health, events: producer.eventsReceived,
             badLines: producer.errors.badLines + producer.errors.truncated,
             lastProblem: producer.lastError?.description, lastEventAt: producer.lastEventAt)
+    }
+}
+
+extension Health {
+    /// The dashboard's view of a status health sent over the wire.
+    init(_ health: WireStatusHealth) {
+        switch health {
+        case .ok: self = .ok
+        case .degraded: self = .degraded
+        case .failing: self = .failing
+        case .idle: self = .idle
+        }
     }
 }

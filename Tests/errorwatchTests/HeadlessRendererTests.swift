@@ -1,8 +1,11 @@
 import ErrorStreaming
 import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 import Testing
+
+@testable import errorwatch
 
 /// The whole app, end to end, on a simulated clock: these runs are deterministic, so they assert exact outcomes.
 struct HeadlessRendererTests {
@@ -11,8 +14,15 @@ struct HeadlessRendererTests {
     {
         let parsed = try! Key.parseSequence(keys).get()
         return HeadlessRenderer(
-            options: .init(width: 120, height: 40, configuration: configuration, keys: parsed, duration: duration)
+            options: .init(
+                width: 120, height: 40,
+                app: { DemoAttachment.make(in: $0, configuration: configuration) }, keys: parsed, duration: duration)
         ).run()
+    }
+
+    /// A counter's total in the final metrics sample (0 when it never counted).
+    func counter(_ outcome: HeadlessRenderer.Outcome, _ name: String) -> Int {
+        outcome.state.metrics.series.first { $0.name == name && $0.kind == .counter }.map { Int($0.value) } ?? 0
     }
 
     @Test func sameSeedAndKeysGiveTheSameScreen() {
@@ -24,9 +34,9 @@ struct HeadlessRendererTests {
 
     @Test func loginBindingSurvivesAFailure() {
         let outcome = run("l i l i l")
-        #expect(outcome.state.metrics.flowSuccesses["login"] == 3)
-        #expect(outcome.state.metrics.flowFailures["login"] == 2)
-        let login = outcome.state.flows.first { $0.name == "login" }
+        #expect(counter(outcome, "auth.login.succeeded") == 3)
+        #expect(counter(outcome, "auth.login.failed") == 2)
+        let login = outcome.state.statuses.first { $0.name == "login" }
         #expect(login?.state == "logged in")
         let alert = outcome.state.alerts.first { $0.code == "A-101" }
         #expect(alert?.count == 2)
@@ -35,8 +45,8 @@ struct HeadlessRendererTests {
     @Test func expiredSessionGoesBackToLoginAndReloginSucceeds() {
         let outcome = run("l x", for: .seconds(8))
         #expect(outcome.state.alerts.contains { $0.code == "A-401" })
-        #expect(outcome.state.metrics.flowSuccesses["login"] == 2)
-        let session = outcome.state.flows.first { $0.name == "session" }
+        #expect(counter(outcome, "auth.login.succeeded") == 2)
+        let session = outcome.state.statuses.first { $0.name == "session" }
         #expect(session?.state == "active")
     }
 
@@ -62,16 +72,17 @@ struct HeadlessRendererTests {
         #expect(!syncErrors.isEmpty)
         #expect(syncErrors.allSatisfy { $0.origin == .background })
         #expect(!outcome.state.alerts.contains { $0.source == "sync" })
-        #expect(outcome.state.metrics.flowFailures["sync", default: 0] >= 1)
+        #expect(counter(outcome, "sync.failed") >= 1)
+        #expect(syncErrors.allSatisfy { $0.typeName == "SyncError" })
     }
 
     @Test func offlineLoginRetriesAndRecoversWhenTheNetworkReturns() {
         // Offline, tap log in (it retries with backoff), network back: the same attempt succeeds.
         let outcome = run("o l o", for: .seconds(12))
-        let login = outcome.state.flows.first { $0.name == "login" }
+        let login = outcome.state.statuses.first { $0.name == "login" }
         #expect(login?.state == "logged in")
-        #expect(outcome.state.metrics.flowSuccesses["login"] == 1)
-        #expect(outcome.state.metrics.flowFailures["login", default: 0] == 0)
+        #expect(counter(outcome, "auth.login.succeeded") == 1)
+        #expect(counter(outcome, "auth.login.failed") == 0)
         let attempts = outcome.state.logs.filter { $0.code == "N-1" && $0.source == "auth.login" }
         #expect(attempts.count >= 2)
         #expect(attempts.compactMap(\.attempt) == Array(1...attempts.count))
@@ -95,6 +106,29 @@ struct HeadlessRendererTests {
     @Test func quitEndsTheRunEarly() {
         let outcome = run("q l", for: .seconds(6))
         #expect(outcome.state.quitRequested)
-        #expect(outcome.state.metrics.flowSuccesses["login"] == nil)
+        #expect(counter(outcome, "auth.login.succeeded") == 0)
+    }
+
+    /// Each failure domain is its own error type, so the `1`…`9` filters separate them.
+    @Test func failuresOfEachDomainHaveTheirOwnType() {
+        let outcome = run("l i x s o", for: .seconds(14))
+        let types = Set(outcome.state.metrics.errorsByType.map(\.name))
+        #expect(types.isSuperset(of: ["CredentialsError", "SessionError", "ServerError", "NetworkError"]))
+        let filtered = run("l i x s 1", for: .seconds(12))
+        let first = filtered.state.metrics.errorsByType[0].name
+        #expect(filtered.state.typeFilter == [first])
+        #expect(filtered.state.logs.filter(filtered.state.matches).allSatisfy { $0.typeName == first })
+    }
+
+    /// The demo attaches like any app: its keys are in the state's keymap under its own title, and its statuses
+    /// (not "flows") are in the Status pane.
+    @Test func theDemoAttachesThroughThePublicInterface() {
+        let outcome = run("l", for: .seconds(3))
+        #expect(outcome.state.apps.map(\.name) == ["demo"])
+        #expect(outcome.state.apps.first?.title == DemoApp.title)
+        #expect(outcome.state.keymap.command(for: .character("s")) == .app(AppCommand(app: "demo", id: "serverErrorBurst")))
+        #expect(outcome.state.statuses.map(\.name) == ["login", "session", "sync"])
+        #expect(outcome.screen.snapshotText().contains("Status"))
+        #expect(!outcome.screen.snapshotText().contains("Flows"))
     }
 }

@@ -1,7 +1,10 @@
 import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 import Testing
+
+@testable import errorwatch
 
 /// The README's screen capture is what `errorwatch render` prints for the command the README names. When the
 /// screen changes on purpose, rewrite it with `README_CAPTURE_WRITE=1 swift test --filter ReadmeCapture` and
@@ -24,7 +27,8 @@ struct ReadmeCaptureTests {
         let keys = try Key.parseSequence("l i l x s").get()
         let outcome = HeadlessRenderer(
             options: .init(
-                width: 110, height: 34, configuration: DemoConfiguration(seed: 7), keys: keys, duration: .seconds(14),
+                width: 110, height: 34, app: { DemoAttachment.make(in: $0, configuration: DemoConfiguration(seed: 7)) },
+                keys: keys, duration: .seconds(14),
                 themes: [.default])
         ).run()
         let rendered = outcome.screen.snapshotText(styles: false).split(

@@ -36,9 +36,28 @@ extension AlertRecord {
         source: String
     ) {
         self.init(
-            fingerprint: alert.fingerprint, title: alert.userMessage, code: alert.code,
+            fingerprint: alert.fingerprint, title: Self.title(for: classification), code: alert.code,
             severity: classification.severity, category: alert.category, count: alert.count, firstSeen: firstSeen,
             lastSeen: lastSeen, source: source, typeName: DashboardEvent.shortTypeName(classification.typeName),
             origin: .user)
+    }
+}
+
+extension AlertRecord {
+    /// What an alert says: the error's own user message when it has one; otherwise what failed, as the short type
+    /// name and the technical message (`PaymentError: gateway answered 503`), because the category's generic
+    /// sentence would make every such alert read alike.
+    static func title(for classification: Classification) -> String {
+        guard classification.userMessage == classification.category.defaultUserMessage else {
+            return classification.userMessage
+        }
+        let type = DashboardEvent.shortTypeName(classification.typeName)
+        let technical = classification.technicalMessage
+        if technical.isEmpty || technical == type || technical == classification.typeName { return type }
+        // The default technical message of an unclassified error already starts with its qualified type name.
+        for prefix in [classification.typeName + ": ", type + ": "] where technical.hasPrefix(prefix) {
+            return type + ": " + technical.dropFirst(prefix.count)
+        }
+        return type + ": " + technical
     }
 }

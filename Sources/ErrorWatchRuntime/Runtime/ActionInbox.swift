@@ -10,7 +10,8 @@ import Synchronization
 /// however fast errors arrive:
 /// - at most `eventCapacity` events are kept for display (the oldest give way and are counted in
 ///   ``sampledOut``); stream events are kept raw and only the kept ones are converted when drained;
-/// - only the latest update of each alert, the latest list of sources and the latest metrics sample are kept.
+/// - only the latest update of each alert and of each status, the latest list of sources and the latest metrics
+///   sample are kept.
 ///
 /// Counts never depend on this folding: the `Metrics` pane reads exact counters.
 public final class ActionInbox: Sendable {
@@ -32,11 +33,14 @@ public final class ActionInbox: Sendable {
         var events: Deque<PendingEvent> = []
         var alerts: [String: AlertRecord] = [:]
         var alertOrder: [String] = []
+        var statuses: [String: StatusEntry] = [:]
+        var statusOrder: [String] = []
         var sources: [SourceStatus]?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
         var isEmpty: Bool {
-            actions.isEmpty && events.isEmpty && alertOrder.isEmpty && sources == nil && metrics == nil
+            actions.isEmpty && events.isEmpty && alertOrder.isEmpty && statusOrder.isEmpty && sources == nil
+                && metrics == nil
         }
     }
 
@@ -65,6 +69,10 @@ public final class ActionInbox: Sendable {
                 if p.alerts.updateValue(alert, forKey: alert.fingerprint) == nil {
                     p.alertOrder.append(alert.fingerprint)
                 }
+            }
+        case .statusChanged(let status):
+            enqueue { p in
+                if p.statuses.updateValue(status, forKey: status.key) == nil { p.statusOrder.append(status.key) }
             }
         default: enqueue { $0.actions.append(action) }
         }
@@ -97,7 +105,7 @@ public final class ActionInbox: Sendable {
     }
 
     /// Takes everything posted so far: events first, as one batch, then alerts, then other actions in order, then
-    /// the latest sources and metrics sample.
+    /// statuses, then the latest sources and metrics sample.
     public func drain() -> [DashboardAction] {
         let taken = pending.withLock { p in
             let taken = p
@@ -112,6 +120,9 @@ public final class ActionInbox: Sendable {
             if let alert = taken.alerts[fingerprint] { result.append(.alertReceived(alert)) }
         }
         result += taken.actions
+        for key in taken.statusOrder {
+            if let status = taken.statuses[key] { result.append(.statusChanged(status)) }
+        }
         if let sources = taken.sources { result.append(.sourcesChanged(sources)) }
         if let metrics = taken.metrics { result.append(.metricsSampled(metrics)) }
         return result

@@ -1,6 +1,11 @@
-/// A type-erased clock measured in `Duration`, so the demo can run on `ContinuousClock` live and on
-/// ``ManualClock`` headless while passing one concrete `Clock` to generic APIs such as `retry`.
-public struct DemoClock: Clock, Sendable {
+/// A type-erased clock measured in `Duration`, so code can run on `ContinuousClock` live and on a manual clock in
+/// tests or headless runs while passing one concrete `Clock` to generic APIs such as `retry`.
+///
+/// ```swift
+/// let live = ErasedClock(ContinuousClock())
+/// try await live.sleep(for: .milliseconds(200))
+/// ```
+public struct ErasedClock: Clock, Sendable {
     /// A point in time, as the offset from when the clock was erased.
     public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
         /// The time since the clock was erased.

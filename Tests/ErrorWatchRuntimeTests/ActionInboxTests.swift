@@ -1,4 +1,4 @@
-import ErrorWatchDemo
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 import Synchronization

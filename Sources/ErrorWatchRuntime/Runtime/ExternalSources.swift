@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
@@ -8,7 +9,7 @@ import Synchronization
 /// `Sources` pane.
 public final class ExternalSources: Sendable {
     let ingest: RemoteIngest
-    let clock: DemoClock
+    let clock: ErasedClock
     private let listeners: [FeedListener]
     private let tailers: [FileTailer]
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -19,7 +20,7 @@ public final class ExternalSources: Sendable {
     ///   - listen: endpoints to accept producers on.
     ///   - tail: NDJSON files to follow from their current end, across truncation and rotation.
     public init(
-        listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: DemoClock,
+        listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
         tailInterval: Duration = .milliseconds(200)
     ) {
@@ -125,7 +126,7 @@ public struct RecordingPlayer: Sendable {
     public var playingTime: Duration { (recording.entries.last?.offset ?? .zero) / speed }
 
     /// Plays every event into `ingest` at its offset divided by ``speed`` on `clock`, updating its Sources row.
-    public func play(into ingest: RemoteIngest, clock: DemoClock) async {
+    public func play(into ingest: RemoteIngest, clock: ErasedClock) async {
         let name = (path as NSString).lastPathComponent
         let total = recording.entries.count
         var status = SourceStatus(

@@ -1,5 +1,6 @@
 import ErrorStreaming
-import ErrorWatchDemo
+import ErrorStreamingTesting
+import ErrorWatchRuntime
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
@@ -19,7 +20,7 @@ struct RemoteIngestTests {
 
     @Test func remoteErrorsReachTheStreamAsClassifiedErrors() async {
         let clock = ManualClock()
-        let runtime = DashboardRuntime(clock: DemoClock(clock), startDate: Self.start, content: .external)
+        let runtime = DashboardRuntime(clock: ErasedClock(clock), startDate: Self.start)
         let events = runtime.stream.events(bufferingPolicy: .unbounded)
         runtime.ingest.ingest(Self.errorEvent("N-503", at: 0))
         runtime.stream.finish()
@@ -37,7 +38,7 @@ struct RemoteIngestTests {
 
     @Test func remoteLogsGoToTheLogsPaneAndMetricsToTheBackend() {
         let runtime = DashboardRuntime(
-            clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+            clock: ErasedClock(ManualClock()), startDate: Self.start)
         runtime.ingest.ingest(
             WireEvent(
                 kind: .log, time: Self.start, serviceName: "worker", source: "jobs", severity: .notice,
@@ -59,7 +60,7 @@ struct RemoteIngestTests {
     /// A regression test: a producer's metric named like the dashboard's own gauge, with a negative value, used to
     /// crash the next metrics sample.
     @Test func remoteMetricsCannotShadowOrBreakTheDashboardsGauges() {
-        let runtime = DashboardRuntime(clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+        let runtime = DashboardRuntime(clock: ErasedClock(ManualClock()), startDate: Self.start)
         for value in [-3, Double.infinity, -Double.infinity, Double.nan, 1e300] {
             runtime.ingest.ingest(
                 WireEvent(
@@ -76,7 +77,7 @@ struct RemoteIngestTests {
     }
 
     @Test func remoteMetricNamesAreCapped() {
-        let runtime = DashboardRuntime(clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+        let runtime = DashboardRuntime(clock: ErasedClock(ManualClock()), startDate: Self.start)
         for n in 0..<(RemoteIngest.maximumRemoteMetrics * 2) {
             runtime.ingest.ingest(
                 WireEvent(kind: .metric, time: Self.start, metricName: "m\(n)", metricValue: Double(n)))
@@ -85,7 +86,7 @@ struct RemoteIngestTests {
     }
 
     @Test func sourcesArePublishedInTheOrderTheyAppeared() {
-        let runtime = DashboardRuntime(clock: DemoClock(ManualClock()), startDate: Self.start, content: .external)
+        let runtime = DashboardRuntime(clock: ErasedClock(ManualClock()), startDate: Self.start)
         runtime.ingest.update(SourceStatus(id: "b", kind: .socket, name: "b", state: "connected", health: .ok))
         runtime.ingest.update(SourceStatus(id: "a", kind: .file, name: "a", state: "following", health: .ok))
         runtime.ingest.update(SourceStatus(id: "b", kind: .socket, name: "b", state: "disconnected", health: .idle))

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DequeModule
 import ErrorStreaming
 import ErrorWatchUI
 import Foundation
@@ -15,17 +16,24 @@ final class DashboardFeeds: Sendable {
     let stream: ErrorStream
     let metrics: DashboardMetrics
     let inbox: ActionInbox
-    let clock: DemoClock
+    let clock: ErasedClock
     let now: @Sendable () -> Date
     let executor: (any TaskExecutor)?
     let counter: ErrorCounter
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let coalescer: SharedAlertCoalescer<DemoClock>
+    private let coalescer: SharedAlertCoalescer<ErasedClock>
     /// When each alert group's current run started, as wall-clock time.
     private let alertStarts = Mutex<[String: Date]>([:])
+    /// Each counter's totals at the last minute of samples, for its rate.
+    private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
+
+    /// Labels of the dashboard's own metrics, which the pane shows in its own lines rather than as series.
+    static let internalLabels: Set<String> = ["errors", "errorstream.dropped", "errorstream.listeners"]
+    /// At most this many series are sampled for the pane (the most recently updated).
+    static let seriesLimit = 200
 
     init(
-        stream: ErrorStream, metrics: DashboardMetrics, inbox: ActionInbox, clock: DemoClock,
+        stream: ErrorStream, metrics: DashboardMetrics, inbox: ActionInbox, clock: ErasedClock,
         now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)?
     ) {
         self.stream = stream
@@ -37,7 +45,7 @@ final class DashboardFeeds: Sendable {
         counter = ErrorCounter(metrics: metrics)
         coalescer = SharedAlertCoalescer(
             clock: clock,
-            configuration: AlertCoalescer<DemoClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
+            configuration: AlertCoalescer<ErasedClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
                 // While the offline alert stands, timeouts are the same problem seen again. A 503 is not: the
                 // server answered, so the network is back, and the user must hear about it.
                 .suppressing([ErrorCode("N", 408)], whileActive: ErrorCode("N", 1)))
@@ -76,7 +84,7 @@ final class DashboardFeeds: Sendable {
         let report = ErrorReport(event)
         guard report.classification.category != .expected else { return }
         let decision = coalescer.receive(report)
-        let alert: AlertCoalescer<DemoClock>.Alert
+        let alert: AlertCoalescer<ErasedClock>.Alert
         switch decision {
         case .alert(let a):
             alertStarts.withLock { $0[a.fingerprint] = event.timestamp }
@@ -106,23 +114,12 @@ final class DashboardFeeds: Sendable {
                 byCategory[category, default: 0] += Int(value)
             }
         }
-        let outcomes = counters.filter { $0.key.label == "flow.outcome" }
-        var successes: [String: Int] = [:]
-        var failures: [String: Int] = [:]
-        for (key, value) in outcomes {
-            let flow = key.dimensions["flow"] ?? "?"
-            if key.dimensions["result"] == "success" {
-                successes[flow, default: 0] += Int(value)
-            } else {
-                failures[flow, default: 0] += Int(value)
-            }
-        }
         // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
         // Read back by exact key: remote producers' metrics live under `remote.` and cannot shadow these.
         let statistics = stream.statistics
         let viewDrops = statistics.dropped &+ inbox.sampledOut
-        Recorder(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: viewDrops))
-        Recorder(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
+        Gauge(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: viewDrops))
+        Gauge(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
         let dropped = UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.dropped"))
         let listeners = Int(clamping: UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.listeners")))
         return MetricsSnapshot(
@@ -130,10 +127,32 @@ final class DashboardFeeds: Sendable {
             errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
             errorsByCategory: byCategory,
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
-            flowSuccesses: successes, flowFailures: failures,
-            loginLatencyP50: metrics.timerPercentile("login.latency", 50),
-            loginLatencyP95: metrics.timerPercentile("login.latency", 95),
-            droppedEvents: dropped, listenerCount: listeners)
+            series: sampleSeries(), droppedEvents: dropped, listenerCount: listeners)
+    }
+
+    /// What the apps and producers record, the most recently updated first; counters get their rate over the
+    /// samples of the last minute.
+    private func sampleSeries() -> [MetricSeries] {
+        var series = Array(metrics.series { !Self.internalLabels.contains($0) }.prefix(Self.seriesLimit))
+        let at = now()
+        counterHistory.withLock { history in
+            var seen: Set<String> = []
+            for index in series.indices where series[index].kind == .counter {
+                let key = series[index].name + "\u{1F}" + (series[index].service ?? "")
+                seen.insert(key)
+                var samples = history[key] ?? []
+                samples.append((at, series[index].value))
+                while let first = samples.first, at.timeIntervalSince(first.0) > 60 { samples.removeFirst() }
+                history[key] = samples
+                if let first = samples.first, at.timeIntervalSince(first.0) >= 1 {
+                    series[index].ratePerSecond = (series[index].value - first.1) / at.timeIntervalSince(first.0)
+                } else {
+                    series[index].ratePerSecond = 0
+                }
+            }
+            history = history.filter { seen.contains($0.key) }
+        }
+        return series
     }
 
     @discardableResult

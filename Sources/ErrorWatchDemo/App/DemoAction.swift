@@ -1,0 +1,80 @@
+import Foundation
+
+/// A failure the user can inject into the demo app, or a repair: what its keys do.
+public enum DemoAction: String, Sendable, Hashable, CaseIterable {
+    case invalidCredentials
+    case toggleOffline
+    case toggleSlowNetwork
+    case sessionExpired
+    case serverErrorBurst
+    case softwareBug
+    case errorStorm
+    case logInNow
+    case toggleAutoLogin
+    case recoverAll
+}
+
+/// One of the demo app's keys: the character, the action, and how to describe it in help and hints.
+public struct DemoKey: Sendable, Hashable {
+    /// The key pressed.
+    public var key: Character
+    /// What it does.
+    public var action: DemoAction
+    /// A short phrase for help and docs.
+    public var summary: String
+    /// A one- or two-word hint for a footer; `nil` keeps the key out of footers.
+    public var hint: String?
+}
+
+/// How a demo status is doing.
+public enum DemoHealth: String, Sendable, Hashable, CaseIterable {
+    case ok
+    case degraded
+    case failing
+    case idle
+}
+
+/// The state of one of the demo's flows (`login`, `session`, `sync`), published whenever it changes.
+public struct DemoStatus: Sendable, Hashable {
+    /// `login`, `session` or `sync`.
+    public var name: String
+    /// What it is doing now: `logged in`, `retrying 2/5`, `offline`.
+    public var state: String
+    /// How it is doing.
+    public var health: DemoHealth
+    /// The last thing that happened: `login ok as ada@example.com`, `A-401 Session expired…`.
+    public var detail: String
+    /// When it changed.
+    public var changedAt: Date
+
+    /// A status.
+    public init(name: String, state: String, health: DemoHealth, detail: String, changedAt: Date) {
+        self.name = name
+        self.state = state
+        self.health = health
+        self.detail = detail
+        self.changedAt = changedAt
+    }
+}
+
+extension DemoApp {
+    /// The heading of the demo's keys in help and docs.
+    public static let title = "Demo app: break it and heal it"
+
+    /// The demo's keys, in the order help and docs list them.
+    public static let keys: [DemoKey] = [
+        DemoKey(key: "i", action: .invalidCredentials, summary: "Log in with invalid credentials", hint: "bad login"),
+        DemoKey(key: "o", action: .toggleOffline, summary: "Network offline on/off", hint: "offline"),
+        DemoKey(key: "w", action: .toggleSlowNetwork, summary: "Slow network and timeouts on/off", hint: "slow"),
+        DemoKey(key: "x", action: .sessionExpired, summary: "Expire the session (401)", hint: "expire"),
+        DemoKey(key: "s", action: .serverErrorBurst, summary: "Server-error burst (5xx)", hint: "5xx"),
+        DemoKey(key: "b", action: .softwareBug, summary: "Hit a software bug", hint: "bug"),
+        DemoKey(key: "S", action: .errorStorm, summary: "Error storm", hint: "storm"),
+        DemoKey(key: "l", action: .logInNow, summary: "Log in now", hint: "login"),
+        DemoKey(key: "a", action: .toggleAutoLogin, summary: "Auto-login on/off"),
+        DemoKey(key: "r", action: .recoverAll, summary: "Recover everything", hint: "recover"),
+    ]
+
+    /// The action of `key`, if it is one of the demo's.
+    public static func action(for key: Character) -> DemoAction? { keys.first { $0.key == key }?.action }
+}

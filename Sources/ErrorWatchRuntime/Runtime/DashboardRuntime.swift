@@ -1,0 +1,140 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import Logging
+import Synchronization
+
+/// Everything behind the dashboard, wired: one ``ErrorStream``, the swift-metrics and swift-log backends, the
+/// ingest for events from outside, the feeds that turn it all into ``DashboardAction``s in an ``ActionInbox``, and
+/// the apps attached inside the process (``AppAttachment``).
+///
+/// The live command, `replay` and the headless renderer build the same runtime; they differ only in the clock
+/// (continuous or manual), the executor (global or ``SimulationExecutor``) and who drains the inbox.
+///
+/// ```swift
+/// let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+/// runtime.attach(myApp)          // optional: an app inside the process, with its keys
+/// runtime.start()                // feeds subscribe, then apps start
+/// runtime.ingest.ingest(event)   // events from other processes
+/// ```
+public final class DashboardRuntime: Sendable {
+    /// The one stream every error goes through.
+    public let stream: ErrorStream
+    /// The swift-metrics backend the `Metrics` pane reads; attached apps record into it.
+    public let metrics: DashboardMetrics
+    /// Where the feeds post actions for the UI thread.
+    public let inbox: ActionInbox
+    /// Where events from other processes, files and recordings come in.
+    public let ingest: RemoteIngest
+    let feeds: DashboardFeeds
+    /// The wall-clock time at the clock's zero.
+    public let startDate: Date
+    /// The clock every wait sleeps on.
+    public let clock: ErasedClock
+    /// Where tasks run; `nil` for the global concurrent executor.
+    public let executor: (any TaskExecutor)?
+    /// Dashboard seconds per clock second: 4 when a recording replays at `--speed 4`, so ages read as recorded.
+    public let timeScale: Double
+    private let logObserver = Observer<LogRecord>()
+    private let apps = Mutex<[AppAttachment]>([])
+
+    /// - Parameters:
+    ///   - clock: every wait in the feeds and attached apps sleeps on it.
+    ///   - startDate: the wall-clock time at the clock's zero; timestamps are `startDate + clock.now × timeScale`.
+    ///   - timeScale: how fast dashboard time runs against the clock.
+    ///   - executor: where every task runs; `nil` for the global concurrent executor.
+    ///   - historyCapacity: events the stream keeps for late subscribers.
+    public init(
+        clock: ErasedClock, startDate: Date, timeScale: Double = 1, executor: (any TaskExecutor)? = nil,
+        historyCapacity: Int = 256
+    ) {
+        self.clock = clock
+        self.startDate = startDate
+        self.timeScale = timeScale
+        self.executor = executor
+        let now: @Sendable () -> Date = { startDate.addingTimeInterval(clock.now.offset.seconds * timeScale) }
+        let stream = ErrorStream(historyCapacity: historyCapacity, now: now)
+        let metrics = DashboardMetrics(now: now)
+        let inbox = ActionInbox()
+        self.stream = stream
+        self.metrics = metrics
+        self.inbox = inbox
+        feeds = DashboardFeeds(
+            stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor)
+        ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now)
+    }
+
+    /// The wall-clock time now, on the runtime's clock.
+    public var now: Date { startDate.addingTimeInterval(clock.now.offset.seconds * timeScale) }
+
+    /// Attaches an app running inside this process: its keys join the dashboard's keymap (footer, help overlay)
+    /// and its commands come back through ``perform(_:)``. Call before ``start()``, which starts it.
+    public func attach(_ app: AppAttachment) {
+        apps.withLock { $0.append(app) }
+        inbox.post(.appAttached(app.attachedApp))
+    }
+
+    /// The apps attached, in order.
+    public var attachedApps: [AppAttachment] { apps.withLock { $0 } }
+
+    /// A swift-log handler for an attached app's logger: records go to the `Logs` pane (and to ``observeLogs(_:)``);
+    /// a record that carries an error adds it to the stream instead, where it is counted, classified and alerted.
+    ///
+    /// ```swift
+    /// let logger = Logger(label: "worker") { runtime.makeLogHandler(label: $0) }
+    /// ```
+    public func makeLogHandler(label: String) -> StreamLogHandler {
+        let observer = logObserver
+        let inbox = self.inbox
+        return StreamLogHandler(label: label, stream: stream, now: { [self] in now }) { record in
+            observer.notify(record)
+            // A record that carries an error reaches the Logs pane as that error's stream event.
+            if record.error == nil { inbox.post(event: DashboardEvent(record)) }
+        }
+    }
+
+    /// Publishes a named status of an attached app to the `Status` pane (the latest per name wins).
+    public func publish(status: StatusEntry) {
+        inbox.post(.statusChanged(status))
+    }
+
+    /// Calls `body` with every log record the attached apps write (for `--record`).
+    public func observeLogs(_ body: @escaping @Sendable (LogRecord) -> Void) {
+        logObserver.set(body)
+    }
+
+    /// Subscribes the feeds, then starts the attached apps (so no error of theirs is missed).
+    public func start() {
+        feeds.start()
+        for app in attachedApps { app.start() }
+    }
+
+    /// Stops the apps and the feeds, and finishes the stream.
+    public func stop() {
+        for app in attachedApps { app.stop() }
+        feeds.stop()
+        stream.finish()
+    }
+
+    /// Performs what the reducer asked for that concerns an attached app. Quit and redraw belong to the terminal
+    /// loop. A command for an app that is not attached is reported on the status line.
+    public func perform(_ effect: DashboardEffect) {
+        guard case .appCommand(let command) = effect else { return }
+        if let app = attachedApps.first(where: { $0.name == command.app }) {
+            app.perform(command.id)
+        } else {
+            inbox.post(.statusMessage("no app \(command.app) in this process"))
+        }
+    }
+
+    /// A metrics snapshot taken now (the sampler publishes one every 500 ms).
+    public func sampleMetrics() -> MetricsSnapshot { feeds.sample() }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

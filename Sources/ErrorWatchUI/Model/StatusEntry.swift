@@ -1,0 +1,61 @@
+import Foundation
+
+/// How something is doing, which picks its glyph and colour: a status, a source.
+public enum Health: String, Sendable, Hashable, CaseIterable {
+    case ok
+    case degraded
+    case failing
+    case idle
+}
+
+/// One named status a producer publishes about itself, for the `Status` pane: the demo's `login`, a server's
+/// `reconciler`, a worker's `queue`.
+///
+/// The reducer keeps the latest per ``service`` and ``name``, in the order they first appeared.
+public struct StatusEntry: Sendable, Hashable {
+    /// The producing service; `nil` for an app inside the dashboard's process.
+    public var service: String?
+    /// The status's name, unique within its service.
+    public var name: String
+    /// What it is doing now: `logged in`, `retrying 2/5`, `running`.
+    public var state: String
+    /// Picks the glyph and colour of the row.
+    public var health: Health
+    /// More about it: the last outcome, `pass 7 of 9`.
+    public var detail: String
+    /// When it last changed; shown as an age.
+    public var changedAt: Date
+
+    /// A status.
+    public init(
+        service: String? = nil, name: String, state: String, health: Health, detail: String = "", changedAt: Date
+    ) {
+        self.service = service
+        self.name = name
+        self.state = state
+        self.health = health
+        self.detail = detail
+        self.changedAt = changedAt
+    }
+
+    /// The key the reducer upserts by.
+    public var key: String { (service ?? "") + "\u{1F}" + name }
+}
+
+/// An app running inside the dashboard's process and what it offers: its key bindings, shown in the footer and
+/// the help overlay under ``title``. Pressing one of its keys yields the effect `.appCommand`.
+public struct AttachedApp: Sendable, Hashable {
+    /// The app's name; its commands carry it.
+    public var name: String
+    /// The heading of its keys in the help overlay and the docs, for example `Demo app: break it and heal it`.
+    public var title: String
+    /// Its bindings; every command must be `.app` with this app's name.
+    public var bindings: [KeyBinding]
+
+    /// An app named `name` with `bindings` listed under `title`.
+    public init(name: String, title: String, bindings: [KeyBinding]) {
+        self.name = name
+        self.title = title
+        self.bindings = bindings
+    }
+}

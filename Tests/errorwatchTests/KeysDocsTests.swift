@@ -1,0 +1,37 @@
+import ErrorWatchRuntime
+import ErrorWatchUI
+import Foundation
+import Testing
+
+@testable import errorwatch
+
+/// `docs/keys.md` and the README's key table are generated from the dashboard's keymap and the demo's bindings,
+/// as the demo attaches them; regenerate with `KEYS_MD_WRITE=1 swift test --filter KeysDocs`.
+struct KeysDocsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static var table: String { Keymap.markdownTable(apps: [DemoAttachment.attachedApp]) }
+
+    @Test func docsKeysMarkdownMatchesTheKeymap() throws {
+        let url = Self.root.appendingPathComponent("docs/keys.md")
+        if ProcessInfo.processInfo.environment["KEYS_MD_WRITE"] == "1" {
+            try Self.table.write(to: url, atomically: true, encoding: .utf8)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == Self.table)
+    }
+
+    /// The README's key table is the same text, between `<!-- keys:begin -->` and `<!-- keys:end -->`.
+    @Test func readmeKeyTableMatchesTheKeymap() throws {
+        let url = Self.root.appendingPathComponent("README.md")
+        var readme = try String(contentsOf: url, encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- keys:begin -->\n"))
+        let end = try #require(readme.range(of: "\n<!-- keys:end -->"))
+        let table = Self.table.trimmingCharacters(in: .newlines)
+        if ProcessInfo.processInfo.environment["KEYS_MD_WRITE"] == "1" {
+            readme.replaceSubrange(begin.upperBound..<end.lowerBound, with: table)
+            try readme.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(String(readme[begin.upperBound..<end.lowerBound]) == table)
+    }
+}
