@@ -29,8 +29,10 @@ public final class InMemoryBackend: TerminalBackend {
     /// whatever `onIdle` returns (by default a termination request, so a loop under test always ends).
     public init(
         width: Int, height: Int, colorDepth: ColorDepth = .colors256, script: [[TerminalInput]] = [],
+        waker: TerminalWaker = TerminalWaker {},
         onIdle: @escaping (InMemoryBackend) -> [TerminalInput] = { _ in [.terminationRequested(signal: 15)] }
     ) {
+        self.waker = waker
         size = (width, height)
         self.colorDepth = colorDepth
         screen = ScreenBuffer(width: width, height: height)
@@ -46,8 +48,9 @@ public final class InMemoryBackend: TerminalBackend {
 
     public func invalidate() { invalidations += 1 }
 
-    /// Does nothing: every wait returns at once with the next scripted input.
-    public var waker: TerminalWaker { TerminalWaker {} }
+    /// What wakes a waiting loop: by default nothing (every wait returns at once with the next scripted input);
+    /// a test whose `onIdle` blocks until something was posted passes a waker that signals it.
+    public let waker: TerminalWaker
 
     public func present() {
         screen = pending

@@ -138,7 +138,7 @@ func runDashboard(
     do {
         session = try DashboardSession(runtime: runtime, sources: sources, recordingPath: record)
         // Sockets are bound before the screen is taken, so "address in use" is a plain message on a plain terminal.
-        try session.start()
+        try runBlocking { [session] in try await session.start() }
     } catch {
         printError("errorwatch: \(error)")
         throw ExitCode(1)
@@ -147,7 +147,7 @@ func runDashboard(
     do {
         backend = try NCursesBackend(options: .init(escapeDelay: 25, monochrome: monochrome))
     } catch {
-        _ = session.stop()
+        _ = runBlocking { [session] in await session.stop() }
         printError("errorwatch: \(error)")
         throw ExitCode(error == .notATerminal ? 2 : 1)
     }
@@ -164,7 +164,7 @@ func runDashboard(
     session.run(backend: backend, state: state, clock: launchClock)
     // The terminal first: whatever the shutdown below waits for, the user has their shell back.
     backend.stop()
-    let statistics = session.stop()
+    let statistics = runBlocking { [session] in await session.stop() }
     if let problem = statistics.recordingProblem { printError("errorwatch: \(problem)") }
     if stats {
         let elapsed = launched.duration(to: .now)

@@ -21,11 +21,9 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 }
 
 /// Runs async work that cannot fail to completion from synchronous code.
-func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-    _ = try! runBlocking { () async throws -> Bool in
-        await body()
-        return true
-    }
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    // The body cannot throw, so neither can this.
+    try! runBlocking { () async throws -> T in await body() }
 }
 
 /// Whether the current locale's character set is UTF-8 (braille sparklines, box drawing, wide glyphs).

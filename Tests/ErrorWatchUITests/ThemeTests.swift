@@ -16,6 +16,23 @@ struct ThemeTests {
         #expect(text == Theme.defaultJSON + "\n", "Theme+Default.swift embeds the file verbatim")
     }
 
+    /// The themes travel with the binary: every file of `Themes/` is compiled in verbatim and parses to the same
+    /// theme. After editing a theme file run `scripts/embed-themes.sh`.
+    @Test func builtInThemesEqualTheThemesFolder() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: themesDirectory.path)
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.sorted()
+        #expect(Theme.builtInFiles.map { $0.name + ".json" } == files)
+        for file in Theme.builtInFiles {
+            let url = themesDirectory.appendingPathComponent(file.name + ".json")
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text == file.json + "\n", "\(file.name): run scripts/embed-themes.sh")
+            let loaded = try ThemeLoader.load(contentsOf: url)
+            #expect(Theme.builtIn.first { $0.name == loaded.theme.name } == loaded.theme, "\(file.name)")
+        }
+        #expect(Theme.builtIn.count == files.count)
+        #expect(Theme.builtIn.first == .default)
+    }
+
     @Test func everyShippedThemeLoadsCleanlyAndCoversEveryRole() throws {
         let (themes, problems) = ThemeLoader.loadDirectory(at: themesDirectory)
         #expect(problems.isEmpty, "\(problems)")

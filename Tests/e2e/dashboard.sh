@@ -90,7 +90,7 @@ start
 check "first frame with the four panes" "Errors.*Logs|Errors" 30
 check "Logs pane" "Logs"
 check "Metrics pane" "Metrics"
-check "Flows pane" "Flows"
+check "Status pane" "Status"
 
 keys l
 check "login succeeds" "logged in +login ok"
@@ -156,6 +156,14 @@ check "the Sources pane is shown" "┌ Sources"
 check "the producer is listed with its event count" "errorwatch-demo .*[0-9]+ ev"
 check "its invalid-credentials alert shows" "Wrong email or password +A-101"
 check "its server-error burst is coalesced" "Server unavailable ×[0-9]+"
+check "its statuses reach the Status pane over the wire" "login +logged in"
+check "its metrics are drawn with their service" "auth.login.duration"
+checks=$((checks + 1))
+if screen | tail -1 | grep -q "bad login"; then
+    failures=$((failures + 1)); echo "FAIL the footer offers the demo's keys though no app is attached"
+else
+    echo "ok   no demo keys in the footer: no app is attached here"
+fi
 keys q
 restored_checks "listen"
 checks=$((checks + 1))
@@ -172,6 +180,29 @@ else
     failures=$((failures + 1)); echo "FAIL render --from $RECORDING"; sed 's/^/     | /' <<<"$replayed"
 fi
 rm -f "$RECORDING"
+
+# --- Run 5: a producer that is not written in Swift (Python), sending straight to the socket ---
+if command -v python3 >/dev/null; then
+    SOCKET_PATH="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
+    start "" --listen "unix:$SOCKET_PATH"
+    check "listening dashboard, first frame (run 5)" "Errors" 30
+    python3 Tests/e2e/foreign_producer.py --socket "$SOCKET_PATH"
+    check "alerts name what failed" "GatewayTimeout: POST /charge timed o"
+    check "its latency histogram with percentiles" "http.server.duration.*p50 [0-9]+ms"
+    check "its gauge" "queue.depth.* 9"
+    check "its first status" "reconciler +running +pass 7 of 9"
+    check "its second status" "payments +degraded"
+    checks=$((checks + 1))
+    if screen | grep -Eq "login|Flows|flows"; then
+        failures=$((failures + 1)); echo "FAIL a word of the demo shows for a foreign producer"; screen | sed 's/^/     | /'
+    else
+        echo "ok   no word of the demo on a foreign producer's screen"
+    fi
+    keys q
+    restored_checks "python producer"
+else
+    echo "skip the Python producer: no python3"
+fi
 
 # --- Not a terminal: a one-line hint and exit code 2 ---
 checks=$((checks + 1))

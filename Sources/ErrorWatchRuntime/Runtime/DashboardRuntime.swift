@@ -36,6 +36,7 @@ public final class DashboardRuntime: Sendable {
     /// Dashboard seconds per clock second: 4 when a recording replays at `--speed 4`, so ages read as recorded.
     public let timeScale: Double
     private let logObserver = Observer<LogRecord>()
+    private let statusObserver = Observer<StatusEntry>()
     private let apps = Mutex<[AppAttachment]>([])
 
     /// - Parameters:
@@ -95,7 +96,13 @@ public final class DashboardRuntime: Sendable {
 
     /// Publishes a named status of an attached app to the `Status` pane (the latest per name wins).
     public func publish(status: StatusEntry) {
+        statusObserver.notify(status)
         inbox.post(.statusChanged(status))
+    }
+
+    /// Calls `body` with every status the attached apps publish (for `--record`).
+    public func observeStatuses(_ body: @escaping @Sendable (StatusEntry) -> Void) {
+        statusObserver.set(body)
     }
 
     /// Calls `body` with every log record the attached apps write (for `--record`).

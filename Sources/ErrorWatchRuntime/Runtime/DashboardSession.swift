@@ -19,15 +19,20 @@ public protocol DashboardSource: Sendable {
 /// `errorwatch replay`, and tests against the in-memory backend all go through it.
 ///
 /// ```swift
-/// let session = DashboardSession(runtime: runtime, sources: [external], recordingPath: nil)
-/// try session.start()                                   // feeds, apps, recorder, then sources
-/// let final = session.run(backend: backend, state: state) // until `q` or a termination signal
-/// let statistics = session.stop()                       // sources, apps, stream, recorder, in that order
+/// let session = try DashboardSession(runtime: runtime, sources: [external], recordingPath: nil)
+/// try await session.start()                              // recorder, feeds, apps, then sources
+/// let final = session.run(backend: backend, state: state) // on the terminal's thread, until `q` or a signal
+/// let statistics = await session.stop()                  // sources, apps, stream, recorder, in that order
 /// ```
 ///
 /// The caller owns the terminal: it creates the backend after ``start()`` (so "address in use" is printed on a
 /// plain terminal) and restores it right after ``run(backend:state:clock:)``, before ``stop()`` waits for anything.
-public final class DashboardSession {
+/// ``run(backend:state:clock:)`` blocks its thread: call it from the thread that owns the terminal (the main
+/// thread), not from a task on the cooperative pool that the feeds need.
+///
+/// Start, run and stop are meant to be called in that order; the session's bookkeeping is under a lock, so they may
+/// come from different threads or tasks.
+public final class DashboardSession: Sendable {
     /// What a session did, for `--stats` and tests.
     public struct Statistics: Sendable, Equatable {
         /// Errors added to the stream.
@@ -53,10 +58,14 @@ public final class DashboardSession {
     /// What feeds it from outside.
     public let sources: [any DashboardSource]
     private let recorder: SessionRecorder?
-    private var started: [any DashboardSource] = []
-    private var frames = (drawn: 0, peak: 0)
-    private var firstFrameAt: ErasedClock.Instant?
-    private var isRunning = false
+    private struct Bookkeeping {
+        var started: [any DashboardSource] = []
+        var framesDrawn = 0
+        var peakFramesPerSecond = 0
+        var firstFrameAt: ErasedClock.Instant?
+        var isRunning = false
+    }
+    private let bookkeeping = Mutex(Bookkeeping())
 
     /// A session over `runtime` fed by `sources`, recording everything shown to `recordingPath` when given.
     ///
@@ -79,22 +88,22 @@ public final class DashboardSession {
 
     /// Starts the recorder, the feeds and the attached apps, then the sources. On failure everything started is
     /// stopped again and the error says what could not start.
-    public func start() throws(SessionError) {
+    public func start() async throws(SessionError) {
         if let recorder {
             recorder.start(stream: runtime.stream)
             runtime.observeLogs { recorder.record($0) }
+            runtime.observeStatuses { recorder.record($0) }
             runtime.ingest.observe { recorder.record($0) }
         }
         // The feeds subscribe first, so nothing a source delivers from its first moment is missed.
         runtime.start()
-        isRunning = true
-        let runtime = self.runtime
+        bookkeeping.withLock { $0.isRunning = true }
         for source in sources {
             do {
-                try blocking { try await source.start(into: runtime) }
-                started.append(source)
+                try await source.start(into: runtime)
+                bookkeeping.withLock { $0.started.append(source) }
             } catch {
-                _ = stop()
+                _ = await stop()
                 throw .sourceFailed("\(error)")
             }
         }
@@ -114,30 +123,31 @@ public final class DashboardSession {
             perform: runtime.perform, now: { runtime.now }, clock: clock)
         let final = loop.run()
         runtime.inbox.setWaker {}
-        frames = (frames.drawn + loop.framesDrawn, max(frames.peak, loop.peakFramesPerSecond))
-        firstFrameAt = firstFrameAt ?? loop.firstFrameAt
+        bookkeeping.withLock {
+            $0.framesDrawn += loop.framesDrawn
+            $0.peakFramesPerSecond = max($0.peakFramesPerSecond, loop.peakFramesPerSecond)
+            $0.firstFrameAt = $0.firstFrameAt ?? loop.firstFrameAt
+        }
         return final
     }
 
     /// Stops the sources, the apps and the feeds, finishes the stream and closes the recording; returns what the
     /// session did. Safe to call more than once.
-    public func stop() -> Statistics {
+    public func stop() async -> Statistics {
         let statistics = runtime.stream.statistics
         let counted = runtime.sampleMetrics().totalErrors
-        let running = started
-        started = []
-        blocking {
-            for source in running.reversed() { await source.shutdown() }
+        let (running, wasRunning) = bookkeeping.withLock { b in
+            defer { (b.started, b.isRunning) = ([], false) }
+            return (b.started, b.isRunning)
         }
-        if isRunning {
-            runtime.stop()
-            isRunning = false
-        }
-        if let recorder { blocking { await recorder.stop() } }
+        for source in running.reversed() { await source.shutdown() }
+        if wasRunning { runtime.stop() }
+        if let recorder { await recorder.stop() }
+        let frames = bookkeeping.withLock { $0 }
         return Statistics(
             errorsAdded: statistics.added, errorsCounted: counted, dropped: statistics.dropped,
-            recorded: recorder?.recordedCount, recordingProblem: recorder?.problem, framesDrawn: frames.drawn,
-            peakFramesPerSecond: frames.peak, firstFrameAt: firstFrameAt)
+            recorded: recorder?.recordedCount, recordingProblem: recorder?.problem, framesDrawn: frames.framesDrawn,
+            peakFramesPerSecond: frames.peakFramesPerSecond, firstFrameAt: frames.firstFrameAt)
     }
 }
 
@@ -175,28 +185,6 @@ public final class ReplaySource: DashboardSource {
     }
 
     public func shutdown() async { await task.cancelAndWait() }
-}
-
-/// Runs async work to completion from synchronous code (the thread that owns the terminal).
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
-/// Runs async work that cannot fail to completion from synchronous code.
-func blocking(_ body: @escaping @Sendable () async -> Void) {
-    _ = try? blocking { () async throws -> Bool in
-        await body()
-        return true
-    }
 }
 
 /// A task started later and cancelled from elsewhere.

@@ -54,6 +54,21 @@ public final class SessionRecorder: Sendable {
                 time: log.timestamp))
     }
 
+    /// Writes a status an attached app published.
+    public func record(_ status: StatusEntry) {
+        let health: WireStatusHealth =
+            switch status.health {
+            case .ok: .ok
+            case .degraded: .degraded
+            case .failing: .failing
+            case .idle: .idle
+            }
+        write(
+            encoder.statusEvent(
+                name: status.name, state: status.state, health: health,
+                detail: status.detail.isEmpty ? nil : status.detail, time: status.changedAt))
+    }
+
     private func write(_ event: WireEvent) {
         do {
             try recorder.append(event)

@@ -40,11 +40,15 @@ public enum MetricsPane {
         let typeRows = min(9, m.errorsByType.count) + 1 + (m.errorsByType.count > 9 ? 1 : 0)
         let side = width >= 56
         if inner.maxY - y < typeRows + 2 {
-            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, then as many
-            // of the producers' metrics as fit.
+            // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, leaving half
+            // the rows to the producers' own metrics when there are any.
+            let rows = inner.maxY - y
+            let typeBottom = m.series.isEmpty ? inner.maxY : y + max(1, (rows + 1) / 2)
             y = drawCompactTypes(
-                state, x: x, y: y, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
-            drawSeries(m.series, x: x, y: y, width: width, bottom: inner.maxY, into: &buffer, palette: palette)
+                state, x: x, y: y, width: width, bottom: typeBottom, into: &buffer, palette: palette)
+            drawSeries(
+                m.series, x: x, y: y, width: width, bottom: inner.maxY, heading: false, into: &buffer,
+                palette: palette)
             return
         }
         // The producers' metrics come next, leaving room for the type and category tables below them.
@@ -69,17 +73,20 @@ public enum MetricsPane {
         }
     }
 
-    /// Draws a `metrics` heading and one line per series until `bottom`, the last line saying `+N more` when they
-    /// do not all fit. Returns the row after the last one drawn.
+    /// Draws a `metrics` heading (unless `heading` is false) and one line per series until `bottom`, the last line
+    /// saying `+N more` when they do not all fit. Returns the row after the last one drawn.
     @discardableResult
     static func drawSeries(
-        _ series: [MetricSeries], x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
-        palette: Palette
+        _ series: [MetricSeries], x: Int, y start: Int, width: Int, bottom: Int, heading: Bool = true,
+        into buffer: inout ScreenBuffer, palette: Palette
     ) -> Int {
-        guard !series.isEmpty, bottom - start >= 2, width > 8 else { return start }
+        guard !series.isEmpty, bottom - start >= (heading ? 2 : 1), width > 8 else { return start }
         var y = start
-        buffer.write("metrics", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
-        y += 1
+        if heading {
+            buffer.write(
+                "metrics", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
+            y += 1
+        }
         let rows = bottom - y
         let fits = series.count <= rows
         let shown = series.prefix(fits ? rows : max(0, rows - 1))
