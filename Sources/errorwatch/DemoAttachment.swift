@@ -29,7 +29,8 @@ enum DemoAttachment {
     /// The demo's keys as the dashboard binds them.
     static var bindings: [AppAttachment.Binding] {
         DemoApp.keys.map {
-            AppAttachment.Binding(key: .character($0.key), command: $0.action.rawValue, summary: $0.summary, hint: $0.hint)
+            AppAttachment.Binding(
+                key: .character($0.key), command: $0.action.rawValue, summary: $0.summary, hint: $0.hint)
         }
     }
 

@@ -13,9 +13,11 @@ import Testing
 struct DemoAppTests {
     @Test func everyActionHasExactlyOneKeyAndKeysAreDistinct() {
         #expect(Set(DemoApp.keys.map(\.key)).count == DemoApp.keys.count)
-        #expect(DemoApp.keys.map(\.action).sorted { $0.rawValue < $1.rawValue } == DemoAction.allCases.sorted {
-            $0.rawValue < $1.rawValue
-        })
+        #expect(
+            DemoApp.keys.map(\.action).sorted { $0.rawValue < $1.rawValue }
+                == DemoAction.allCases.sorted {
+                    $0.rawValue < $1.rawValue
+                })
         #expect(DemoApp.action(for: "s") == .serverErrorBurst)
         #expect(DemoApp.action(for: "q") == nil, "q stays the dashboard's")
     }

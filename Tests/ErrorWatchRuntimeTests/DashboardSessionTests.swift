@@ -72,7 +72,8 @@ struct DashboardSessionTests {
                 }
                 let asked = backend.waits.last.flatMap { $0 } ?? .seconds(5)
                 let (seconds, attoseconds) = min(asked, .seconds(5)).components
-                _ = posted.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+                _ = posted.wait(
+                    timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
                 return []
             })
         let final = session.run(backend: backend, state: DashboardState(width: 120, height: 40, now: Date()))
@@ -125,7 +126,9 @@ struct DashboardSessionTests {
             AppAttachment(
                 name: "worker", title: "Worker",
                 bindings: [.init(key: .character("d"), command: "drain", summary: "Drain the queue", hint: "drain")],
-                start: { runtime.publish(status: StatusEntry(name: "queue", state: "idle", health: .idle, changedAt: Date())) },
+                start: {
+                    runtime.publish(status: StatusEntry(name: "queue", state: "idle", health: .idle, changedAt: Date()))
+                },
                 stop: {}, perform: { received.append($0) }))
         let session = try DashboardSession(runtime: runtime)
         try await session.start()

@@ -49,6 +49,7 @@ struct ForeignProducerTests {
     }
 
     @Test func snapshot80x24() throws {
-        assertSnapshot(of: try render(width: 80, height: 24).screen.snapshotText(styles: false), as: .lines, named: "80x24")
+        assertSnapshot(
+            of: try render(width: 80, height: 24).screen.snapshotText(styles: false), as: .lines, named: "80x24")
     }
 }

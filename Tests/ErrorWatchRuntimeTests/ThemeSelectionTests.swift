@@ -62,7 +62,10 @@ struct ThemeSelectionTests {
         let selection = ThemeSelection.resolve(
             requested: "neon", themesDirectory: folder.path, environment: [:], currentDirectory: "/nonexistent",
             executableDirectory: nil)
-        #expect(selection.themes.map(\.name) == ["default", "high-contrast", "light", "monochrome", "solarized-dark", "neon"])
+        #expect(
+            selection.themes.map(\.name) == [
+                "default", "high-contrast", "light", "monochrome", "solarized-dark", "neon",
+            ])
         #expect(selection.themes.first { $0.name == "light" } != Theme.builtIn.first { $0.name == "light" })
         #expect(selection.theme.name == "neon")
     }

@@ -86,12 +86,16 @@ struct ReducerTests {
 
     @Test func statusesAreUpsertedByServiceAndName() {
         var state = DashboardState(now: fixtureStart)
-        let first = StatusEntry(service: "shop", name: "reconciler", state: "running", health: .ok, changedAt: fixtureStart)
+        let first = StatusEntry(
+            service: "shop", name: "reconciler", state: "running", health: .ok, changedAt: fixtureStart)
         var second = first
         second.state = "stalled"
         second.health = .failing
-        let other = StatusEntry(service: "billing", name: "reconciler", state: "idle", health: .idle, changedAt: fixtureStart)
-        for status in [first, other, second] { _ = DashboardReducer.reduce(into: &state, action: .statusChanged(status)) }
+        let other = StatusEntry(
+            service: "billing", name: "reconciler", state: "idle", health: .idle, changedAt: fixtureStart)
+        for status in [first, other, second] {
+            _ = DashboardReducer.reduce(into: &state, action: .statusChanged(status))
+        }
         #expect(state.statuses.map(\.state) == ["stalled", "idle"])
         for index in 0..<(DashboardState.statusCapacity + 10) {
             _ = DashboardReducer.reduce(

@@ -126,7 +126,8 @@ struct HeadlessRendererTests {
         let outcome = run("l", for: .seconds(3))
         #expect(outcome.state.apps.map(\.name) == ["demo"])
         #expect(outcome.state.apps.first?.title == DemoApp.title)
-        #expect(outcome.state.keymap.command(for: .character("s")) == .app(AppCommand(app: "demo", id: "serverErrorBurst")))
+        #expect(
+            outcome.state.keymap.command(for: .character("s")) == .app(AppCommand(app: "demo", id: "serverErrorBurst")))
         #expect(outcome.state.statuses.map(\.name) == ["login", "session", "sync"])
         #expect(outcome.screen.snapshotText().contains("Status"))
         #expect(!outcome.screen.snapshotText().contains("Flows"))

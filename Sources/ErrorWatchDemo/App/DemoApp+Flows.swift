@@ -1,7 +1,7 @@
+import CoreMetrics
 import ErrorStreaming
 import Foundation
 import Logging
-import CoreMetrics
 import Synchronization
 
 extension DemoApp {
@@ -43,14 +43,14 @@ extension DemoApp {
             switch outcome {
             case .success(let session):
                 Counter(label: "auth.login.succeeded", factory: metrics)
-                .increment()
+                    .increment()
                 self.session.signIn(session)
                 publish(.login(state: "logged in", health: .ok, outcome: "login ok as \(session.user)"))
                 loginLog.info("login ok", metadata: ["user": "\(session.user)"])
                 requestRefresh()
             case .failure(let error):
                 Counter(label: "auth.login.failed", factory: metrics)
-                .increment()
+                    .increment()
                 let classification = Classification(of: error)
                 publish(
                     .login(
@@ -87,10 +87,12 @@ extension DemoApp {
             ) {
                 try await auth.login(credentials)
             }
-            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(since: started, now: clock.now)
+            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(
+                since: started, now: clock.now)
             return session
         } catch {
-            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(since: started, now: clock.now)
+            CoreMetrics.Timer(label: "auth.login.duration", factory: metrics).recordInterval(
+                since: started, now: clock.now)
             loginLog.warning("login gave up", metadata: ["attempts": "\(attempts.value)"])
             throw error
         }

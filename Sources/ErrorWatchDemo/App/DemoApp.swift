@@ -1,7 +1,7 @@
+import CoreMetrics
 import ErrorStreaming
 import Foundation
 import Logging
-import CoreMetrics
 import Synchronization
 
 /// The simulated app the dashboard watches: a login screen, a logged-in session and a background sync, all

@@ -36,7 +36,8 @@ final class SessionStore: Sendable {
     func signIn(_ session: Session) {
         state.withLock { $0.session = session }
         publish(
-            DemoStatus(name: "session", state: "active", health: .ok, detail: "token \(session.token)", changedAt: now())
+            DemoStatus(
+                name: "session", state: "active", health: .ok, detail: "token \(session.token)", changedAt: now())
         )
     }
 

@@ -151,8 +151,10 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
             let service = dimensions.removeValue(forKey: "service")
             var name = key.label.hasPrefix("remote.") ? String(key.label.dropFirst(7)) : key.label
             if !dimensions.isEmpty {
-                name += "{" + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                    separator: ",") + "}"
+                name +=
+                    "{"
+                    + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                        separator: ",") + "}"
             }
             return (name, service, registry.units[key.label])
         }

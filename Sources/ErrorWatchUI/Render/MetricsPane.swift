@@ -95,7 +95,8 @@ public enum MetricsPane {
         }
         let nameWidth = min(max(8, width / 2), names.map(DisplayWidth.of).max() ?? 8)
         for line in shown {
-            buffer.write(line.name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(line.name)), style: palette[.text])
+            buffer.write(
+                line.name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(line.name)), style: palette[.text])
             if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
                 let column = x + DisplayWidth.of(line.name)
                 buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: palette[.muted])
