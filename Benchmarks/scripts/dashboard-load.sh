@@ -21,7 +21,7 @@ run() {
     "${T[@]}" -f /dev/null new-session -d -s load -x 120 -y 40 \
         "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats $* ; sleep 600"
     "${T[@]}" set-option -t load status off >/dev/null
-    wait_for "Errors"
+    wait_for "Alerts"
 }
 pid() { pgrep -f "^$BIN --stats" | head -1; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

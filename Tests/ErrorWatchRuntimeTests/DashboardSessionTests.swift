@@ -135,15 +135,15 @@ struct DashboardSessionTests {
         var pressed = false
         var idle = 0
         // The loop takes posted actions once per frame (33 ms); the bound only keeps a broken run from going on.
-        let backend = InMemoryBackend(width: 120, height: 40) { backend in
+        let backend = InMemoryBackend(width: 240, height: 40) { backend in
             idle += 1
-            if !pressed, backend.text.contains("d drain") {
+            if !pressed, backend.frames > 0, backend.screen.text(ofRow: 39).contains("d drain") {
                 pressed = true
                 return [.key(.character("d"))]
             }
-            return pressed || idle > 5_000_000 ? [.key(.character("q"))] : []
+            return pressed || idle > 200_000 ? [.key(.character("q"))] : []
         }
-        let final = session.run(backend: backend, state: DashboardState(width: 120, height: 40, now: Date()))
+        let final = session.run(backend: backend, state: DashboardState(width: 240, height: 40, now: Date()))
         _ = await session.stop()
         #expect(received.values == ["drain"])
         #expect(final.statuses.map(\.name) == ["queue"])

@@ -48,7 +48,7 @@ struct DashboardLoopTests {
         let final = makeLoop(backend).run()
         #expect(final.quitRequested)
         #expect(backend.frames == 1)
-        #expect(backend.text.contains("Errors"))
+        #expect(backend.text.contains("Alerts"))
         #expect(backend.text.contains("Logs"))
     }
 
@@ -99,7 +99,7 @@ struct DashboardLoopTests {
         let loop = makeLoop(backend)
         loop.frameInterval = .zero
         loop.run()
-        #expect(backend.text.contains("Errors"))
+        #expect(backend.text.contains("Alerts"))
     }
 
     @Test func ctrlLRepaintsAndAppKeysReachTheApp() {

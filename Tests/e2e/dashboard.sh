@@ -87,7 +87,7 @@ echo "e2e: $BIN at 120x40"
 
 # --- Run 1: a user session, ended with q ---
 start
-check "first frame with the four panes" "Errors.*Logs|Errors" 30
+check "first frame with the four panes" "Alerts.*Logs|Alerts" 30
 check "Logs pane" "Logs"
 check "Metrics pane" "Metrics"
 check "Status pane" "Status"
@@ -127,7 +127,7 @@ fi
 keys t
 check "theme cycled away from default" "theme (light|solarized-dark|high-contrast|monochrome) "
 "${TMUX_CMD[@]}" resize-window -t "$SESSION" -x 60 -y 20
-check "still drawing at 60x20" "Errors|small"
+check "still drawing at 60x20" "Alerts|small"
 "${TMUX_CMD[@]}" resize-window -t "$SESSION" -x 120 -y 40
 check "back at 120x40" "Metrics"
 keys q
@@ -135,13 +135,13 @@ restored_checks "q"
 
 # --- Run 2: ended with SIGTERM ---
 start
-check "first frame (run 2)" "Errors" 30
+check "first frame (run 2)" "Alerts" 30
 pkill -TERM -f "^$BIN --seed 7" || true
 restored_checks "SIGTERM"
 
 # --- Run 3: a crash signal still restores the terminal (the Swift backtracer is off so nothing waits) ---
 start SWIFT_BACKTRACE=enable=no
-check "first frame (run 3)" "Errors" 30
+check "first frame (run 3)" "Alerts" 30
 pkill -SEGV -f "^$BIN --seed 7" || true
 check "crash exits with the signal's status" "EXIT=139"
 check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
@@ -150,7 +150,7 @@ check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stt
 SOCKET_PATH="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
 RECORDING="$(mktemp /tmp/errorwatch-e2e-XXXXXX.ndjson)"
 start "" --listen "unix:$SOCKET_PATH" --record "$RECORDING"
-check "listening dashboard, first frame (run 4)" "Errors" 30
+check "listening dashboard, first frame (run 4)" "Alerts" 30
 "$BIN" demo --connect "unix:$SOCKET_PATH" --keys "l i l s" --interval 300ms --duration 3s </dev/null >/dev/null
 check "the Sources pane is shown" "┌ Sources"
 check "the producer is listed with its event count" "errorwatch-demo .*[0-9]+ ev"
@@ -185,7 +185,7 @@ rm -f "$RECORDING"
 if command -v python3 >/dev/null; then
     SOCKET_PATH="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
     start "" --listen "unix:$SOCKET_PATH"
-    check "listening dashboard, first frame (run 5)" "Errors" 30
+    check "listening dashboard, first frame (run 5)" "Alerts" 30
     python3 Tests/e2e/foreign_producer.py --socket "$SOCKET_PATH"
     check "alerts name what failed" "GatewayTimeout: POST /charge timed o"
     check "its latency histogram with percentiles" "http.server.duration.*p50 [0-9]+ms"

@@ -20,6 +20,7 @@ final class DashboardFeeds: Sendable {
     let now: @Sendable () -> Date
     let executor: (any TaskExecutor)?
     let counter: ErrorCounter
+    let issues = IssueTracker()
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let coalescer: SharedAlertCoalescer<ErasedClock>
     /// When each alert group's current run started, as wall-clock time.
@@ -64,11 +65,18 @@ final class DashboardFeeds: Sendable {
                 for await event in alerts where event.origin == .user { receiveAlert(event) }
             },
             spawn { [self] in
-                for await event in counts { counter.count(event) }
+                for await event in counts {
+                    counter.count(event)
+                    issues.count(event)
+                }
             },
             spawn { [self] in
                 while !Task.isCancelled {
                     inbox.post(.metricsSampled(sample()))
+                    let sampled = issues.sample(at: now())
+                    if !sampled.changed.isEmpty || !sampled.evicted.isEmpty {
+                        inbox.post(.issuesSampled(changed: sampled.changed, evicted: sampled.evicted))
+                    }
                     do { try await clock.sleep(for: .milliseconds(500)) } catch { return }
                 }
             },

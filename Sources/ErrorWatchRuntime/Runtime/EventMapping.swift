@@ -11,7 +11,9 @@ extension DashboardEvent {
             source: event.source, typeName: Self.shortTypeName(classification.typeName),
             message: classification.technicalMessage, userMessage: classification.userMessage,
             code: classification.code, category: classification.category, origin: event.origin,
-            attempt: event.context.attempt, metadata: event.metadata)
+            attempt: event.context.attempt, metadata: event.metadata.filter { $0.key != RemoteIngest.fromKey },
+            qualifiedTypeName: classification.typeName, fingerprint: classification.fingerprint,
+            service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey])
     }
 
     /// The `Logs` pane's view of a swift-log record.

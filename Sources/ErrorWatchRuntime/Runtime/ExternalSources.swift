@@ -31,7 +31,7 @@ public final class ExternalSources: Sendable {
             FeedListener(
                 endpoint: endpoint, configuration: configuration,
                 onStatus: { ingest.update(SourceStatus($0)) },
-                onEvent: { _, event in ingest.ingest(event) })
+                onEvent: { producer, event in ingest.ingest(event, from: "socket #\(producer) on \(endpoint)") })
         }
         tailers = tail.map { FileTailer(path: $0, from: .end) }
     }
@@ -60,7 +60,7 @@ public final class ExternalSources: Sendable {
                 ingest.update(status)
                 do {
                     try await tailer.run(every: interval, clock: clock) { batch in
-                        for event in batch.events { ingest.ingest(event) }
+                        for event in batch.events { ingest.ingest(event, from: "file " + tailer.path) }
                         let statistics = tailer.statistics
                         status.events = statistics.events
                         status.badLines = Int(statistics.badLines)
@@ -137,7 +137,7 @@ public struct RecordingPlayer: Sendable {
         var played: UInt64 = 0
         do {
             try await recording.replay(speed: speed, clock: clock) { event in
-                ingest.ingest(event)
+                ingest.ingest(event, from: "recording " + path)
                 played += 1
                 if played % 64 == 0 || Int(played) == total {
                     status.events = played

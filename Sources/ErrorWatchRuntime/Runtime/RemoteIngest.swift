@@ -35,13 +35,19 @@ public final class RemoteIngest: Sendable {
         observer.set(body)
     }
 
-    /// Ingests one event that arrived from outside.
-    public func ingest(_ event: WireEvent) {
+    /// The metadata key under which a remote error carries where it came from (shown as "From" in its detail).
+    public static let fromKey = "errorwatch.from"
+
+    /// Ingests one event that arrived from outside; `from` says where from (`socket #3 on unix:/tmp/ew.sock`,
+    /// `file /var/log/app.ndjson`), for the detail view.
+    public func ingest(_ event: WireEvent, from: String? = nil) {
         observer.notify(event)
         switch event.kind {
         case .error:
             guard let remote = RemoteError(event) else { return }
-            stream.add(remote, context: context(of: event))
+            var context = context(of: event)
+            if let from { context.metadata[Self.fromKey] = from }
+            stream.add(remote, context: context)
         case .log:
             let type = event.exceptionType.map(DashboardEvent.shortTypeName) ?? ""
             inbox.post(
@@ -49,7 +55,8 @@ public final class RemoteIngest: Sendable {
                     sequence: 0, timestamp: now(), kind: .log, level: event.effectiveSeverity,
                     source: event.source ?? event.serviceName ?? "remote", typeName: type,
                     message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
-                    origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes))
+                    origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
+                    qualifiedTypeName: event.exceptionType ?? "", service: event.serviceName, from: from))
         case .metric:
             record(metric: event)
         case .status:

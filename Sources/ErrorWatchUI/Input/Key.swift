@@ -76,6 +76,12 @@ public enum DashboardCommand: Sendable, Hashable {
     case previousError
     case cycleTheme
     case redraw
+    /// Enter: opens the selected alert, issue or Logs line in a detail view.
+    case openDetail
+    /// `v`: switches the Errors pane between Alerts and Issues.
+    case toggleErrorsView
+    /// `O`: cycles the Issues view's order.
+    case cycleIssueOrder
 }
 
 /// What a binding does: a dashboard command, or a command of an attached app.

@@ -97,10 +97,10 @@ public struct Keymap: Sendable, Hashable {
             hint: "help"),
         KeyBinding(keys: [.tab], command: .dashboard(.focusNext), summary: "Focus next pane", hint: "focus"),
         KeyBinding(keys: [.backTab], command: .dashboard(.focusPrevious), summary: "Focus previous pane"),
-        KeyBinding(keys: [.character("k"), .up], command: .dashboard(.scrollUp), summary: "Scroll up a line"),
+        KeyBinding(keys: [.character("k"), .up], command: .dashboard(.scrollUp), summary: "Up a line (select)"),
         KeyBinding(
             keys: [.character("j"), .down], command: .dashboard(.scrollDown),
-            summary: "Scroll down a line", hint: "scroll"),
+            summary: "Down a line (select)", hint: "scroll"),
         KeyBinding(keys: [.pageUp], command: .dashboard(.pageUp), summary: "Scroll up a page"),
         KeyBinding(keys: [.pageDown], command: .dashboard(.pageDown), summary: "Scroll down a page"),
         KeyBinding(keys: [.character("g"), .home], command: .dashboard(.scrollTop), summary: "Jump to the oldest"),
@@ -129,5 +129,12 @@ public struct Keymap: Sendable, Hashable {
             keys: [.character("t")], command: .dashboard(.cycleTheme), summary: "Cycle colour themes",
             hint: "theme"),
         KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the screen"),
+        KeyBinding(
+            keys: [.enter], command: .dashboard(.openDetail), summary: "Open the selection whole",
+            hint: "details"),
+        KeyBinding(
+            keys: [.character("v")], command: .dashboard(.toggleErrorsView), summary: "Alerts / Issues view",
+            hint: "issues"),
+        KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
     ])
 }

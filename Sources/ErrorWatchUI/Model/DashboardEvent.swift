@@ -36,15 +36,35 @@ public struct DashboardEvent: Sendable, Hashable {
     public var origin: ErrorOrigin
     /// The attempt number of a retried operation.
     public var attempt: Int?
-    /// Free-form key-value pairs; kept for detail views, not drawn in the list.
+    /// Free-form key-value pairs; shown sorted in the detail view, not drawn in the list.
     public var metadata: [String: String]
+    /// The error's fully qualified type (`ErrorWatchDemo.ServerError`); empty for log lines.
+    public var qualifiedTypeName: String
+    /// The key alerts and issues group errors by (type and code by default); `nil` for log lines.
+    public var fingerprint: String?
+    /// The producing service (`service.name`); `nil` for the dashboard's own process.
+    public var service: String?
+    /// Where the event came from: `this process`, a socket peer, a tailed file, a recording.
+    public var from: String?
+    /// The producer's stack trace (`exception.stacktrace`), if it sent one.
+    public var stackTrace: String?
+    /// Where the error was added or thrown: `File.swift:42 in function()`, if known.
+    public var location: String?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
         sequence: UInt64, timestamp: Date, kind: Kind, level: ErrorSeverity, source: String, typeName: String,
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
-        origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:]
+        origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
+        qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
+        stackTrace: String? = nil, location: String? = nil
     ) {
+        self.qualifiedTypeName = qualifiedTypeName
+        self.fingerprint = fingerprint
+        self.service = service
+        self.from = from
+        self.stackTrace = stackTrace
+        self.location = location
         self.sequence = sequence
         self.timestamp = timestamp
         self.kind = kind

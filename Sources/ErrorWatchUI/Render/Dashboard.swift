@@ -36,6 +36,13 @@ public enum Dashboard {
             return
         }
         HeaderBar.render(state, in: layout.header, into: &buffer, palette: palette)
+        if state.detail != nil {
+            // A detail view fills the body; header and footer stay.
+            DetailView.render(state, in: layout.body, into: &buffer, palette: palette)
+            FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
+            if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
+            return
+        }
         ErrorsPane.render(state, in: layout.errors, into: &buffer, palette: palette)
         LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
         MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
@@ -49,15 +56,16 @@ public enum Dashboard {
     /// `label` goes at the right of the top edge (a count, `following`, `paused`).
     static func frame(
         _ pane: Pane, state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette,
-        label: String = ""
+        label: String = "", title: String? = nil
     ) -> Rect {
         let focused = state.focus == pane
+        let title = title ?? pane.title
         buffer.fill(area, style: palette[.text])
         buffer.drawBox(
-            area, title: pane.title, borderStyle: palette[focused ? .focusedBorder : .border],
+            area, title: title, borderStyle: palette[focused ? .focusedBorder : .border],
             titleStyle: palette[focused ? .focusedTitle : .title], unicode: state.unicode)
         let labelWidth = DisplayWidth.of(label)
-        if !label.isEmpty, area.width >= DisplayWidth.of(pane.title) + labelWidth + 10 {
+        if !label.isEmpty, area.width >= DisplayWidth.of(title) + labelWidth + 10 {
             buffer.write(" \(label) ", x: area.maxX - labelWidth - 4, y: area.y, style: palette[.muted], clip: area)
         }
         return area.inset(by: 1)

@@ -91,6 +91,16 @@ public struct DashboardLayout: Sendable, Hashable {
         }
     }
 
+    /// The rows between the header and the footer, where a detail view goes.
+    public var body: Rect {
+        isTooSmall
+            ? Rect(x: 0, y: 0, width: 0, height: 0)
+            : Rect(x: header.x, y: header.maxY, width: header.width, height: max(0, footer.y - header.maxY))
+    }
+
+    /// Rows of the body.
+    public var bodyRows: Int { body.height }
+
     /// Lines of Logs visible inside the border.
     public var logRows: Int { max(0, logs.height - 2) }
     /// Alerts visible inside the Errors border.

@@ -1,19 +1,30 @@
-/// The `Errors` pane: user-facing alerts, coalesced with counts, newest first.
+/// The `Errors` pane, in one of two views (`v` switches):
 ///
-/// Each row: severity marker, title and `×12`, code, category, age relative to `state.now`. An alert not seen
-/// for ``DashboardState/alertFadeAfter`` seconds is drawn dimmed. Background-origin errors never get here: the
-/// reducer drops background alerts, and events only reach Logs and Metrics.
+/// - **Alerts**: what users were told, coalesced with counts, newest first. Each row: severity marker, title and
+///   `×12`, code, category, age relative to `state.now`. An alert not seen for
+///   ``DashboardState/alertFadeAfter`` seconds is drawn dimmed. Background-origin errors never get here.
+/// - **Issues**: every error, background included, grouped by fingerprint: type, code, exact count, services,
+///   first and last seen, and a sparkline of the last 60 s; by last seen or count (`O`).
+///
+/// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
 public enum ErrorsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
+        if state.errorsView == .issues {
+            renderIssues(state, in: area, into: &buffer, palette: palette)
+            return
+        }
         let alerts = state.visibleAlerts
         let rows = max(0, area.height - 2)
         let start = min(state.errorScroll, max(0, alerts.count - rows))
         let inner = Dashboard.frame(
             .errors, state: state, in: area, into: &buffer, palette: palette,
-            label: label(state, shown: start..<min(alerts.count, start + rows), matching: alerts.count))
+            label: label(
+                state, shown: start..<min(alerts.count, start + rows), matching: alerts.count,
+                total: state.alerts.count, noun: ("alert", "alerts")),
+            title: "Alerts")
         guard !inner.isEmpty else { return }
         if alerts.isEmpty {
             let text = state.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
@@ -21,18 +32,121 @@ public enum ErrorsPane {
             return
         }
         let wide = inner.width >= 60
+        let selected = selectedIndex(state, fingerprints: alerts.map(\.fingerprint))
         for row in 0..<min(inner.height, alerts.count - start) {
+            let y = inner.y + row
             drawRow(
-                alerts[start + row], state: state, x: inner.x, y: inner.y + row, width: inner.width, wide: wide,
+                alerts[start + row], state: state, x: inner.x, y: y, width: inner.width, wide: wide,
                 into: &buffer, palette: palette)
+            if start + row == selected {
+                highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
+            }
         }
     }
 
+    /// The selected row, when the pane is focused: the selected fingerprint's, else the first.
+    static func selectedIndex(_ state: DashboardState, fingerprints: [String]) -> Int? {
+        guard state.focus == .errors, !fingerprints.isEmpty else { return nil }
+        return state.selectedFingerprint.flatMap { fingerprints.firstIndex(of: $0) } ?? 0
+    }
+
+    /// Draws the selection over an already drawn row: the selection colours, keeping the text.
+    static func highlight(_ row: Rect, _ buffer: inout ScreenBuffer, _ palette: Palette) {
+        let selection = palette[.selection]
+        for x in row.x..<row.maxX {
+            guard var cell = buffer[x, row.y] else { continue }
+            cell.style = cell.style.on(selection).adding(.bold)
+            if cell.style.foreground == selection.background { cell.style.foreground = selection.foreground }
+            buffer.set(cell, x: x, y: row.y)
+        }
+    }
+
+    /// The Issues view.
+    static func renderIssues(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
+        let issues = state.visibleIssues
+        let rows = max(0, area.height - 2)
+        let start = min(state.errorScroll, max(0, issues.count - rows))
+        var text = label(
+            state, shown: start..<min(issues.count, start + rows), matching: issues.count, total: state.issues.count,
+            noun: ("issue", "issues"))
+        if !text.isEmpty { text += " · by \(state.issueOrder.rawValue)" }
+        let inner = Dashboard.frame(
+            .errors, state: state, in: area, into: &buffer, palette: palette, label: text, title: "Issues")
+        guard !inner.isEmpty else { return }
+        if issues.isEmpty {
+            let text = state.issues.isEmpty ? "No errors yet." : "No issues match the filters."
+            buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
+            return
+        }
+        let selected = selectedIndex(state, fingerprints: issues.map(\.fingerprint))
+        for row in 0..<min(inner.height, issues.count - start) {
+            let y = inner.y + row
+            drawIssue(
+                issues[start + row], state: state, x: inner.x, y: y, width: inner.width, into: &buffer, palette: palette
+            )
+            if start + row == selected {
+                highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
+            }
+        }
+    }
+
+    /// One issue: marker, type, services, then on the right count, code, sparkline, first and last seen.
+    static func drawIssue(
+        _ issue: IssueRecord, state: DashboardState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) {
+        let severity = palette.style(for: issue.severity)
+        let row = Rect(x: x, y: y, width: width, height: 1)
+        buffer.write(state.unicode ? "●" : "*", x: x, y: y, style: severity, clip: row)
+        let count = Format.count(issue.count)
+        let last = Format.age(state.now.timeIntervalSince(issue.lastSeen))
+        let first = Format.age(state.now.timeIntervalSince(issue.firstSeen))
+        let sparkWidth = width >= 100 ? 20 : width >= 80 ? 12 : 0
+        // Right-hand columns: count (8), code (7), sparkline, first (5), last (5).
+        let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
+        let leftWidth = max(4, width - 2 - right)
+        let column = buffer.write(
+            DisplayWidth.truncate(issue.typeName, to: leftWidth), x: x + 2, y: y, style: palette[.text],
+            clip: Rect(x: x, y: y, width: 2 + leftWidth, height: 1))
+        if !issue.services.isEmpty, column < x + 2 + leftWidth {
+            buffer.write(
+                " · " + issue.services.joined(separator: ", "), x: column, y: y,
+                width: x + 2 + leftWidth - column, style: palette[.muted])
+        }
+        var at = x + width - right
+        guard at > x + 2 else { return }
+        buffer.write(
+            String(repeating: " ", count: max(0, 8 - count.count - 1)) + count + " ", x: at, y: y, width: 8,
+            style: palette[.alert])
+        at += 8
+        buffer.write(issue.code.description, x: at, y: y, width: 7, style: severity)
+        at += 7
+        if sparkWidth > 0 {
+            buffer.write(
+                Sparkline.render(issue.perSecond(endingAt: state.now), width: sparkWidth, unicode: state.unicode),
+                x: at, y: y,
+                width: sparkWidth, style: palette[.sparkline])
+            at += sparkWidth + 1
+        }
+        if width >= 60 {
+            buffer.write(
+                String(repeating: " ", count: max(0, 4 - first.count)) + first, x: at, y: y, width: 5,
+                style: palette[.muted])
+            at += 5
+        }
+        buffer.write(
+            String(repeating: " ", count: max(0, 4 - last.count)) + last + " ", x: at, y: y, width: 5,
+            style: palette[.text])
+    }
+
     /// `5 alerts`, `1–3 of 5 alerts` when some are scrolled out of view, `2 of 5 alerts` when filtered.
-    static func label(_ state: DashboardState, shown: Range<Int>, matching: Int) -> String {
-        let total = state.alerts.count
+    static func label(
+        _ state: DashboardState, shown: Range<Int>, matching: Int, total: Int, noun nouns: (String, String)
+    ) -> String {
         guard total > 0 else { return "" }
-        let noun = total == 1 ? "alert" : "alerts"
+        let noun = total == 1 ? nouns.0 : nouns.1
         let dash = state.unicode ? "–" : "-"
         let range = shown.count < matching ? "\(shown.lowerBound + 1)\(dash)\(shown.upperBound) of " : ""
         if matching < total { return range.isEmpty ? "\(matching) of \(total) \(noun)" : range + "\(matching) shown" }

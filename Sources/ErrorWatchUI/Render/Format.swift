@@ -47,6 +47,38 @@ public enum Format {
         return "\(hundredths / 100)." + pad2(Int(hundredths % 100)) + "s"
     }
 
+    /// `"2026-11-22 09:00:03.250 UTC"`: an absolute time, to the millisecond.
+    public static func timestamp(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let whole = Int(seconds.rounded(.down))
+        let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
+        var days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(year)-" + pad2(month) + "-" + pad2(day) + " " + clock(date) + "." + millisText + " UTC"
+    }
+
+    /// `"3s ago"`, `"2m ago"`, `"in 4s"` (a clock ahead of ours), `"just now"`.
+    public static func relative(_ seconds: TimeInterval) -> String {
+        if seconds > -1, seconds < 1 { return "just now" }
+        return seconds >= 0 ? age(seconds) + " ago" : "in " + age(-seconds)
+    }
+
+    /// `"−1.250s"`, `"+0.003s"`: an offset from a moment, in seconds with milliseconds.
+    public static func offset(_ seconds: TimeInterval) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        return sign + fixed(abs(seconds), 3) + "s"
+    }
+
     /// A number for a narrow column: `"1,284"` for whole numbers, `"3.25"`, `"12.5"`, `"1.2M"`, `"3.4G"`.
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }

@@ -79,6 +79,19 @@ public enum FooterBar {
             return
         }
         var column = room.x
+        if state.detail != nil {
+            // A detail view has keys of its own.
+            var hints = [("Esc", "close"), ("j k", "scroll"), ("PgUp PgDn", "page")]
+            if case .event = state.detail {} else { hints += [("[ ]", "occurrence"), ("Enter", "open")] }
+            hints.append(("?", "help"))
+            for (label, hint) in hints {
+                let width = 1 + DisplayWidth.of(label) + 1 + DisplayWidth.of(hint) + 1
+                if column + width > room.maxX { break }
+                column = buffer.write(" " + label, x: column, y: room.y, style: key, clip: room)
+                column = buffer.write(" " + hint + " ", x: column, y: room.y, style: bar, clip: room)
+            }
+            return
+        }
         // The keys in force: an attached app's hints appear only while it is attached.
         for binding in state.keymap.bindings {
             guard let hint = binding.hint else { continue }

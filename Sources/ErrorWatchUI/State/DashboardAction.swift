@@ -14,6 +14,11 @@ public enum DashboardAction: Sendable {
     case alertReceived(AlertRecord)
     /// The runtime sampled the metrics backend.
     case metricsSampled(MetricsSnapshot)
+    /// The runtime's exact issue counts: the issues that changed since its last sample (upserted by
+    /// fingerprint), and the fingerprints it stopped keeping.
+    case issuesSampled(changed: [IssueRecord], evicted: [String])
+    /// The handler tree reported how it dealt with the error of event `sequence`.
+    case handlingReported(sequence: UInt64, HandlingSummary)
     /// A named status changed (a producer's `reconciler`, the demo's `login`); the latest per service and name
     /// wins.
     case statusChanged(StatusEntry)

@@ -3,6 +3,7 @@ extension DashboardReducer {
     /// Returns whether the state changed.
     static func handleKey(_ key: Key, state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
         if state.isEditingFilter, let handled = editFilter(key, state: &state) { return handled }
+        if state.detail != nil, !state.showsHelp, let handled = handleDetailKey(key, state: &state) { return handled }
         guard let binding = state.keymap.binding(for: key) else { return false }
         switch binding.command {
         case .app(let command):
@@ -52,13 +53,15 @@ extension DashboardReducer {
         case .focusPrevious:
             state.focus = panes[(panes.firstIndex(of: state.focus)! + panes.count - 1) % panes.count]
         case .scrollUp, .scrollDown, .pageUp, .pageDown, .scrollTop, .scrollBottom:
-            if scrollsLogs { scrollLogs(command, state: &state) } else { scrollErrors(command, state: &state) }
+            if scrollsLogs { scrollLogs(command, state: &state) } else { moveErrorSelection(command, state: &state) }
         case .beginTextFilter:
             state.isEditingFilter = true
             state.showsHelp = false
         case .cancel:
             if state.showsHelp {
                 state.showsHelp = false
+            } else if !state.detailStack.isEmpty {
+                closeDetail(state: &state)
             } else if !state.textFilter.isEmpty {
                 state.textFilter = ""
                 state.logScroll = 0
@@ -101,6 +104,18 @@ extension DashboardReducer {
             state.statusMessage = "theme \(state.theme.name)"
         case .redraw:
             effects.append(.redrawAll)
+        case .openDetail:
+            return openDetail(state: &state)
+        case .toggleErrorsView:
+            state.errorsView = state.errorsView == .alerts ? .issues : .alerts
+            state.selectedFingerprint = nil
+            state.errorScroll = 0
+            state.focus = .errors
+        case .cycleIssueOrder:
+            let orders = IssueOrder.allCases
+            state.issueOrder = orders[(orders.firstIndex(of: state.issueOrder)! + 1) % orders.count]
+            state.errorsView = .issues
+            state.statusMessage = "issues by \(state.issueOrder.rawValue)"
         }
         return true
     }

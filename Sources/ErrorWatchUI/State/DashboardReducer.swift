@@ -17,8 +17,9 @@ import Foundation
 /// - `generation` increases on every visible change; a tick changes it only when the displayed second changes.
 /// - A status message stays ``DashboardState/statusMessageDuration`` seconds, then the next tick clears it.
 public enum DashboardReducer {
-    /// Longest message kept per event, in scalars; the rest is cut with `…` when the event arrives.
-    public static let messageLimit = 400
+    /// Longest message kept per event, in scalars; the rest is cut with `…` when the event arrives. Long enough
+    /// that the detail view shows any real message whole (a wire line is at most 64 KiB).
+    public static let messageLimit = 8_192
 
     /// Applies `action` to `state` and returns what the runtime must do.
     public static func reduce(into state: inout DashboardState, action: DashboardAction) -> [DashboardEffect] {
@@ -42,6 +43,31 @@ public enum DashboardReducer {
         case .metricsSampled(let metrics):
             changed = metrics != state.metrics
             state.metrics = metrics
+        case .issuesSampled(let updated, let evicted):
+            changed = !updated.isEmpty || !evicted.isEmpty
+            if !evicted.isEmpty {
+                let gone = Set(evicted)
+                state.issues.removeAll { gone.contains($0.fingerprint) }
+            }
+            for issue in updated.suffix(DashboardState.issueCapacity).map(sanitized) {
+                if let index = state.issues.firstIndex(where: { $0.fingerprint == issue.fingerprint }) {
+                    state.issues[index] = issue
+                } else {
+                    state.issues.append(issue)
+                }
+            }
+            if state.issues.count > DashboardState.issueCapacity {
+                state.issues.sort { $0.lastSeen > $1.lastSeen }
+                state.issues.removeLast(state.issues.count - DashboardState.issueCapacity)
+            }
+        case .handlingReported(let sequence, var summary):
+            summary.path = summary.path.prefix(32).map { Sanitizer.sanitize($0, limit: 60) }
+            summary.outcome = Sanitizer.sanitize(summary.outcome, limit: 120)
+            if state.handling.updateValue(summary, forKey: sequence) == nil { state.handlingOrder.append(sequence) }
+            while state.handlingOrder.count > state.logCapacity {
+                state.handling[state.handlingOrder.removeFirst()] = nil
+            }
+            changed = state.detail != nil
         case .statusChanged(var status):
             status.name = Sanitizer.sanitize(status.name, limit: 40)
             status.state = Sanitizer.sanitize(status.state, limit: 80)
@@ -97,8 +123,21 @@ public enum DashboardReducer {
             state.statusMessageSetAt = state.now
             changed = true
         }
+        if state.detail != nil { changed = clampDetailScroll(&state) || changed }
         if changed { state.generation &+= 1 }
         return effects
+    }
+
+    /// Keeps the detail view's scroll within its content (the content depends on the width, so this runs after
+    /// every action while a view is open). Returns whether it moved.
+    static func clampDetailScroll(_ state: inout DashboardState) -> Bool {
+        guard let target = state.detail else { return false }
+        let body = DashboardLayout(for: state).body
+        let rows = max(1, body.height - 2)
+        let total = DetailView.lines(of: target, in: state, width: body.width - 4).count
+        let clamped = DetailView.clampedScroll(state.detailScroll, lines: total, rows: rows)
+        defer { state.detailScroll = clamped }
+        return clamped != state.detailScroll
     }
 
     static func isAppCommand(_ effect: DashboardEffect) -> Bool {
@@ -134,13 +173,50 @@ public enum DashboardReducer {
         }
     }
 
+    /// An issue with its text made safe to draw.
+    static func sanitized(_ incoming: IssueRecord) -> IssueRecord {
+        var issue = incoming
+        issue.typeName = Sanitizer.sanitize(issue.typeName, limit: 60)
+        issue.qualifiedTypeName = Sanitizer.sanitize(issue.qualifiedTypeName, limit: 200)
+        issue.services = issue.services.prefix(8).map { Sanitizer.sanitize($0, limit: 40) }
+        issue.recent = issue.recent.prefix(IssueRecord.occurrenceLimit).map { occurrence in
+            var occurrence = occurrence
+            occurrence.message = Sanitizer.sanitize(occurrence.message, limit: messageLimit)
+            occurrence.service = occurrence.service.map { Sanitizer.sanitize($0, limit: 40) }
+            return occurrence
+        }
+        return issue
+    }
+
     /// Adds an event to the Logs ring buffer, keeping a scrolled or paused view where it is.
     static func append(_ incoming: DashboardEvent, to state: inout DashboardState) {
         var event = incoming
+        if event.sequence == 0 {
+            event.sequence = state.nextLogLineNumber
+            state.nextLogLineNumber &+= 1
+        }
         event.message = Sanitizer.sanitize(event.message, limit: messageLimit)
         event.source = Sanitizer.sanitize(event.source, limit: 60)
         event.typeName = Sanitizer.sanitize(event.typeName, limit: 60)
         if let user = event.userMessage { event.userMessage = Sanitizer.sanitize(user, limit: messageLimit) }
+        if !event.qualifiedTypeName.isEmpty {
+            event.qualifiedTypeName = Sanitizer.sanitize(event.qualifiedTypeName, limit: 200)
+        }
+        event.service = event.service.map { Sanitizer.sanitize($0, limit: 60) }
+        event.from = event.from.map { Sanitizer.sanitize($0, limit: 120) }
+        event.location = event.location.map { Sanitizer.sanitize($0, limit: 300) }
+        // A stack trace keeps its lines: each is made safe on its own.
+        event.stackTrace = event.stackTrace.map { trace in
+            trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(200)
+                .map { Sanitizer.sanitize(String($0), limit: 400) }.joined(separator: "\n")
+        }
+        if !event.metadata.isEmpty {
+            event.metadata = Dictionary(
+                event.metadata.prefix(64).map {
+                    (Sanitizer.sanitize($0.key, limit: 60), Sanitizer.sanitize($0.value, limit: 400))
+                },
+                uniquingKeysWith: { first, _ in first })
+        }
         if state.logs.count >= state.logCapacity {
             let dropped = state.logs.removeFirst()
             if dropped.sequence == state.selectedSequence { state.selectedSequence = nil }

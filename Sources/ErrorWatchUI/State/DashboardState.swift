@@ -13,6 +13,32 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
     public var title: String { rawValue }
 }
 
+/// What the Errors pane lists.
+public enum ErrorsView: String, Sendable, Hashable {
+    /// What users were told: coalesced, user-origin alerts.
+    case alerts = "Alerts"
+    /// Every error, background included, grouped by fingerprint.
+    case issues = "Issues"
+}
+
+/// How the Issues view is sorted.
+public enum IssueOrder: String, Sendable, Hashable, CaseIterable {
+    /// Most recently seen first.
+    case lastSeen = "last seen"
+    /// Most frequent first.
+    case count
+}
+
+/// What a detail view shows.
+public enum DetailTarget: Sendable, Hashable {
+    /// One event (a Logs line or an occurrence), by sequence number.
+    case event(UInt64)
+    /// A coalesced alert, by fingerprint.
+    case alert(String)
+    /// An issue, by fingerprint.
+    case issue(String)
+}
+
 /// Everything the dashboard shows, as plain values. Only ``DashboardReducer`` changes it; ``Dashboard/render(_:)``
 /// draws it. It holds no references to services, clocks or terminals.
 ///
@@ -53,6 +79,15 @@ public struct DashboardState: Sendable, Equatable {
     public var statuses: [StatusEntry] = []
     /// Apps attached inside the dashboard's process, in the order they attached.
     public var apps: [AttachedApp] = []
+    /// Every error grouped by fingerprint, counted exactly upstream; the Issues view sorts them.
+    public var issues: [IssueRecord] = []
+    /// How the handler tree dealt with recent errors, by sequence number (at most ``logCapacity`` kept).
+    public var handling: [UInt64: HandlingSummary] = [:]
+    /// The number the next log line without one gets: log lines are numbered from 2⁶³ up, so they never collide
+    /// with the stream's sequence numbers and can be selected and opened like errors.
+    var nextLogLineNumber: UInt64 = 1 << 63
+    /// Sequence numbers of ``handling`` in arrival order, to forget the oldest.
+    var handlingOrder: Deque<UInt64> = []
     /// Producers watched from outside the process, in the order they appeared.
     public var sources: [SourceStatus] = []
 
@@ -76,6 +111,18 @@ public struct DashboardState: Sendable, Equatable {
     public var errorScroll = 0
     /// The Logs line selected with `e`/`E`, by sequence number.
     public var selectedSequence: UInt64?
+    /// What the Errors pane lists: alerts (what users were told) or issues (every error, grouped).
+    public var errorsView: ErrorsView = .alerts
+    /// How the Issues view is sorted (`O` cycles).
+    public var issueOrder: IssueOrder = .lastSeen
+    /// The selected alert or issue, by fingerprint; `nil` selects the newest (first) row, following it.
+    public var selectedFingerprint: String?
+    /// The detail views open, innermost last; the last one fills the dashboard's body. `Esc` or `q` closes it.
+    public var detailStack: [DetailTarget] = []
+    /// Rows of the open detail view scrolled past.
+    public var detailScroll = 0
+    /// In a group's detail view, the selected occurrence (0 is the newest).
+    public var detailOccurrence = 0
     /// Whether the Logs view is frozen; what arrives is still kept and counted.
     public var isPaused = false
     /// Events that arrived since the pause began (`PAUSED +N`).
@@ -96,6 +143,8 @@ public struct DashboardState: Sendable, Equatable {
     public var statusMessageSetAt: Date?
     /// How long a status message stays in the footer.
     public static let statusMessageDuration: TimeInterval = 5
+    /// How many issues are kept (the runtime sends the most recent).
+    public static let issueCapacity = 1_000
     /// How many distinct statuses are kept; later new names are ignored (producers cannot grow the state).
     public static let statusCapacity = 64
 
@@ -176,6 +225,28 @@ public struct DashboardState: Sendable, Equatable {
 
     /// Whether any filter is active.
     public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }
+
+    /// The detail view shown, if any.
+    public var detail: DetailTarget? { detailStack.last }
+
+    /// Issues in the chosen order, filtered.
+    public var visibleIssues: [IssueRecord] {
+        let filtered = issues.filter { matches($0) }
+        switch issueOrder {
+        case .lastSeen:
+            return filtered.sorted { ($0.lastSeen, $0.count, $1.fingerprint) > ($1.lastSeen, $1.count, $0.fingerprint) }
+        case .count:
+            return filtered.sorted { ($0.count, $0.lastSeen, $1.fingerprint) > ($1.count, $1.lastSeen, $0.fingerprint) }
+        }
+    }
+
+    /// Whether an issue passes the type and text filters.
+    public func matches(_ issue: IssueRecord) -> Bool {
+        if !typeFilter.isEmpty, !typeFilter.contains(issue.typeName) { return false }
+        if textFilter.isEmpty { return true }
+        return contains(issue.typeName) || contains(issue.code.description)
+            || issue.services.contains(where: contains) || contains(issue.recent.first?.message ?? "")
+    }
 
     /// Alerts not yet expired, most recent first, filtered. Alerts fade after ``alertFadeAfter`` seconds without a
     /// repeat and are dropped by the reducer after ``alertExpiresAfter``.

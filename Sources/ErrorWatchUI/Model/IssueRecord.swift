@@ -1,0 +1,105 @@
+import ErrorStreaming
+import Foundation
+
+/// Every error of one kind, background ones included, grouped by fingerprint for the Issues view. Counted
+/// upstream (by the runtime's exact counter), so ``count`` is exact whatever the display buffers drop.
+public struct IssueRecord: Sendable, Hashable {
+    /// One occurrence, enough to list it and to find it again in Logs by ``sequence``.
+    public struct Occurrence: Sendable, Hashable {
+        /// The event's sequence number in the dashboard's stream.
+        public var sequence: UInt64
+        /// When it happened.
+        public var timestamp: Date
+        /// Its technical message.
+        public var message: String
+        /// Its service, if it came from another process.
+        public var service: String?
+
+        /// An occurrence.
+        public init(sequence: UInt64, timestamp: Date, message: String, service: String? = nil) {
+            self.sequence = sequence
+            self.timestamp = timestamp
+            self.message = message
+            self.service = service
+        }
+    }
+
+    /// The grouping key: type and code by default.
+    public var fingerprint: String
+    /// Short type name.
+    public var typeName: String
+    /// Fully qualified type name.
+    public var qualifiedTypeName: String
+    /// The stable code.
+    public var code: ErrorCode
+    /// The category of the latest occurrence.
+    public var category: ErrorCategory
+    /// The severity of the latest occurrence.
+    public var severity: ErrorSeverity
+    /// How many errors of this issue were added: exact.
+    public var count: Int
+    /// How many of them were user-origin (the rest are background).
+    public var userCount: Int
+    /// The services it was seen in, in order of first appearance (at most a few).
+    public var services: [String]
+    /// The first and latest occurrence.
+    public var firstSeen: Date
+    public var lastSeen: Date
+    /// Occurrences in each of the 60 seconds up to and including ``perSecondEnd``'s second, oldest first.
+    public var perSecond: [Int]
+    /// The second the last bucket of ``perSecond`` counts; a view drawn later shifts the buckets by the difference.
+    public var perSecondEnd: Date
+    /// The most recent occurrences, newest first (at most ``occurrenceLimit``).
+    public var recent: [Occurrence]
+    /// How many occurrences ``recent`` keeps.
+    public static let occurrenceLimit = 100
+
+    /// Occurrences in each of the 60 seconds up to and including `now`'s second, oldest first: ``perSecond``
+    /// shifted by the seconds since it was counted.
+    public func perSecond(endingAt now: Date) -> [Int] {
+        let shift =
+            Int(now.timeIntervalSince1970.rounded(.down)) - Int(perSecondEnd.timeIntervalSince1970.rounded(.down))
+        guard shift > 0 else { return perSecond }
+        guard shift < perSecond.count else { return Array(repeating: 0, count: perSecond.count) }
+        return Array(perSecond.dropFirst(shift)) + Array(repeating: 0, count: shift)
+    }
+
+    /// An issue record.
+    public init(
+        fingerprint: String, typeName: String, qualifiedTypeName: String, code: ErrorCode, category: ErrorCategory,
+        severity: ErrorSeverity, count: Int, userCount: Int = 0, services: [String] = [], firstSeen: Date,
+        lastSeen: Date, perSecond: [Int] = [], perSecondEnd: Date? = nil, recent: [Occurrence] = []
+    ) {
+        self.perSecondEnd = perSecondEnd ?? lastSeen
+        self.fingerprint = fingerprint
+        self.typeName = typeName
+        self.qualifiedTypeName = qualifiedTypeName
+        self.code = code
+        self.category = category
+        self.severity = severity
+        self.count = count
+        self.userCount = userCount
+        self.services = services
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.perSecond = perSecond
+        self.recent = recent
+    }
+}
+
+/// How the app's handler tree dealt with an error, joined to its event by sequence number.
+public struct HandlingSummary: Sendable, Hashable {
+    /// The nodes whose action ran on the way down, in order.
+    public var path: [String]
+    /// `consumed by NODE`, `rewritten by NODE to TYPE`, `passed` or `unhandled`.
+    public var outcome: String
+    /// What the tree's `finally` was told: whether it was handled.
+    public var handled: Bool
+
+    /// A summary.
+    public init(path: [String], outcome: String, handled: Bool) {
+        self.path = path
+        self.outcome = outcome
+        self.handled = handled
+    }
+}

@@ -1,0 +1,352 @@
+import ErrorStreaming
+import Foundation
+
+/// The detail view: one alert, issue or event read whole, filling the dashboard's body (header and footer stay).
+///
+/// An event shows every field with a label: messages wrapped to the width, never truncated; type, code, category,
+/// severity, origin, attempt, source; service, process, host and where it came from; the time, absolute and
+/// relative; the attributes, sorted; the stack trace or source location; how the handler tree dealt with it;
+/// and the breadcrumbs, the 20 lines of the same service before it. An alert or issue shows its count, first and
+/// last seen and its occurrences, newest first; `[`/`]` select one and `Enter` opens it.
+public enum DetailView {
+    /// One line of the view: segments of text, each in a theme role.
+    struct Line {
+        var segments: [(text: String, role: ThemeRole)]
+        /// Whether the line is the selected occurrence.
+        var selected = false
+
+        init(_ segments: [(String, ThemeRole)], selected: Bool = false) {
+            self.segments = segments.map { (text: $0.0, role: $0.1) }
+            self.selected = selected
+        }
+    }
+
+    /// How many breadcrumbs are listed before an event.
+    public static let breadcrumbLimit = 20
+    static let labelWidth = 16
+
+    /// Draws the open detail view into `area` (the dashboard's body).
+    public static func render(
+        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
+        guard let target = state.detail, !area.isEmpty else { return }
+        buffer.fill(area, style: palette[.text])
+        buffer.drawBox(
+            area, title: title(of: target, in: state), borderStyle: palette[.focusedBorder],
+            titleStyle: palette[.focusedTitle], unicode: state.unicode)
+        let inner = area.inset(by: 1)
+        guard !inner.isEmpty else { return }
+        let content = lines(of: target, in: state, width: inner.width - 2)
+        let scroll = clampedScroll(state.detailScroll, lines: content.count, rows: inner.height)
+        let hint = "\(min(content.count, scroll + inner.height))/\(content.count)"
+        if area.width >= DisplayWidth.of(hint) + 20 {
+            buffer.write(
+                " \(hint) ", x: area.maxX - DisplayWidth.of(hint) - 4, y: area.y, style: palette[.muted], clip: area)
+        }
+        for (row, line) in content.dropFirst(scroll).prefix(inner.height).enumerated() {
+            let y = inner.y + row
+            let rowRect = Rect(x: inner.x, y: y, width: inner.width, height: 1)
+            if line.selected { buffer.fill(rowRect, style: palette[.selection]) }
+            var column = inner.x + 1
+            for segment in line.segments {
+                let style =
+                    line.selected ? palette[segment.role].on(palette[.selection]).adding(.bold) : palette[segment.role]
+                column = buffer.write(segment.text, x: column, y: y, style: style, clip: rowRect)
+            }
+        }
+    }
+
+    /// The first line shown for `scroll`, kept so the last page stays full.
+    static func clampedScroll(_ scroll: Int, lines: Int, rows: Int) -> Int {
+        min(max(0, scroll), max(0, lines - rows))
+    }
+
+    static func title(of target: DetailTarget, in state: DashboardState) -> String {
+        switch target {
+        case .event(let sequence):
+            guard let event = event(sequence, in: state) else { return "Event" }
+            return event.kind == .error ? "Error · \(event.typeName)" : "Log line"
+        case .alert: return "Alert"
+        case .issue: return "Issue"
+        }
+    }
+
+    /// The event with this sequence number, if Logs still keeps it.
+    static func event(_ sequence: UInt64, in state: DashboardState) -> DashboardEvent? {
+        state.logs.last { $0.sequence == sequence }
+    }
+
+    /// The occurrences a group's view lists, newest first: an issue's (counted upstream), or the Logs lines that
+    /// an alert coalesced.
+    static func occurrences(of target: DetailTarget, in state: DashboardState) -> [IssueRecord.Occurrence] {
+        switch target {
+        case .event: return []
+        case .issue(let fingerprint):
+            return state.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
+        case .alert(let fingerprint):
+            var found: [IssueRecord.Occurrence] = []
+            var index = state.logs.endIndex
+            while index > state.logs.startIndex, found.count < IssueRecord.occurrenceLimit {
+                index -= 1
+                let event = state.logs[index]
+                guard event.fingerprint == fingerprint else { continue }
+                found.append(
+                    IssueRecord.Occurrence(
+                        sequence: event.sequence, timestamp: event.timestamp, message: event.message,
+                        service: event.service))
+            }
+            return found
+        }
+    }
+
+    // MARK: Content
+
+    /// Every line of the view for `target` at `width` columns.
+    static func lines(of target: DetailTarget, in state: DashboardState, width: Int) -> [Line] {
+        let width = max(20, width)
+        switch target {
+        case .event(let sequence):
+            guard let event = event(sequence, in: state) else {
+                return [
+                    Line([
+                        ("This event is no longer kept in Logs (older than the last ", .muted),
+                        ("\(Format.count(state.logCapacity)) lines", .muted), (").", .muted),
+                    ])
+                ]
+            }
+            return eventLines(event, state: state, width: width)
+        case .alert(let fingerprint):
+            guard let alert = state.alerts.first(where: { $0.fingerprint == fingerprint }) else {
+                return [Line([("This alert expired.", .muted)])]
+            }
+            return alertLines(alert, state: state, width: width)
+        case .issue(let fingerprint):
+            guard let issue = state.issues.first(where: { $0.fingerprint == fingerprint }) else {
+                return [Line([("This issue is no longer kept.", .muted)])]
+            }
+            return issueLines(issue, state: state, width: width)
+        }
+    }
+
+    static func eventLines(_ event: DashboardEvent, state: DashboardState, width: Int) -> [Line] {
+        var lines: [Line] = []
+        func field(_ label: String, _ value: String?, _ role: ThemeRole = .text) {
+            guard let value, !value.isEmpty else { return }
+            lines += labelled(label, value, role: role, width: width)
+        }
+        func section(_ title: String) {
+            lines.append(Line([]))
+            lines.append(Line([(title, .title)]))
+        }
+        if event.kind == .error {
+            field("Message", event.message)
+            field("User message", event.userMessage)
+            lines.append(Line([]))
+            field("Type", event.typeName, .title)
+            if event.qualifiedTypeName != event.typeName { field("Qualified type", event.qualifiedTypeName) }
+            field("Code", event.code?.description, .title)
+            field("Category", event.category?.label)
+            field("Severity", event.level.description)
+            field("Origin", event.origin == .background ? "background (counted, never alerted)" : "user")
+            field("Attempt", event.attempt.map(String.init))
+        } else {
+            field("Message", event.message)
+            lines.append(Line([]))
+            field("Level", event.level.description)
+        }
+        field("Source", event.source)
+        field("Service", event.service ?? "this process")
+        field("Process", event.metadata["process.pid"].map { "pid " + $0 })
+        field("Host", event.metadata["host.name"])
+        field("From", event.from)
+        let age = state.now.timeIntervalSince(event.timestamp)
+        field("Time", Format.timestamp(event.timestamp) + "  (" + Format.relative(age) + ")")
+        let attributes = event.metadata.filter { !Self.shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
+        if !attributes.isEmpty {
+            section("Attributes")
+            for (key, value) in attributes { lines += labelled(key, value, role: .text, width: width) }
+        }
+        if let location = event.location {
+            section("Where")
+            lines += wrap(location, width: width).map { Line([($0, .text)]) }
+        }
+        if let trace = event.stackTrace, !trace.isEmpty {
+            section("Stack trace")
+            for line in trace.split(separator: "\n", omittingEmptySubsequences: false) {
+                lines += wrap(String(line), width: width).map { Line([($0, .muted)]) }
+            }
+        }
+        if let handling = state.handling[event.sequence] {
+            section("Handling")
+            let arrow = state.unicode ? " → " : " -> "
+            lines += labelled(
+                "Path", handling.path.isEmpty ? "(no node's action ran)" : handling.path.joined(separator: arrow),
+                role: .text, width: width)
+            lines += labelled("Outcome", handling.outcome, role: handling.handled ? .healthOk : .alert, width: width)
+            lines += labelled("finally", handling.handled ? "handled" : "not handled", role: .muted, width: width)
+        }
+        let crumbs = breadcrumbs(before: event, in: state)
+        section(
+            "Breadcrumbs (\(crumbs.isEmpty ? "none" : "last \(crumbs.count)") of \(event.service ?? "this process") before it)"
+        )
+        for crumb in crumbs {
+            let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
+            var text = crumb.message
+            if let code = crumb.code { text = "[\(code)] " + text }
+            let prefix = Format.offset(offset) + " " + crumb.level.tag + " "
+            let wrapped = wrap(text, width: max(10, width - DisplayWidth.of(prefix)))
+            for (index, part) in wrapped.enumerated() {
+                lines.append(
+                    Line([
+                        (index == 0 ? prefix : String(repeating: " ", count: DisplayWidth.of(prefix)), .muted),
+                        (part, crumb.kind == .error ? .text : .muted),
+                    ]))
+            }
+        }
+        return lines
+    }
+
+    /// Metadata keys already shown as their own field.
+    static let shownElsewhere: Set<String> = ["service.name", "process.pid", "host.name"]
+
+    /// The last ``breadcrumbLimit`` lines of the same service (or of this process) before `event`, oldest first.
+    static func breadcrumbs(before event: DashboardEvent, in state: DashboardState) -> [DashboardEvent] {
+        guard let position = state.logs.lastIndex(where: { $0.sequence == event.sequence }) else { return [] }
+        var found: [DashboardEvent] = []
+        var index = position
+        while index > state.logs.startIndex, found.count < breadcrumbLimit {
+            index -= 1
+            if state.logs[index].service == event.service { found.append(state.logs[index]) }
+        }
+        return found.reversed()
+    }
+
+    static func alertLines(_ alert: AlertRecord, state: DashboardState, width: Int) -> [Line] {
+        var lines: [Line] = []
+        lines += labelled("Title", alert.title, role: .title, width: width)
+        lines += labelled("Count", Format.count(alert.count), role: .text, width: width)
+        lines += labelled("Code", alert.code?.description ?? "–", role: .text, width: width)
+        lines += labelled("Type", alert.typeName, role: .text, width: width)
+        lines += labelled("Category", alert.category.label, role: .text, width: width)
+        lines += labelled("Severity", alert.severity.description, role: .text, width: width)
+        lines += labelled("Source", alert.source, role: .text, width: width)
+        lines += times(first: alert.firstSeen, last: alert.lastSeen, state: state, width: width)
+        lines += occurrenceLines(.alert(alert.fingerprint), state: state, width: width)
+        return lines
+    }
+
+    static func issueLines(_ issue: IssueRecord, state: DashboardState, width: Int) -> [Line] {
+        var lines: [Line] = []
+        lines += labelled("Type", issue.typeName, role: .title, width: width)
+        if issue.qualifiedTypeName != issue.typeName {
+            lines += labelled("Qualified type", issue.qualifiedTypeName, role: .text, width: width)
+        }
+        lines += labelled("Code", issue.code.description, role: .text, width: width)
+        lines += labelled(
+            "Count",
+            Format.count(issue.count) + " (\(Format.count(issue.userCount)) user, "
+                + "\(Format.count(issue.count - issue.userCount)) background)", role: .text, width: width)
+        lines += labelled("Category", issue.category.label, role: .text, width: width)
+        lines += labelled("Severity", issue.severity.description, role: .text, width: width)
+        lines += labelled(
+            "Services", issue.services.isEmpty ? "this process" : issue.services.joined(separator: ", "),
+            role: .text, width: width)
+        lines += times(first: issue.firstSeen, last: issue.lastSeen, state: state, width: width)
+        if !issue.perSecond.isEmpty {
+            lines.append(
+                Line([
+                    (pad("Last 60 s"), .muted),
+                    (
+                        Sparkline.render(
+                            issue.perSecond(endingAt: state.now), width: min(60, width - labelWidth),
+                            unicode: state.unicode), .sparkline
+                    ),
+                ]))
+        }
+        lines += occurrenceLines(.issue(issue.fingerprint), state: state, width: width)
+        return lines
+    }
+
+    static func times(first: Date, last: Date, state: DashboardState, width: Int) -> [Line] {
+        labelled(
+            "First seen", Format.timestamp(first) + "  (" + Format.relative(state.now.timeIntervalSince(first)) + ")",
+            role: .text, width: width)
+            + labelled(
+                "Last seen", Format.timestamp(last) + "  (" + Format.relative(state.now.timeIntervalSince(last)) + ")",
+                role: .text, width: width)
+    }
+
+    static func occurrenceLines(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
+        let occurrences = occurrences(of: target, in: state)
+        var lines = [Line([]), Line([("Occurrences, newest first", .title), ("   [ ] select, Enter opens", .muted)])]
+        if occurrences.isEmpty { lines.append(Line([("none kept", .muted)])) }
+        let selected = min(state.detailOccurrence, max(0, occurrences.count - 1))
+        for (index, occurrence) in occurrences.enumerated() {
+            let prefix = Format.clock(occurrence.timestamp) + (occurrence.service.map { " " + $0 } ?? "") + "  "
+            let text = DisplayWidth.truncate(occurrence.message, to: max(4, width - DisplayWidth.of(prefix)))
+            lines.append(Line([(prefix, .muted), (text, .text)], selected: index == selected))
+        }
+        return lines
+    }
+
+    /// `Label         value`, the value wrapped under itself.
+    static func labelled(_ label: String, _ value: String, role: ThemeRole, width: Int) -> [Line] {
+        let valueWidth = max(8, width - labelWidth)
+        return wrap(value, width: valueWidth).enumerated().map { index, part in
+            Line([(index == 0 ? pad(label) : String(repeating: " ", count: labelWidth), .muted), (part, role)])
+        }
+    }
+
+    static func pad(_ label: String) -> String {
+        let cut = DisplayWidth.truncate(label, to: labelWidth - 1)
+        return cut + String(repeating: " ", count: max(1, labelWidth - DisplayWidth.of(cut)))
+    }
+
+    /// `text` in lines of at most `width` columns: at spaces where possible, hard-split otherwise; newlines kept.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var result: [String] = []
+        for whole in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // Leading spaces (a stack frame's indent) are kept; the rest wraps after them.
+            let indentCount = min(whole.prefix { $0 == " " }.count, width / 2)
+            let indent = String(repeating: " ", count: indentCount)
+            let paragraph = whole.drop { $0 == " " }
+            var line = indent
+            var lineWidth = indentCount
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                var word = Substring(word)
+                let separator = lineWidth == indentCount ? 0 : 1
+                let wordWidth = DisplayWidth.of(word)
+                if lineWidth + separator + wordWidth <= width {
+                    if separator == 1 { line += " " }
+                    line += word
+                    lineWidth += separator + wordWidth
+                    continue
+                }
+                if lineWidth > indentCount { result.append(line) }
+                line = indent
+                lineWidth = indentCount
+                // A word longer than the line is split across lines.
+                while indentCount + DisplayWidth.of(word) > width {
+                    var piece = indent
+                    var pieceWidth = indentCount
+                    var rest = word.startIndex
+                    for character in word {
+                        let w = DisplayWidth.of(character)
+                        if pieceWidth + w > width { break }
+                        piece.append(character)
+                        pieceWidth += w
+                        rest = word.index(after: rest)
+                    }
+                    if pieceWidth == indentCount { break }
+                    result.append(piece)
+                    word = word[rest...]
+                }
+                line = indent + word
+                lineWidth = indentCount + DisplayWidth.of(word)
+            }
+            result.append(line)
+        }
+        return result
+    }
+}
