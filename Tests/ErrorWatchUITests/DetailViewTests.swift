@@ -98,7 +98,7 @@ struct DetailViewTests {
     }
 
     @Test func logLinesGetTheirOwnNumbersSoTheyCanBeOpened() {
-        var state = Self.stateWithADetailedError()
+        let state = Self.stateWithADetailedError()
         let lines = state.logs.filter { $0.source == "shop.checkout" }
         #expect(Set(lines.map(\.sequence)).count == lines.count)
         #expect(lines.allSatisfy { $0.sequence >= 1 << 63 })

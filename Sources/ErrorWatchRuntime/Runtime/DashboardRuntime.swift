@@ -35,6 +35,8 @@ public final class DashboardRuntime: Sendable {
     public let executor: (any TaskExecutor)?
     /// Dashboard seconds per clock second: 4 when a recording replays at `--speed 4`, so ages read as recorded.
     public let timeScale: Double
+    /// Where `W` saves the events that match the filters.
+    public let exporter: EventExporter
     private let logObserver = Observer<LogRecord>()
     private let statusObserver = Observer<StatusEntry>()
     private let apps = Mutex<[AppAttachment]>([])
@@ -45,10 +47,12 @@ public final class DashboardRuntime: Sendable {
     ///   - timeScale: how fast dashboard time runs against the clock.
     ///   - executor: where every task runs; `nil` for the global concurrent executor.
     ///   - historyCapacity: events the stream keeps for late subscribers.
+    ///   - exporter: where `W` saves events (`$ERRORWATCH_EXPORT_DIR` or the current folder by default).
     public init(
         clock: ErasedClock, startDate: Date, timeScale: Double = 1, executor: (any TaskExecutor)? = nil,
-        historyCapacity: Int = 256
+        historyCapacity: Int = 256, exporter: EventExporter = .fromEnvironment()
     ) {
+        self.exporter = exporter
         self.clock = clock
         self.startDate = startDate
         self.timeScale = timeScale
@@ -126,11 +130,36 @@ public final class DashboardRuntime: Sendable {
     /// Performs what the reducer asked for that concerns an attached app. Quit and redraw belong to the terminal
     /// loop. A command for an app that is not attached is reported on the status line.
     public func perform(_ effect: DashboardEffect) {
-        guard case .appCommand(let command) = effect else { return }
-        if let app = attachedApps.first(where: { $0.name == command.app }) {
-            app.perform(command.id)
+        switch effect {
+        case .appCommand(let command):
+            if let app = attachedApps.first(where: { $0.name == command.app }) {
+                app.perform(command.id)
+            } else {
+                inbox.post(.statusMessage("no app \(command.app) in this process"))
+            }
+        case .export(let events):
+            // Written off the UI thread; the status line says where, or why not.
+            let exporter = self.exporter
+            let inbox = self.inbox
+            let date = now
+            spawn {
+                do {
+                    let path = try exporter.write(events, at: date)
+                    inbox.post(.statusMessage("saved \(events.count) events to \(path)"))
+                } catch {
+                    inbox.post(.statusMessage("could not save to \(exporter.directory): \(error)"))
+                }
+            }
+        case .quit, .redrawAll:
+            break
+        }
+    }
+
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) {
+        if let executor {
+            Task(executorPreference: executor) { await operation() }
         } else {
-            inbox.post(.statusMessage("no app \(command.app) in this process"))
+            Task { await operation() }
         }
     }
 

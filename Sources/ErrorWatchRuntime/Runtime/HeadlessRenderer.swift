@@ -32,6 +32,8 @@ public struct HeadlessRenderer {
         public var startDate: Date
         /// A status-line message to show from the start (for example a theme warning).
         public var statusMessage: String?
+        /// Where `W` saves events; by default `$ERRORWATCH_EXPORT_DIR` or the current folder.
+        public var exporter: EventExporter = .fromEnvironment()
         /// A recording to play (`render --from FILE`); the run then starts at the recording's first event.
         public var recording: RecordingPlayer?
 
@@ -81,7 +83,7 @@ public struct HeadlessRenderer {
         let startDate = options.recording?.startDate ?? options.startDate
         let runtime = DashboardRuntime(
             clock: ErasedClock(clock), startDate: startDate, timeScale: options.recording?.speed ?? 1,
-            executor: executor)
+            executor: executor, exporter: options.exporter)
         if let app = options.app { runtime.attach(app(runtime)) }
         var state = DashboardState(
             width: options.width, height: options.height, now: startDate, themes: options.themes,
@@ -96,7 +98,7 @@ public struct HeadlessRenderer {
                 switch effect {
                 case .quit: quit = true
                 case .redrawAll: break
-                case .appCommand: runtime.perform(effect)
+                case .appCommand, .export: runtime.perform(effect)
                 }
             }
         }

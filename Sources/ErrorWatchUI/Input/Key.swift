@@ -82,6 +82,8 @@ public enum DashboardCommand: Sendable, Hashable {
     case toggleErrorsView
     /// `O`: cycles the Issues view's order.
     case cycleIssueOrder
+    /// `W`: saves the kept events that match the filters to an NDJSON file.
+    case saveMatching
 }
 
 /// What a binding does: a dashboard command, or a command of an attached app.

@@ -136,5 +136,6 @@ public struct Keymap: Sendable, Hashable {
             keys: [.character("v")], command: .dashboard(.toggleErrorsView), summary: "Alerts / Issues view",
             hint: "issues"),
         KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
+        KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
     ])
 }

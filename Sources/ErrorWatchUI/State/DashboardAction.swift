@@ -46,4 +46,6 @@ public enum DashboardEffect: Sendable, Hashable {
     case redrawAll
     /// Hand a command to the attached app that offered it.
     case appCommand(AppCommand)
+    /// Save these events (everything kept that matches the filters, oldest first) to a file.
+    case export([DashboardEvent])
 }

@@ -111,6 +111,14 @@ extension DashboardReducer {
             state.selectedFingerprint = nil
             state.errorScroll = 0
             state.focus = .errors
+        case .saveMatching:
+            let matching = state.logs.filter { state.matches($0) }
+            guard !matching.isEmpty else {
+                state.statusMessage = "nothing to save: no kept event matches"
+                return true
+            }
+            effects.append(.export(Array(matching)))
+            state.statusMessage = "saving \(Format.count(matching.count)) events…"
         case .cycleIssueOrder:
             let orders = IssueOrder.allCases
             state.issueOrder = orders[(orders.firstIndex(of: state.issueOrder)! + 1) % orders.count]

@@ -1,0 +1,64 @@
+import ErrorStreaming
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+
+/// `W`: writes events the dashboard kept to an NDJSON file in the wire format, which `errorwatch replay` and
+/// `errorwatch render --from` read back.
+public struct EventExporter: Sendable {
+    /// The folder files are written to: `$ERRORWATCH_EXPORT_DIR`, else the current folder.
+    public let directory: String
+
+    /// An exporter writing into `directory`.
+    public init(directory: String) { self.directory = directory }
+
+    /// An exporter for this environment: `$ERRORWATCH_EXPORT_DIR` when set, else the current folder.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> EventExporter
+    {
+        let folder = environment["ERRORWATCH_EXPORT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        return EventExporter(directory: folder ?? FileManager.default.currentDirectoryPath)
+    }
+
+    /// The file name for an export made at `date`: `errorwatch-20261122-090003.ndjson`.
+    public static func fileName(at date: Date) -> String {
+        let stamp = Format.timestamp(date).prefix(19).replacingOccurrences(of: "-", with: "")
+            .replacingOccurrences(of: ":", with: "").replacingOccurrences(of: " ", with: "-")
+        return "errorwatch-\(stamp).ndjson"
+    }
+
+    /// Writes `events` (oldest first) to a new file named for `date`; returns its path. A name already taken
+    /// gets `-2`, `-3`… so nothing is overwritten.
+    public func write(_ events: [DashboardEvent], at date: Date) throws -> String {
+        let base = (directory as NSString).appendingPathComponent(Self.fileName(at: date))
+        var path = base
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: path) {
+            attempt += 1
+            path = String(base.dropLast(".ndjson".count)) + "-\(attempt).ndjson"
+        }
+        let recorder = try Recorder(path: path)
+        for event in events { try recorder.append(WireEvent(event)) }
+        try recorder.close()
+        return path
+    }
+}
+
+extension WireEvent {
+    /// The wire form of a dashboard line: an error with its classification and origin, or a log record.
+    init(_ event: DashboardEvent) {
+        var attributes = event.metadata
+        let pid = attributes.removeValue(forKey: "process.pid").flatMap(Int.init)
+        let host = attributes.removeValue(forKey: "host.name")
+        attributes.removeValue(forKey: "service.name")
+        let isError = event.kind == .error
+        self.init(
+            kind: isError ? .error : .log, time: event.timestamp, serviceName: event.service, pid: pid, hostName: host,
+            source: event.source.isEmpty ? nil : event.source,
+            exceptionType: isError ? (event.qualifiedTypeName.isEmpty ? event.typeName : event.qualifiedTypeName) : nil,
+            exceptionMessage: isError ? event.message : nil, userMessage: isError ? event.userMessage : nil,
+            code: event.code, category: event.category, severity: event.level, origin: event.origin,
+            attempt: event.attempt, sequence: event.sequence < 1 << 63 ? event.sequence : nil, attributes: attributes,
+            body: isError ? nil : event.message)
+    }
+}
