@@ -35,22 +35,11 @@ public enum LogsPane {
     /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
     public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
         guard count > 0 else { return [] }
-        let filtering = state.isFiltering
-        let skip = max(0, state.logScroll)
-        // Walk back from the newest line, collecting matching lines until the view below the skipped ones is
-        // full: the cost is `logScroll + count` matches, never the whole history.
-        var seen: [DashboardEvent] = []
-        seen.reserveCapacity(min(skip + count, state.logs.count))
-        var index = state.logs.endIndex
-        while index > state.logs.startIndex, seen.count < skip + count {
-            index -= 1
-            let event = state.logs[index]
-            if filtering, !state.matches(event) { continue }
-            seen.append(event)
-        }
-        // Scrolled past the oldest line: the view shows the oldest `count` lines, full.
-        let rows = seen.count >= skip + count ? seen[skip...] : seen.suffix(count)
-        return rows.reversed()
+        // The matching lines are kept by the reducer as they arrive: the view is a slice, whatever the history.
+        let lines = state.matchingLogs
+        let skip = min(max(0, state.logScroll), max(0, lines.count - count))
+        let end = lines.count - skip
+        return Array(lines[max(0, end - count)..<end])
     }
 
     static func drawRow(

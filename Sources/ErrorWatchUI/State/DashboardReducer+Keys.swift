@@ -112,7 +112,7 @@ extension DashboardReducer {
             state.errorScroll = 0
             state.focus = .errors
         case .saveMatching:
-            let matching = state.logs.filter { state.matches($0) }
+            let matching = state.matchingLogs
             guard !matching.isEmpty else {
                 state.statusMessage = "nothing to save: no kept event matches"
                 return true
@@ -130,7 +130,7 @@ extension DashboardReducer {
 
     static func scrollLogs(_ command: DashboardCommand, state: inout DashboardState) {
         let rows = max(1, DashboardLayout(for: state).logRows)
-        let total = state.logs.reduce(0) { $0 + (state.matches($1) ? 1 : 0) }
+        let total = state.matchingLogs.count
         let maximum = max(0, total - rows)
         switch command {
         case .scrollUp: state.logScroll += 1
@@ -160,7 +160,7 @@ extension DashboardReducer {
     /// `e` selects the next (newer) error line, `E` the previous (older) one; with nothing selected both select
     /// the newest. The view scrolls so the selection is visible.
     static func selectError(newer: Bool, state: inout DashboardState) -> Bool {
-        let filtered = state.logs.filter { state.matches($0) }
+        let filtered = state.matchingLogs
         let errors = filtered.indices.filter { filtered[$0].kind == .error }
         guard let newest = errors.last else {
             state.statusMessage = "no errors in Logs"

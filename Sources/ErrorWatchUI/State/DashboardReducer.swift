@@ -220,8 +220,10 @@ public enum DashboardReducer {
         if state.logs.count >= state.logCapacity {
             let dropped = state.logs.removeFirst()
             if dropped.sequence == state.selectedSequence { state.selectedSequence = nil }
+            if state.filteredLogs.first?.sequence == dropped.sequence { state.filteredLogs.removeFirst() }
         }
         state.logs.append(event)
+        if state.isFiltering, state.matches(event) { state.filteredLogs.append(event) }
         account(event, in: &state)
     }
 

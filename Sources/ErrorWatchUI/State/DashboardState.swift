@@ -67,6 +67,10 @@ public struct DashboardState: Sendable, Equatable {
 
     /// Recent events and log lines for the Logs pane, oldest first, at most ``logCapacity``.
     public var logs: Deque<DashboardEvent> = []
+    /// The lines of ``logs`` that pass the filters, oldest first, kept up to date by the reducer as lines arrive
+    /// and filters change, so drawing and scrolling a filtered view costs the rows shown, not the history.
+    /// Empty while nothing filters.
+    public internal(set) var filteredLogs: Deque<DashboardEvent> = []
     /// How many Logs lines are kept; older ones are dropped.
     public let logCapacity: Int
     /// Active alerts for the Errors pane, most recently seen first, at most ``alertCapacity``.
@@ -94,10 +98,15 @@ public struct DashboardState: Sendable, Equatable {
     // MARK: Filters and view
 
     /// Error types shown (matched against `typeName`); empty means all.
-    public var typeFilter: Set<String> = []
+    public var typeFilter: Set<String> = [] {
+        didSet { if typeFilter != oldValue { refilterLogs() } }
+    }
     /// Case-insensitive text that Logs and Errors lines must contain; empty means all.
     public var textFilter: String = "" {
-        didSet { foldedTextFilter = Self.fold(textFilter) }
+        didSet {
+            foldedTextFilter = Self.fold(textFilter)
+            if textFilter != oldValue { refilterLogs() }
+        }
     }
     /// `textFilter` as ASCII-lowercased UTF-8, ready for matching.
     private var foldedTextFilter: [UInt8] = []
@@ -225,6 +234,14 @@ public struct DashboardState: Sendable, Equatable {
 
     /// Whether any filter is active.
     public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }
+
+    /// The Logs lines that pass the filters, oldest first: ``filteredLogs`` while filtering, else ``logs``.
+    public var matchingLogs: Deque<DashboardEvent> { isFiltering ? filteredLogs : logs }
+
+    /// Rebuilds ``filteredLogs`` after the filters changed: the one pass over the history a filter change costs.
+    mutating func refilterLogs() {
+        filteredLogs = isFiltering ? Deque(logs.filter { matches($0) }) : []
+    }
 
     /// The detail view shown, if any.
     public var detail: DetailTarget? { detailStack.last }
