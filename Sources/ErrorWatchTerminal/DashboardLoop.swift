@@ -99,6 +99,9 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     /// Runs until `q` or a termination signal; returns the final state.
     @discardableResult
     public func run() -> DashboardState {
+        // What was posted before the loop started (an attached app's keys, the first statuses) is in the first
+        // frame, so a key pressed the moment it appears already means what the screen says.
+        for action in drain() { apply(action) }
         drawIfNeeded(force: true)
         while running {
             let inputs = backend.waitForInput(timeout: timeout())

@@ -140,3 +140,25 @@ struct DashboardLoopTests {
         #expect(loop.framesDrawn == 1)
     }
 }
+
+extension DashboardLoopTests {
+    /// A regression test: an app's key pressed as soon as the first frame showed was lost, because the app's
+    /// attachment was still waiting in the inbox until the next frame was due.
+    @Test func actionsPostedBeforeTheLoopStartsAreInTheFirstFrame() {
+        var performed: [DashboardEffect] = []
+        let app = AttachedApp(
+            name: "app", title: "App",
+            bindings: [
+                KeyBinding(
+                    keys: [.character("S")], command: .app(AppCommand(app: "app", id: "storm")), summary: "Storm",
+                    hint: "storm")
+            ])
+        var posted = [[DashboardAction.appAttached(app)]]
+        let backend = InMemoryBackend(
+            width: 200, height: 30, script: [[.key(.character("S"))], [.key(.character("q"))]])
+        let loop = makeLoop(
+            backend, drain: { posted.isEmpty ? [] : posted.removeFirst() }, perform: { performed.append($0) })
+        loop.run()
+        #expect(performed == [.appCommand(AppCommand(app: "app", id: "storm"))])
+    }
+}

@@ -23,8 +23,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideLongHistory)) }
     }
 
-    // Text filters: the Logs pane walks back from the newest line until its view is full, so a rare match costs a
-    // longer walk, bounded by the ring buffer's capacity.
+    // Text filters: the reducer keeps the matching lines as they arrive, so a filtered view costs the rows shown.
     var filtered = wide
     filtered.textFilter = "DEBUG-NEVER-MATCHES"
     let filteredNoMatch = filtered
@@ -51,13 +50,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Two frames that differ in the Flows pane only, as after one `.flowChanged`.
+    // Two frames that differ in the Status pane only, as after one `.statusChanged`.
     var changed = wide
     _ = DashboardReducer.reduce(
         into: &changed,
-        action: .flowChanged(
-            FlowStatus(
-                name: "sync", state: "synced", health: .ok, lastOutcome: "batch 44 ok", lastChange: changed.now)))
+        action: .statusChanged(
+            StatusEntry(
+                service: "shop", name: "sync", state: "synced", health: .ok, detail: "batch 44 ok",
+                changedAt: changed.now)))
     let before = Dashboard.render(wide)
     let after = Dashboard.render(changed)
 
