@@ -136,15 +136,17 @@ struct ReducerTests {
         #expect(state.typeFilter.isEmpty)
     }
 
-    @Test func textFilterIsTypedAfterSlashAndClearedByEscape() {
+    @Test func queryIsTypedAfterSlashAppliedByEnterAndClearedByEscape() {
         var state = DashboardState.sample()
         _ = press(
             &state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
             .backspace)
         #expect(state.isEditingFilter)
-        #expect(state.textFilter == "503")
-        #expect(state.typeFilter.isEmpty, "digits go to the text filter while typing")
+        #expect(state.queryDraft == "503")
+        #expect(state.textFilter.isEmpty, "a query applies on Enter")
+        #expect(state.typeFilter.isEmpty, "digits go to the query while typing")
         _ = press(&state, .enter)
+        #expect(state.textFilter == "503")
         #expect(!state.isEditingFilter)
         #expect(LogsPane.visibleRows(state, count: 20).allSatisfy { $0.message.contains("503") })
         #expect(state.visibleAlerts.map(\.title) == ["Server unavailable"])

@@ -109,8 +109,8 @@ public struct Keymap: Sendable, Hashable {
             summary: "Jump to newest, follow"),
         KeyBinding(
             keys: [.character("/")], command: .dashboard(.beginTextFilter),
-            summary: "Filter by text", hint: "filter"),
-        KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Close help/clear filter"),
+            summary: "Query (see below)", hint: "query"),
+        KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Close view, clear query"),
         KeyBinding(
             keys: (1...9).map { .character(Character(String($0))) }, keyLabel: "1…9",
             command: .dashboard(.toggleTypeFilter), summary: "Toggle type N filter",

@@ -21,7 +21,7 @@ public enum HeaderBar {
         var filter = ""
         if state.isFiltering {
             var parts = state.typeFilter.sorted()
-            if !state.textFilter.isEmpty { parts.append("\"\(state.textFilter)\"") }
+            if !state.query.isEmpty { parts.append(state.query.text) }
             filter = parts.joined(separator: " ")
         }
         let filterLabel = separator + "filter "
@@ -69,13 +69,32 @@ public enum FooterBar {
         let room = Rect(x: area.x, y: area.y, width: max(0, limit - area.x - 1), height: 1)
         if state.isEditingFilter {
             var column = buffer.write(" / ", x: room.x, y: room.y, style: key, clip: room)
-            column = buffer.write("filter: ", x: column, y: room.y, style: bar, clip: room)
-            column = buffer.write(state.textFilter, x: column, y: room.y, style: palette[.filter].on(bar), clip: room)
+            column = buffer.write("query: ", x: column, y: room.y, style: bar, clip: room)
+            // The end of a long query stays visible: that is where the typing happens.
+            let draftRoom = max(8, room.maxX - column - (state.queryError == nil ? 22 : 40))
+            var draft = Substring(state.queryDraft)
+            while DisplayWidth.of(draft) > draftRoom - 1, !draft.isEmpty { draft = draft.dropFirst() }
+            let draftStart = column
+            column = buffer.write(String(draft), x: column, y: room.y, style: palette[.filter].on(bar), clip: room)
             column = buffer.write(state.unicode ? "▏" : "_", x: column, y: room.y, style: key, clip: room)
+            if let error = state.queryError {
+                // Mark where the problem is, under the typed text when it is visible.
+                let offset = error.position - (state.queryDraft.count - draft.count)
+                if offset >= 0, offset < draft.count {
+                    let x = draftStart + DisplayWidth.of(draft.prefix(offset))
+                    if var cell = buffer[x, room.y] {
+                        cell.style = palette[.alert].adding(.reverse)
+                        buffer.set(cell, x: x, y: room.y)
+                    }
+                }
+                buffer.write(
+                    "  " + error.description, x: column, y: room.y, style: palette[.alert].on(bar), clip: room)
+                return
+            }
             column = buffer.write("   Enter ", x: column, y: room.y, style: key, clip: room)
-            column = buffer.write("keep  ", x: column, y: room.y, style: bar, clip: room)
+            column = buffer.write("apply  ", x: column, y: room.y, style: bar, clip: room)
             column = buffer.write("Esc ", x: column, y: room.y, style: key, clip: room)
-            buffer.write("clear", x: column, y: room.y, style: bar, clip: room)
+            buffer.write("cancel", x: column, y: room.y, style: bar, clip: room)
             return
         }
         var column = room.x

@@ -5,26 +5,35 @@ public enum HelpOverlay {
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        // The dashboard's keys on the left; the attached apps' keys (or, without any, the legend) on the right.
+        // The dashboard's keys on the left; on the right the attached apps' keys, the query syntax, and a legend
+        // of the panes' glyphs when there is room. One column on narrow terminals.
         let apps = state.apps.filter { !$0.bindings.isEmpty }
-        let sections = [
-            ("Dashboard", Keymap.standard.dashboardBindings),
-            (apps.count == 1 ? apps[0].title : "Apps", apps.flatMap(\.bindings)),
-        ]
-        func widths(_ list: [KeyBinding]) -> (key: Int, column: Int) {
-            let key = list.map { DisplayWidth.of($0.keyLabel) }.max() ?? 1
-            return (key, 2 + key + 2 + (list.map { DisplayWidth.of($0.summary) }.max() ?? 1))
+        let syntax = QuerySyntax.lines.map {
+            KeyBinding(keys: [], keyLabel: $0.syntax, command: .dashboard(.beginTextFilter), summary: $0.meaning)
         }
-        let left = widths(sections[0].1)
-        var right = widths(sections[1].1)
-        if apps.isEmpty { right.column = 7 + (legend(state).map { DisplayWidth.of($0.2) }.max() ?? 1) }
+        var leftSections = [("Dashboard", Keymap.standard.dashboardBindings)]
+        var rightSections: [(String, [KeyBinding])] = []
+        if !apps.isEmpty { rightSections.append((apps.count == 1 ? apps[0].title : "Apps", apps.flatMap(\.bindings))) }
+        rightSections.append(("Query, after /", syntax))
+        func widths(_ sections: [(String, [KeyBinding])]) -> (key: Int, column: Int) {
+            let list = sections.flatMap(\.1)
+            let key = list.map { DisplayWidth.of($0.keyLabel) }.max() ?? 1
+            let titles = sections.map { DisplayWidth.of($0.0) }.max() ?? 1
+            return (key, max(titles, 2 + key + 2 + (list.map { DisplayWidth.of($0.summary) }.max() ?? 1)))
+        }
+        let left = widths(leftSections)
+        let right = widths(rightSections)
         let twoColumns = area.width >= left.column + right.column + 3 + 4
-        let contentWidth =
-            twoColumns ? left.column + 3 + right.column : min(max(left.column, right.column), area.width - 4)
-        let rowsNeeded =
-            twoColumns
-            ? sections.map { $0.1.count + 1 }.max()!
-            : sections[0].1.count + 1 + (apps.isEmpty ? 0 : sections[1].1.count + 2)
+        if !twoColumns {
+            leftSections += rightSections
+            rightSections = []
+        }
+        let leftWidth = twoColumns ? left : widths(leftSections)
+        let contentWidth = twoColumns ? left.column + 3 + right.column : min(leftWidth.column, area.width - 4)
+        func height(_ sections: [(String, [KeyBinding])]) -> Int {
+            sections.reduce(0) { $0 + $1.1.count + 1 } + max(0, sections.count - 1)
+        }
+        let rowsNeeded = max(height(leftSections), height(rightSections))
         let box = Rect(
             x: area.x + max(0, (area.width - contentWidth - 4) / 2),
             y: area.y + max(0, (area.height - rowsNeeded - 3) / 2),
@@ -40,35 +49,39 @@ public enum HelpOverlay {
             "Esc or ? closes", x: box.maxX - 19, y: box.maxY - 1, style: palette[.muted].on(background),
             clip: Rect(x: box.x + 1, y: box.maxY - 1, width: box.width - 2, height: 1))
         var lines: [[(String, CellStyle, Int)]] = []
-        func entries(_ title: String, _ bindings: [KeyBinding], keyWidth: Int) -> [[(String, CellStyle, Int)]] {
-            [[(title, palette[.title].on(background).adding(.underline), 0)]]
-                + bindings.map {
+        func entries(_ sections: [(String, [KeyBinding])], keyWidth: Int) -> [[(String, CellStyle, Int)]] {
+            var result: [[(String, CellStyle, Int)]] = []
+            for (index, (title, bindings)) in sections.enumerated() {
+                if index > 0 { result.append([]) }
+                // Each section aligns its own summaries: one-letter keys need no room for `level:warning+`.
+                let keyWidth = min(keyWidth, bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 1)
+                result.append([(title, palette[.title].on(background).adding(.underline), 0)])
+                result += bindings.map {
                     [
                         ("  " + $0.keyLabel, palette[.footerKey].on(background), 0),
                         ($0.summary, palette[.text].on(background), 2 + keyWidth + 2),
                     ]
                 }
+            }
+            return result
         }
-        let dashboard = entries(sections[0].0, sections[0].1, keyWidth: left.key)
-        let demo =
-            apps.isEmpty ? [] : entries(sections[1].0, sections[1].1, keyWidth: twoColumns ? right.key : left.key)
+        let leftLines = entries(leftSections, keyWidth: leftWidth.key)
         if twoColumns {
+            var rightLines = entries(rightSections, keyWidth: right.key)
             // The right column is shorter: use the room for a legend of the glyphs the panes use.
-            var demo = demo
-            if dashboard.count >= demo.count + 2 + legend(state).count {
-                if !demo.isEmpty { demo += [[]] }
-                demo += [[("Legend", palette[.title].on(background).adding(.underline), 0)]]
-                demo += legend(state).map { glyph, role, text in
+            if leftLines.count >= rightLines.count + 2 + legend(state).count {
+                rightLines += [[], [("Legend", palette[.title].on(background).adding(.underline), 0)]]
+                rightLines += legend(state).map { glyph, role, text in
                     [("  " + glyph, palette[role].on(background), 0), (text, palette[.text].on(background), 7)]
                 }
             }
-            for index in 0..<max(dashboard.count, demo.count) {
-                let l = index < dashboard.count ? dashboard[index] : []
-                let r = index < demo.count ? demo[index].map { ($0.0, $0.1, $0.2 + left.column + 3) } : []
+            for index in 0..<max(leftLines.count, rightLines.count) {
+                let l = index < leftLines.count ? leftLines[index] : []
+                let r = index < rightLines.count ? rightLines[index].map { ($0.0, $0.1, $0.2 + left.column + 3) } : []
                 lines.append(l + r)
             }
         } else {
-            lines = dashboard + (demo.isEmpty ? [] : [[]] + demo)
+            lines = leftLines
         }
         for (row, line) in lines.enumerated() where row < inner.height {
             let y = inner.y + row

@@ -7,13 +7,17 @@ public enum LogsPane {
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let label: String
+        var label: String
         if state.isPaused {
             label = "paused"
         } else if state.logScroll > 0 {
             label = "\(Format.count(state.logScroll)) newer ↓"
         } else {
             label = state.logs.isEmpty ? "" : "following"
+        }
+        if state.isFiltering {
+            let counts = "\(Format.count(state.filteredLogs.count)) of \(Format.count(state.logs.count))"
+            label = label.isEmpty ? counts : counts + " · " + label
         }
         let inner = Dashboard.frame(
             .logs, state: state, in: area, into: &buffer, palette: palette,
@@ -77,6 +81,17 @@ public enum LogsPane {
         if let attempt = event.attempt { message += " (attempt \(attempt))" }
         if event.origin == .background, event.kind == .error { message = "bg · " + message }
         let messageStyle = event.kind == .error ? palette[.text] : palette[.muted]
-        buffer.write(" " + message, x: column, y: y, width: x + width - column, style: styled(messageStyle))
+        let room = x + width - column
+        buffer.write(" " + message, x: column, y: y, width: room, style: styled(messageStyle))
+        // What the query's words, phrases and regexes matched, highlighted in the message as drawn.
+        guard !state.query.isEmpty, room > 1 else { return }
+        let shown = DisplayWidth.truncate(message, to: room - 1)
+        let highlight = palette[.filter].adding([.bold, .reverse])
+        for range in state.query.highlights(in: shown) {
+            let start = column + 1 + DisplayWidth.of(shown[..<range.lowerBound])
+            guard start < x + width else { break }
+            buffer.write(
+                String(shown[range]), x: start, y: y, style: highlight, clip: Rect(x: x, y: y, width: width, height: 1))
+        }
     }
 }

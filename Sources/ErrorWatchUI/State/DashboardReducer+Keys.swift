@@ -15,25 +15,37 @@ extension DashboardReducer {
         }
     }
 
-    /// Typing into the text filter after `/`. Returns `nil` for keys that keep their usual meaning.
+    /// Typing a query after `/`: `Enter` applies it if it parses (else the prompt says what is wrong and where,
+    /// and the previous query stays), `Esc` leaves it as it was. Returns `nil` for keys that keep their meaning.
     static func editFilter(_ key: Key, state: inout DashboardState) -> Bool? {
         switch key {
         case .character(let c):
-            guard state.textFilter.count < 64 else { return false }
-            state.textFilter += Sanitizer.sanitize(String(c))
+            guard state.queryDraft.count < 200 else { return false }
+            state.queryDraft += Sanitizer.sanitize(String(c))
+            state.queryError = nil
         case .backspace, .delete:
-            guard !state.textFilter.isEmpty else { return false }
-            state.textFilter.removeLast()
+            guard !state.queryDraft.isEmpty else { return false }
+            state.queryDraft.removeLast()
+            state.queryError = nil
         case .enter:
-            state.isEditingFilter = false
+            switch Query.parse(state.queryDraft) {
+            case .success(let query):
+                state.query = query
+                state.isEditingFilter = false
+                state.queryError = nil
+                state.logScroll = 0
+                state.errorScroll = 0
+                state.selectedFingerprint = nil
+            case .failure(let error):
+                state.queryError = error
+            }
         case .escape:
             state.isEditingFilter = false
-            state.textFilter = ""
+            state.queryError = nil
+            state.queryDraft = state.query.text
         default:
             return nil
         }
-        state.logScroll = 0
-        state.errorScroll = 0
         return true
     }
 
@@ -56,14 +68,16 @@ extension DashboardReducer {
             if scrollsLogs { scrollLogs(command, state: &state) } else { moveErrorSelection(command, state: &state) }
         case .beginTextFilter:
             state.isEditingFilter = true
+            state.queryDraft = state.query.text
+            state.queryError = nil
             state.showsHelp = false
         case .cancel:
             if state.showsHelp {
                 state.showsHelp = false
             } else if !state.detailStack.isEmpty {
                 closeDetail(state: &state)
-            } else if !state.textFilter.isEmpty {
-                state.textFilter = ""
+            } else if !state.query.isEmpty {
+                state.query = .empty
                 state.logScroll = 0
             } else if state.selectedSequence != nil {
                 state.selectedSequence = nil

@@ -101,17 +101,21 @@ public struct DashboardState: Sendable, Equatable {
     public var typeFilter: Set<String> = [] {
         didSet { if typeFilter != oldValue { refilterLogs() } }
     }
-    /// Case-insensitive text that Logs and Errors lines must contain; empty means all.
-    public var textFilter: String = "" {
-        didSet {
-            foldedTextFilter = Self.fold(textFilter)
-            if textFilter != oldValue { refilterLogs() }
-        }
+    /// The query Logs, Alerts and Issues must match (`/`); the empty query matches everything.
+    public var query: Query = .empty {
+        didSet { if query != oldValue { refilterLogs() } }
     }
-    /// `textFilter` as ASCII-lowercased UTF-8, ready for matching.
-    private var foldedTextFilter: [UInt8] = []
-    /// Whether keys are being typed into the text filter (after `/`).
+    /// The query's text. Setting a text that does not parse leaves the query as it was.
+    public var textFilter: String {
+        get { query.text }
+        set { if case .success(let parsed) = Query.parse(newValue) { query = parsed } }
+    }
+    /// Whether a query is being typed (after `/`).
     public var isEditingFilter = false
+    /// The query being typed; it replaces ``query`` on `Enter` if it parses.
+    public var queryDraft = ""
+    /// Why the typed query did not parse, with the position, shown in the prompt; the previous query stays.
+    public var queryError: QueryError?
     /// The focused pane (bold border); Tab and Shift-Tab cycle it.
     public var focus: Pane = .errors
     /// Rows of Logs hidden below the view: 0 follows the tail.
@@ -192,48 +196,20 @@ public struct DashboardState: Sendable, Equatable {
     /// The minimum terminal size; below it the "terminal too small" screen is shown.
     public static let minimumSize = (width: 40, height: 10)
 
-    /// Whether a Logs line passes the type and text filters.
+    /// Whether a Logs line passes the type filter and the query.
     public func matches(_ event: DashboardEvent) -> Bool {
         if !typeFilter.isEmpty, !typeFilter.contains(event.typeName) { return false }
-        if textFilter.isEmpty { return true }
-        return contains(event.message) || contains(event.source) || contains(event.typeName)
-            || contains(event.userMessage ?? "")
+        return query.isEmpty || query.matches(event.querySubject)
     }
 
-    /// Whether an alert passes the type and text filters.
+    /// Whether an alert passes the type filter and the query.
     public func matches(_ alert: AlertRecord) -> Bool {
         if !typeFilter.isEmpty, !alert.typeName.isEmpty, !typeFilter.contains(alert.typeName) { return false }
-        if textFilter.isEmpty { return true }
-        return contains(alert.title) || contains(alert.source) || contains(alert.code?.description ?? "")
+        return query.isEmpty || query.matches(alert.querySubject)
     }
-
-    /// Substring search on UTF-8, ignoring ASCII case. (Foundation's case-insensitive `range(of:)` goes through
-    /// NSString on Linux and is far slower; filters run on every visible line of every frame.)
-    private func contains(_ text: String) -> Bool {
-        let needle = foldedTextFilter
-        guard let first = needle.first else { return true }
-        var utf8 = text
-        return utf8.withUTF8 { haystack in
-            guard haystack.count >= needle.count else { return false }
-            var start = 0
-            while start <= haystack.count - needle.count {
-                if Self.fold(haystack[start]) == first {
-                    var offset = 1
-                    while offset < needle.count, Self.fold(haystack[start + offset]) == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                start += 1
-            }
-            return false
-        }
-    }
-
-    static func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-
-    static func fold(_ text: String) -> [UInt8] { text.utf8.map { fold($0) } }
 
     /// Whether any filter is active.
-    public var isFiltering: Bool { !typeFilter.isEmpty || !textFilter.isEmpty }
+    public var isFiltering: Bool { !typeFilter.isEmpty || !query.isEmpty }
 
     /// The Logs lines that pass the filters, oldest first: ``filteredLogs`` while filtering, else ``logs``.
     public var matchingLogs: Deque<DashboardEvent> { isFiltering ? filteredLogs : logs }
@@ -257,12 +233,10 @@ public struct DashboardState: Sendable, Equatable {
         }
     }
 
-    /// Whether an issue passes the type and text filters.
+    /// Whether an issue passes the type filter and the query.
     public func matches(_ issue: IssueRecord) -> Bool {
         if !typeFilter.isEmpty, !typeFilter.contains(issue.typeName) { return false }
-        if textFilter.isEmpty { return true }
-        return contains(issue.typeName) || contains(issue.code.description)
-            || issue.services.contains(where: contains) || contains(issue.recent.first?.message ?? "")
+        return query.isEmpty || query.matches(issue.querySubject)
     }
 
     /// Alerts not yet expired, most recent first, filtered. Alerts fade after ``alertFadeAfter`` seconds without a
