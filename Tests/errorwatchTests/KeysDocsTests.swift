@@ -10,7 +10,11 @@ import Testing
 struct KeysDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static var table: String { Keymap.markdownTable(apps: [DemoAttachment.attachedApp]) }
+    static var table: String {
+        Keymap.markdownTable(apps: [DemoAttachment.attachedApp])
+            + "\n### Query, after `/`\n\nTerms are ANDed; the query applies to Logs, Alerts and Issues.\n\n"
+            + QuerySyntax.markdownTable()
+    }
 
     @Test func docsKeysMarkdownMatchesTheKeymap() throws {
         let url = Self.root.appendingPathComponent("docs/keys.md")
