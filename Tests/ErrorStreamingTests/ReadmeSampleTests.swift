@@ -79,6 +79,43 @@ struct ReadmeSampleTests {
         #expect(stream.statistics.added == 2)
     }
 
+    @Test func handlingReport() async {
+        // sample: handling-report
+        let stream = ErrorStream()
+        let reports = stream.handlingReports()  // subscribed when created, like `events`
+
+        let root = ErrorHandler(forwardingTo: stream)
+        let app = root.catch(name: "app") { error in  // sees every error first
+            if case SignInError.offline = error { throw CancellationError() }  // rewrites one
+            throw error  // and lets the others through
+        }
+        let session = app.catch(SignInError.sessionExpired) {}  // named "SignInError.sessionExpired"
+
+        session.throw(SignInError.sessionExpired)  // the session node consumes it
+        session.throw(SignInError.wrongPassword)  // "app" looks and lets it through
+        session.throw(SignInError.offline)  // "app" rewrites it; nothing below takes a CancellationError
+        root.throw(SignInError.wrongPassword)  // thrown at the root: no action on its way
+        stream.finish()
+
+        var lines: [String] = []
+        for await report in reports {  // join them to `stream.events` by sequence
+            let path = report.path.joined(separator: ", ")
+            lines.append("#\(report.sequence) [\(path)] \(report.outcome) \(report.handled)")
+        }
+        // #1 [app, SignInError.sessionExpired] consumed by SignInError.sessionExpired true
+        // #2 [app] passed false
+        // #3 [app] rewritten by app to CancellationError false
+        // #4 [] unhandled false
+        // end sample
+        #expect(
+            lines == [
+                "#1 [app, SignInError.sessionExpired] consumed by SignInError.sessionExpired true",
+                "#2 [app] passed false",
+                "#3 [app] rewritten by app to CancellationError false",
+                "#4 [] unhandled false",
+            ])
+    }
+
     @MainActor @Test func handlerOwner() async {
         weak var released: CheckoutModel?
         do {
@@ -213,7 +250,7 @@ struct ReadmeSampleTests {
         let source = try String(contentsOf: here, encoding: .utf8)
         let documented = DocSampleExtractor.documentSamples(readme)
         let compiled = DocSampleExtractor.sourceSamples(source)
-        #expect(Set(documented.map(\.name)) == Set(compiled.keys))
+        #expect(Set(documented.map(\.name)) == Set(compiled.keys).subtracting(["handling-report"]))
         for sample in documented {
             #expect(sample.code == compiled[sample.name], "README.md sample '\(sample.name)' differs")
         }
@@ -228,7 +265,7 @@ struct ReadmeSampleTests {
         let compiled = DocSampleExtractor.sourceSamples(source)
         #expect(
             documented.map(\.name) == [
-                "handler-tree", "handler-owner", "classified-error", "classification",
+                "handler-tree", "handler-owner", "handling-report", "classified-error", "classification",
                 "reactions", "coalescing", "retry", "bindings",
             ])
         #expect(Set(documented.map(\.name)) == Set(compiled.keys).subtracting(["stream-basics"]))

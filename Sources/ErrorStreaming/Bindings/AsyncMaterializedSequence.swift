@@ -90,15 +90,19 @@ extension AsyncSequence {
 
     /// Adds every failure of a sequence of `Result`s to `stream`, and passes every element on unchanged.
     ///
+    /// The failures' events carry the location of this call (``ErrorEvent/location``).
+    ///
     /// ```swift
     /// let results = loginTaps.performEach { try await auth.login($0) }
     ///     .reportingFailures(to: stream, context: ErrorContext(source: "auth.login"))
     /// ```
     public func reportingFailures<Success, Fault: Error>(
-        to stream: ErrorStream, context: ErrorContext = .default
+        to stream: ErrorStream, context: ErrorContext = .default, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
     ) -> AsyncMapSequence<Self, Element> where Element == Result<Success, Fault> {
-        map { result in
-            if case .failure(let error) = result { stream.add(error, context: context) }
+        let location = CapturedLocation(file: file, line: line, function: function)
+        return map { result in
+            if case .failure(let error) = result { stream.add(error, context: context, location: location) }
             return result
         }
     }

@@ -23,6 +23,9 @@
 ///   - stream: where failed attempts are reported, if anywhere.
 ///   - context: the context of reported failures; its `attempt` is replaced by the attempt number.
 ///   - shouldRetry: whether an error is worth another attempt; by default every error but cancellation.
+///   - file: the file reported failures give as their ``ErrorEvent/location``; the caller's by default.
+///   - line: the line reported failures give as their location; the caller's by default.
+///   - function: the function reported failures give as their location; the caller's by default.
 ///   - operation: the work to attempt.
 public func retry<T, C: Clock>(
     maxAttempts: Int = 3,
@@ -32,6 +35,9 @@ public func retry<T, C: Clock>(
     reportingTo stream: ErrorStream? = nil,
     context: ErrorContext = .default,
     shouldRetry: (any Error) -> Bool = { _ in true },
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    function: StaticString = #function,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> T
 ) async throws -> T where C.Duration == Duration {
@@ -47,7 +53,9 @@ public func retry<T, C: Clock>(
             if let stream {
                 var attemptContext = context
                 attemptContext.attempt = attempt
-                stream.add(error, context: attemptContext)
+                stream.add(
+                    error, context: attemptContext,
+                    location: CapturedLocation(file: file, line: line, function: function))
             }
             try Task.checkCancellation()
             guard attempt < attempts, shouldRetry(error) else { throw error }
@@ -72,6 +80,9 @@ public func retry<T, C: Clock>(
     clock: C = ContinuousClock(),
     reportingTo stream: ErrorStream? = nil,
     context: ErrorContext = .default,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    function: StaticString = #function,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> T
 ) async throws -> T where C.Duration == Duration {
@@ -80,5 +91,5 @@ public func retry<T, C: Clock>(
     }
     return try await retry(
         maxAttempts: maxAttempts, backoff: backoff, clock: clock, reportingTo: stream, context: context,
-        isolation: isolation, operation: operation)
+        file: file, line: line, function: function, isolation: isolation, operation: operation)
 }

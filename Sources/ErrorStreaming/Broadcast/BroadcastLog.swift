@@ -94,24 +94,27 @@ struct BroadcastLog {
 
     // MARK: Producer
 
-    /// Appends an event and hands back the waiters to resume (outside the lock).
-    mutating func add(_ error: any Error, context: ErrorContext, timestamp: Date) -> [Waiter] {
+    /// Appends an event and hands back its sequence number and the waiters to resume (outside the lock).
+    mutating func add(
+        _ error: any Error, context: ErrorContext, location: CapturedLocation, timestamp: Date
+    ) -> (sequence: UInt64?, woken: [Waiter]) {
         guard !finished else {
             addedAfterFinish += 1
-            return []
+            return (nil, [])
         }
         if segments.last?.isFull ?? true {
             segments.append(LogSegment(base: nextSequence, capacity: Self.segmentCapacity))
         }
+        let sequence = nextSequence
         segments[segments.count - 1].append(
-            ErrorEvent(error: error, sequence: nextSequence, timestamp: timestamp, context: context))
+            ErrorEvent(error: error, sequence: sequence, timestamp: timestamp, context: context, addedAt: location))
         nextSequence += 1
         added += 1
         if nextSequence - logStart >= trimAt { trim() }
-        guard !waiting.isEmpty else { return [] }
+        guard !waiting.isEmpty else { return (sequence, []) }
         let woken = Array(waiting.values)
         waiting.removeAll(keepingCapacity: true)
-        return woken
+        return (sequence, woken)
     }
 
     /// Marks the log finished and hands back every waiter. Listeners with nothing left are removed now; the
@@ -145,6 +148,9 @@ struct BroadcastLog {
         listeners[id] = Listener(cursor: nextSequence - count, policy: policy, parked: nil)
         return id
     }
+
+    /// The next sequence number the listener has neither taken nor dropped; `nil` for an unknown listener.
+    func cursor(of id: UInt64) -> UInt64? { listeners[id]?.cursor }
 
     /// Removes a listener, charging the drops its policy implied, and hands back its waiter if it had one.
     mutating func unregister(_ id: UInt64) -> Waiter? {

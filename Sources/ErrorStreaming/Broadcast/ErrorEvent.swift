@@ -5,7 +5,7 @@
 #endif
 
 /// One error as a listener of an ``ErrorStream`` receives it: the error, where it sits in the stream's
-/// total order, when it was added and what the producer said about it.
+/// total order, when and where it was added and what the producer said about it.
 public struct ErrorEvent: Sendable {
     /// The error that was added.
     public let error: any Error
@@ -18,13 +18,43 @@ public struct ErrorEvent: Sendable {
     public let timestamp: Date
     /// What the producer said about the error.
     public let context: ErrorContext
+    /// Where `add` was called (or the ``ErrorHandler`` method that forwarded the error), as captured.
+    let addedAt: CapturedLocation
 
-    /// Creates an event. Streams create events; tests and decoders may create them directly.
+    /// Creates an event without a location. Streams create events; tests and decoders may create them directly.
     public init(error: any Error, sequence: UInt64, timestamp: Date, context: ErrorContext = .default) {
+        self.init(error: error, sequence: sequence, timestamp: timestamp, context: context, addedAt: .none)
+    }
+
+    /// Creates an event added at the given file, line and function (literals, as `#fileID`, `#line` and
+    /// `#function` give them). A location known only as strings, such as another process's, belongs to the error
+    /// instead: see ``LocatedError``.
+    public init(
+        error: any Error, sequence: UInt64, timestamp: Date, context: ErrorContext = .default, file: StaticString,
+        line: UInt, function: StaticString
+    ) {
+        self.init(
+            error: error, sequence: sequence, timestamp: timestamp, context: context,
+            addedAt: CapturedLocation(file: file, line: line, function: function))
+    }
+
+    init(error: any Error, sequence: UInt64, timestamp: Date, context: ErrorContext, addedAt: CapturedLocation) {
         self.error = error
         self.sequence = sequence
         self.timestamp = timestamp
         self.context = context
+        self.addedAt = addedAt
+    }
+
+    /// Where the error comes from in the source: the file, line and function that called `add`, `throw`,
+    /// `handle` or `do`.
+    ///
+    /// An error that knows better (a ``LocatedError``: a ``BugReport``, or an error relayed from another process)
+    /// reports its own location instead, or `nil` when it has none. Read on demand: adding an event only stores
+    /// the addresses of the captured literals.
+    public var location: SourceLocation? {
+        if let located = error as? any LocatedError { return located.sourceLocation }
+        return SourceLocation(addedAt)
     }
 
     /// The component that produced the error (shortcut for `context.source`).

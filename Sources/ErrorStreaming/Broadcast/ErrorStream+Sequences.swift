@@ -12,6 +12,13 @@ extension ErrorStream {
 
         let registration: Registration
 
+        /// The sequence number of the first event this value's first iterator can deliver: every event numbered
+        /// below it was added before this value was created (and lies outside its replay).
+        ///
+        /// For joining another feed of the same stream to this one, as `ErrorForwarder` does with the handling
+        /// reports: a report about an event below `firstSequence` will never find its event here.
+        package var firstSequence: UInt64 { registration.firstSequence }
+
         /// Reads the listener's events in batches: one lock acquisition takes everything available.
         public struct AsyncIterator: AsyncIteratorProtocol {
             public typealias Element = ErrorEvent

@@ -10,12 +10,17 @@ extension ErrorStream {
         let stream: ErrorStream
         let id: UInt64?
         let policy: BufferingPolicy
+        /// The first sequence number the registered listener may read (replay included).
+        let firstSequence: UInt64
         private let claimed = Atomic<Bool>(false)
 
         init(stream: ErrorStream, policy: BufferingPolicy, replay: Int) {
             self.stream = stream
             self.policy = policy
-            self.id = stream.state.withLock { $0.register(policy: policy, replay: replay) }
+            (self.id, self.firstSequence) = stream.state.withLock { log in
+                let id = log.register(policy: policy, replay: replay)
+                return (id, id.flatMap { log.cursor(of: $0) } ?? log.nextSequence)
+            }
         }
 
         /// The listener for a new iterator: this registration's the first time, a fresh one afterwards.

@@ -64,6 +64,8 @@ public final class ErrorStream: Sendable {
     public static let shared = ErrorStream()
 
     let state: Mutex<BroadcastLog>
+    /// The handling reports' listeners (see ``report(_:)``); a lock of its own, never held with `state`'s.
+    let reports = Mutex(HandlingBroadcast())
     private let now: @Sendable () -> Date
 
     /// Creates a stream.
@@ -81,21 +83,33 @@ public final class ErrorStream: Sendable {
 
     /// Adds an error with the default context (source `"app"`, severity `.error`, origin `.user`).
     ///
-    /// Synchronous, callable from any thread or actor, and never waits on a listener.
+    /// Synchronous, callable from any thread or actor, and never waits on a listener. The caller's file, line
+    /// and function become the event's ``ErrorEvent/location``.
     /// ```swift
     /// stream.add(URLError(.timedOut))
     /// ```
-    public func add(_ error: any Error) { add(error, context: .default) }
+    /// - Returns: the event's ``ErrorEvent/sequence``, or `nil` when the stream is finished and ignored it.
+    @discardableResult
+    public func add(
+        _ error: any Error, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> UInt64? {
+        add(error, context: .default, location: CapturedLocation(file: file, line: line, function: function))
+    }
 
     /// Adds an error with what the producer knows about it. Never waits on a listener.
     ///
+    /// The caller's file, line and function become the event's ``ErrorEvent/location``; they are kept as
+    /// the literals the compiler wrote, so capturing them allocates nothing.
     /// ```swift
     /// stream.add(error, context: ErrorContext(source: "sync", severity: .warning, origin: .background))
     /// ```
-    public func add(_ error: any Error, context: ErrorContext) {
-        let timestamp = now()
-        let woken = state.withLock { $0.add(error, context: context, timestamp: timestamp) }
-        for waiter in woken { waiter.resume() }
+    /// - Returns: the event's ``ErrorEvent/sequence``, or `nil` when the stream is finished and ignored it.
+    @discardableResult
+    public func add(
+        _ error: any Error, context: ErrorContext, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
+    ) -> UInt64? {
+        add(error, context: context, location: CapturedLocation(file: file, line: line, function: function))
     }
 
     /// Adds an error, spelling out the context fields.
@@ -103,14 +117,32 @@ public final class ErrorStream: Sendable {
     /// ```swift
     /// stream.add(error, source: "auth.login", severity: .warning, origin: .user, metadata: ["user": "ada"])
     /// ```
+    /// - Returns: the event's ``ErrorEvent/sequence``, or `nil` when the stream is finished and ignored it.
+    @discardableResult
     public func add(
         _ error: any Error,
         source: String,
         severity: ErrorSeverity = .error,
         origin: ErrorOrigin = .user,
-        metadata: [String: String] = [:]
-    ) {
-        add(error, context: ErrorContext(source: source, severity: severity, origin: origin, metadata: metadata))
+        metadata: [String: String] = [:],
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        function: StaticString = #function
+    ) -> UInt64? {
+        add(
+            error, context: ErrorContext(source: source, severity: severity, origin: origin, metadata: metadata),
+            location: CapturedLocation(file: file, line: line, function: function))
+    }
+
+    /// Adds an error at a location already captured (by the handler tree, `retry`, `reportingFailures`).
+    @discardableResult
+    func add(_ error: any Error, context: ErrorContext, location: CapturedLocation) -> UInt64? {
+        let timestamp = now()
+        let (sequence, woken) = state.withLock {
+            $0.add(error, context: context, location: location, timestamp: timestamp)
+        }
+        for waiter in woken { waiter.resume() }
+        return sequence
     }
 
     /// Listeners registered right now (sequence values created and not yet ended or dropped).
@@ -130,7 +162,8 @@ public final class ErrorStream: Sendable {
         }
     }
 
-    /// Ends every listener's loop once it has drained its backlog; later adds are counted and ignored.
+    /// Ends every listener's loop once it has drained its backlog, handling-report listeners' too; later adds
+    /// are counted and ignored, later reports ignored.
     ///
     /// ```swift
     /// stream.finish()
@@ -139,6 +172,8 @@ public final class ErrorStream: Sendable {
     public func finish() {
         let woken = state.withLock { $0.finish() }
         for waiter in woken { waiter.resume() }
+        let reportWaiters = reports.withLock { $0.finish() }
+        for waiter in reportWaiters { waiter.resume() }
     }
 
     /// Events the log holds right now; bounded unless an `.unbounded` listener falls behind. For tests.
@@ -149,15 +184,26 @@ public final class ErrorStream: Sendable {
 
     // MARK: Static facade
 
-    /// Adds an error to ``shared``.
+    /// Adds an error to ``shared``, with the caller's location.
     ///
     /// ```swift
     /// ErrorStream.add(error)
     /// ```
-    public static func add(_ error: any Error) { shared.add(error) }
+    @discardableResult
+    public static func add(
+        _ error: any Error, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> UInt64? {
+        shared.add(error, file: file, line: line, function: function)
+    }
 
-    /// Adds an error with context to ``shared``.
-    public static func add(_ error: any Error, context: ErrorContext) { shared.add(error, context: context) }
+    /// Adds an error with context to ``shared``, with the caller's location.
+    @discardableResult
+    public static func add(
+        _ error: any Error, context: ErrorContext, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
+    ) -> UInt64? {
+        shared.add(error, context: context, file: file, line: line, function: function)
+    }
 
     /// Errors added to ``shared`` from now on, with the default buffering policy.
     ///

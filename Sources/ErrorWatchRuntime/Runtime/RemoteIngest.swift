@@ -67,6 +67,8 @@ public final class RemoteIngest: Sendable {
                         service: event.serviceName ?? "remote", name: name, state: state,
                         health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
                         changedAt: event.time)))
+        case .handling:
+            break
         }
     }
 

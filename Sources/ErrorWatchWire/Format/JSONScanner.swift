@@ -14,9 +14,15 @@ struct JSONScanner {
         case null
         /// An object whose members are all strings (the shape of `attributes`).
         case stringMap([String: String])
-        /// An array, or an object with a non-string member: valid JSON the format has no use for.
+        /// An array of at most ``maximumArrayStrings`` strings (the shape of `handling.path`).
+        case stringArray([String])
+        /// Another array, or an object with a non-string member: valid JSON the format has no use for.
         case other
     }
+
+    /// The most strings a ``Value/stringArray(_:)`` holds; a longer array is scanned for syntax only and is
+    /// ``Value/other``.
+    static let maximumArrayStrings = 64
 
     struct SyntaxError: Error {
         var message: String
@@ -70,22 +76,7 @@ struct JSONScanner {
         switch byte {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["):
-            index += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "]") {
-                index += 1
-                return .other
-            }
-            while true {
-                skipWhitespace()
-                _ = try value(depth: depth + 1)
-                skipWhitespace()
-                guard let next = peek() else { throw fail("unterminated array") }
-                index += 1
-                if next == UInt8(ascii: "]") { return .other }
-                guard next == UInt8(ascii: ",") else { throw fail("expected , or ]") }
-            }
+        case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "t"):
             try literal("true")
             return .bool(true)
@@ -96,6 +87,32 @@ struct JSONScanner {
             try literal("null")
             return .null
         default: return .number(try number())
+        }
+    }
+
+    /// An array: its strings, while every element is one and there are at most ``maximumArrayStrings``; once that
+    /// fails, the rest is only syntax-checked, so a huge or mixed array never grows memory.
+    private mutating func array(depth: Int) throws(SyntaxError) -> Value {
+        index += 1
+        var strings: [String]? = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return .stringArray([])
+        }
+        while true {
+            skipWhitespace()
+            let element = try value(depth: depth + 1)
+            if case .string(let text) = element, let count = strings?.count, count < Self.maximumArrayStrings {
+                strings?.append(text)
+            } else {
+                strings = nil
+            }
+            skipWhitespace()
+            guard let next = peek() else { throw fail("unterminated array") }
+            index += 1
+            if next == UInt8(ascii: "]") { return strings.map(Value.stringArray) ?? .other }
+            guard next == UInt8(ascii: ",") else { throw fail("expected , or ]") }
         }
     }
 

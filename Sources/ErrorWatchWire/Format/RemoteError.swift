@@ -4,14 +4,17 @@ import ErrorStreaming
 ///
 /// It carries what the producer said about the error, so alerts, metrics and logs downstream treat it like a
 /// local one: ``Classification`` reports the *remote* type name (``typeName``), and the fingerprint groups by it
-/// and the code, so a remote error and the same error raised locally share an alert.
+/// and the code, so a remote error and the same error raised locally share an alert. It also keeps the
+/// producer's stack trace and source location, when the line carries them, for a detail view: as a
+/// ``LocatedError``, the event it is added with reports the producer's location (``ErrorEvent/location``), not
+/// the line that added it.
 ///
 /// ```swift
 /// let listener = FeedListener(endpoint: .unix(path: "/tmp/ew.sock")) { _, event in
 ///     if let error = RemoteError(event) { stream.add(error, context: event.errorContext) }
 /// }
 /// ```
-public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConvertible {
+public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, CustomStringConvertible {
     /// The producer's fully qualified type name (`exception.type`).
     public var typeName: String
     /// The producer's technical message (`exception.message`), without the type name.
@@ -26,12 +29,16 @@ public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConv
     public var severity: ErrorSeverity
     /// The producing service (`service.name`), if known.
     public var serviceName: String?
+    /// The producer's stack trace (`exception.stacktrace`), if it sent one.
+    public var stackTrace: String?
+    /// Where the producer raised the error (`code.filepath`, `code.lineno`, `code.function`), if it said.
+    public var sourceLocation: SourceLocation?
 
     /// Creates a remote error from its parts.
     public init(
         typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
         category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
-        serviceName: String? = nil
+        serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: SourceLocation? = nil
     ) {
         self.typeName = typeName
         self.message = message
@@ -40,16 +47,25 @@ public struct RemoteError: ClassifiedError, Sendable, Hashable, CustomStringConv
         self.userMessage = userMessage ?? category.defaultUserMessage
         self.severity = severity ?? category.defaultSeverity
         self.serviceName = serviceName
+        self.stackTrace = stackTrace
+        self.sourceLocation = sourceLocation
     }
 
-    /// The remote error an `error` event describes; `nil` for logs and metrics.
+    /// The remote error an `error` event describes; `nil` for the other kinds.
+    ///
+    /// The location is the line's `code.filepath`, with `code.lineno` (0 when absent) and `code.function` (empty
+    /// when absent); without `code.filepath` there is none.
     public init?(_ event: WireEvent) {
         guard event.kind == .error, let typeName = event.exceptionType else { return nil }
         let category = event.category ?? .unrecoverable
+        let location = event.codeFilePath.map { file in
+            SourceLocation(
+                file: file, line: UInt(clamping: max(0, event.codeLineNumber ?? 0)), function: event.codeFunction ?? "")
+        }
         self.init(
             typeName: typeName, message: event.exceptionMessage ?? "", code: event.code ?? ErrorCode("X", 0),
             category: category, userMessage: event.userMessage, severity: event.severity,
-            serviceName: event.serviceName)
+            serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location)
     }
 
     /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.

@@ -54,10 +54,14 @@ public struct WireEncoder: Sendable {
     public func encode(_ event: ErrorEvent) throws(WireError) -> [UInt8] { try encode(wireEvent(for: event)) }
 
     /// The wire event for an ``ErrorEvent``: its ``Classification`` gives the type, code, category and
-    /// messages; its context the source, severity, origin, attempt and attributes.
+    /// messages; its context the source, severity, origin, attempt and attributes; its ``ErrorEvent/location``
+    /// `code.filepath`, `code.lineno` and `code.function`. A relayed ``RemoteError`` keeps its producer's type,
+    /// message, stack trace and location.
     public func wireEvent(for event: ErrorEvent) -> WireEvent {
         let classification = Classification(of: event.error)
         let remote = event.error as? RemoteError
+        let location = event.location
+        let function = location?.function
         return WireEvent(
             kind: .error, time: event.timestamp, serviceName: source?.serviceName ?? remote?.serviceName,
             pid: source?.pid, hostName: source?.host, source: event.source,
@@ -65,7 +69,26 @@ public struct WireEncoder: Sendable {
             exceptionMessage: remote?.message ?? classification.technicalMessage,
             userMessage: classification.userMessage, code: classification.code, category: classification.category,
             severity: event.severity, origin: event.origin, attempt: event.context.attempt,
-            sequence: event.sequence, attributes: event.metadata)
+            sequence: event.sequence, attributes: event.metadata, exceptionStacktrace: remote?.stackTrace,
+            codeFilePath: location?.file, codeLineNumber: location.map { Int(clamping: $0.line) },
+            codeFunction: function?.isEmpty == false ? function : nil)
+    }
+
+    /// The wire event for a handler tree's ``HandlingReport``: kind `handling`, the report's sequence (the
+    /// producer's sequence of the error's event), its path, outcome words and `handled`, stamped with this
+    /// encoder's source. A path longer than ``WireEvent/maximumHandlingPathCount`` keeps its last entries, the
+    /// ones nearest the node that consumed the error.
+    ///
+    /// ```swift
+    /// for await report in stream.handlingReports() {
+    ///     forwarder.send(encoder.handlingEvent(for: report, time: Date()))
+    /// }
+    /// ```
+    public func handlingEvent(for report: HandlingReport, time: Date) -> WireEvent {
+        WireEvent(
+            kind: .handling, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,
+            sequence: report.sequence, handlingPath: Array(report.path.suffix(WireEvent.maximumHandlingPathCount)),
+            handlingOutcome: report.outcome.description, handlingHandled: report.handled)
     }
 
     /// The wire event for a swift-log record: kind `log`, the message as `body`, metadata as attributes. A record

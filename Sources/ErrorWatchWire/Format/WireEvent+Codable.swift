@@ -44,6 +44,12 @@ extension WireEvent {
             guard let value = WireMetricKind(wireName: text) else { throw WireError.invalidField("metric.kind") }
             return value
         }
+        let codeLineNumber = try optional(Int.self, .codeLineNumber)
+        if let line = codeLineNumber, line < 0 { throw WireError.invalidField(CodingKeys.codeLineNumber.rawValue) }
+        let handlingPath = try optional([String].self, .handlingPath)
+        if let path = handlingPath, path.count > Self.maximumHandlingPathCount {
+            throw WireError.invalidField(CodingKeys.handlingPath.rawValue)
+        }
         let statusHealth = try optional(String.self, .statusHealth).map { text in
             guard let value = WireStatusHealth(wireName: text) else { throw WireError.invalidField("status.health") }
             return value
@@ -61,11 +67,18 @@ extension WireEvent {
             metricName: try optional(String.self, .metricName), metricValue: try optional(Double.self, .metricValue),
             metricUnit: try optional(String.self, .metricUnit), metricKind: metricKind,
             statusName: try optional(String.self, .statusName), statusState: try optional(String.self, .statusState),
-            statusHealth: statusHealth, statusDetail: try optional(String.self, .statusDetail))
+            statusHealth: statusHealth, statusDetail: try optional(String.self, .statusDetail),
+            exceptionStacktrace: try optional(String.self, .exceptionStacktrace),
+            codeFilePath: try optional(String.self, .codeFilePath), codeLineNumber: codeLineNumber,
+            codeFunction: try optional(String.self, .codeFunction), handlingPath: handlingPath,
+            handlingOutcome: try optional(String.self, .handlingOutcome),
+            handlingHandled: try optional(Bool.self, .handlingHandled))
         try validateRequiredFields()
     }
 
-    /// Writes the wire object; absent optional fields and empty attributes are left out.
+    /// Writes the wire object; absent optional fields and empty attributes are left out. Throws
+    /// ``WireError/invalidField(_:)`` for a negative `code.lineno` or an over-long `handling.path`, which a reader
+    /// would refuse.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(version, forKey: .version)
@@ -94,6 +107,17 @@ extension WireEvent {
         try c.encodeIfPresent(statusState, forKey: .statusState)
         try c.encodeIfPresent(statusHealth?.rawValue, forKey: .statusHealth)
         try c.encodeIfPresent(statusDetail, forKey: .statusDetail)
+        try c.encodeIfPresent(exceptionStacktrace, forKey: .exceptionStacktrace)
+        try c.encodeIfPresent(codeFilePath, forKey: .codeFilePath)
+        if let codeLineNumber, codeLineNumber < 0 { throw WireError.invalidField(CodingKeys.codeLineNumber.rawValue) }
+        try c.encodeIfPresent(codeLineNumber, forKey: .codeLineNumber)
+        try c.encodeIfPresent(codeFunction, forKey: .codeFunction)
+        if let handlingPath, handlingPath.count > Self.maximumHandlingPathCount {
+            throw WireError.invalidField(CodingKeys.handlingPath.rawValue)
+        }
+        try c.encodeIfPresent(handlingPath, forKey: .handlingPath)
+        try c.encodeIfPresent(handlingOutcome, forKey: .handlingOutcome)
+        try c.encodeIfPresent(handlingHandled, forKey: .handlingHandled)
     }
 
     /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.
@@ -109,6 +133,8 @@ extension WireEvent {
         case .status:
             if statusName == nil { throw WireError.missingField(CodingKeys.statusName.rawValue) }
             if statusState == nil { throw WireError.missingField(CodingKeys.statusState.rawValue) }
+        case .handling:
+            if sequence == nil { throw WireError.missingField(CodingKeys.sequence.rawValue) }
         }
     }
 

@@ -78,6 +78,22 @@ extension WireEvent {
             return health
         }
         statusDetail = try Self.string(raw.statusDetail, "status.detail")
+        exceptionStacktrace = try Self.string(raw.exceptionStacktrace, "exception.stacktrace")
+        codeFilePath = try Self.string(raw.codeFilePath, "code.filepath")
+        codeLineNumber = try Self.int(raw.codeLineNumber, "code.lineno", bytes)
+        if let line = codeLineNumber, line < 0 { throw .invalidField("code.lineno") }
+        codeFunction = try Self.string(raw.codeFunction, "code.function")
+        switch raw.handlingPath {
+        case nil, .null?: break
+        case .stringArray(let path)?: handlingPath = path
+        default: throw .invalidField("handling.path")
+        }
+        handlingOutcome = try Self.string(raw.handlingOutcome, "handling.outcome")
+        switch raw.handlingHandled {
+        case nil, .null?: break
+        case .bool(let handled)?: handlingHandled = handled
+        default: throw .invalidField("handling.handled")
+        }
         try validateRequiredFields()
     }
 
@@ -125,6 +141,8 @@ extension WireEvent {
         var userMessage, code, category, severity, severityText, origin, attempt, sequence: JSONScanner.Value?
         var attributes, body, logMessage, metricName, metricValue, metricUnit, metricKind: JSONScanner.Value?
         var statusName, statusState, statusHealth, statusDetail: JSONScanner.Value?
+        var exceptionStacktrace, codeFilePath, codeLineNumber, codeFunction: JSONScanner.Value?
+        var handlingPath, handlingOutcome, handlingHandled: JSONScanner.Value?
 
         mutating func set(_ key: String, _ value: JSONScanner.Value) {
             switch key {
@@ -156,6 +174,13 @@ extension WireEvent {
             case "status.state": statusState = value
             case "status.health": statusHealth = value
             case "status.detail": statusDetail = value
+            case "exception.stacktrace": exceptionStacktrace = value
+            case "code.filepath": codeFilePath = value
+            case "code.lineno": codeLineNumber = value
+            case "code.function": codeFunction = value
+            case "handling.path": handlingPath = value
+            case "handling.outcome": handlingOutcome = value
+            case "handling.handled": handlingHandled = value
             default: break
             }
         }

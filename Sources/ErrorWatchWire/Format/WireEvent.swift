@@ -1,14 +1,14 @@
 import ErrorStreaming
 import Foundation
 
-/// One event of the NDJSON wire format (see `docs/wire-format.md`): an error, a log record, a metric sample or
-/// a producer's status.
+/// One event of the NDJSON wire format (see `docs/wire-format.md`): an error, a log record, a metric sample,
+/// a producer's status, or how a producer's handler tree handled one of its errors.
 ///
 /// Field names follow OpenTelemetry's semantic conventions where one exists (`service.name`, `exception.type`,
-/// `exception.message`, `severity_text`), written as flat dotted JSON keys. Only ``version``, ``kind`` and
-/// ``time`` are required by every kind; an error needs `exception.type`, a log needs `body`, a metric needs
-/// `metric.name` and `metric.value`, a status needs `status.name` and `status.state`. Unknown fields are ignored
-/// when decoding.
+/// `exception.message`, `severity_text`, `code.filepath`), written as flat dotted JSON keys. Only ``version``,
+/// ``kind`` and ``time`` are required by every kind; an error needs `exception.type`, a log needs `body`, a metric
+/// needs `metric.name` and `metric.value`, a status needs `status.name` and `status.state`, a handling event
+/// needs `sequence`. Unknown fields are ignored when decoding.
 ///
 /// ```swift
 /// let event = WireEvent(kind: .error, time: Date(), serviceName: "shop", exceptionType: "ShopError")
@@ -29,11 +29,18 @@ public struct WireEvent: Sendable, Equatable, Codable {
         /// A named status the producer publishes about itself (a job, a connection, a worker): `status.name` and
         /// `status.state` are required. A receiver keeps the latest status per `service.name` and `status.name`.
         case status
+        /// How the producer's ``ErrorHandler`` tree handled one of its errors: `sequence` (required) is the
+        /// producer's sequence of that error's event; `handling.path`, `handling.outcome` and `handling.handled`
+        /// say which nodes' actions ran and how it ended (see ``HandlingReport``).
+        case handling
     }
+
+    /// The most entries `handling.path` may have; a longer array makes the line malformed.
+    public static let maximumHandlingPathCount = 64
 
     /// `v`: the format's major version.
     public var version: Int
-    /// `kind`: error, log, metric or status.
+    /// `kind`: error, log, metric, status or handling.
     public var kind: Kind
     /// `time`: when it happened, written as RFC 3339 in UTC with microseconds.
     public var time: Date
@@ -83,11 +90,27 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var statusHealth: WireStatusHealth?
     /// `status.detail`: a line of explanation shown beside the state.
     public var statusDetail: String?
+    /// `exception.stacktrace`: the error's stack trace as the producer wrote it (OpenTelemetry's name).
+    public var exceptionStacktrace: String?
+    /// `code.filepath`: the source file the error was raised in (a Swift producer writes its `#fileID`).
+    public var codeFilePath: String?
+    /// `code.lineno`: the line in ``codeFilePath``, from 1.
+    public var codeLineNumber: Int?
+    /// `code.function`: the function the error was raised in.
+    public var codeFunction: String?
+    /// `handling.path`: the names of the handler nodes whose action ran, root side first; at most
+    /// ``maximumHandlingPathCount`` entries.
+    public var handlingPath: [String]?
+    /// `handling.outcome`: `consumed by NODE`, `rewritten by NODE to TYPE`, `passed` or `unhandled`
+    /// (``HandlingOutcome``'s words; parse them with ``HandlingOutcome/init(parsing:)``).
+    public var handlingOutcome: String?
+    /// `handling.handled`: whether some handler node consumed the error.
+    public var handlingHandled: Bool?
 
     /// Creates an event; everything but the kind and the time is optional.
     ///
-    /// The members added after the first release (`metricKind` and the `status…` members) come last, so that
-    /// callers written before them still compile.
+    /// The members added after the first release (`metricKind`, the `status…`, `exception.stacktrace`, `code…` and
+    /// `handling…` members) come last, so that callers written before them still compile.
     public init(
         version: Int = WireEvent.currentVersion, kind: Kind, time: Date, serviceName: String? = nil,
         pid: Int? = nil, hostName: String? = nil, source: String? = nil, exceptionType: String? = nil,
@@ -96,7 +119,9 @@ public struct WireEvent: Sendable, Equatable, Codable {
         attempt: Int? = nil, sequence: UInt64? = nil, attributes: [String: String] = [:], body: String? = nil,
         metricName: String? = nil, metricValue: Double? = nil, metricUnit: String? = nil,
         metricKind: WireMetricKind? = nil, statusName: String? = nil, statusState: String? = nil,
-        statusHealth: WireStatusHealth? = nil, statusDetail: String? = nil
+        statusHealth: WireStatusHealth? = nil, statusDetail: String? = nil, exceptionStacktrace: String? = nil,
+        codeFilePath: String? = nil, codeLineNumber: Int? = nil, codeFunction: String? = nil,
+        handlingPath: [String]? = nil, handlingOutcome: String? = nil, handlingHandled: Bool? = nil
     ) {
         self.version = version
         self.kind = kind
@@ -124,6 +149,13 @@ public struct WireEvent: Sendable, Equatable, Codable {
         self.statusState = statusState
         self.statusHealth = statusHealth
         self.statusDetail = statusDetail
+        self.exceptionStacktrace = exceptionStacktrace
+        self.codeFilePath = codeFilePath
+        self.codeLineNumber = codeLineNumber
+        self.codeFunction = codeFunction
+        self.handlingPath = handlingPath
+        self.handlingOutcome = handlingOutcome
+        self.handlingHandled = handlingHandled
     }
 
     /// The JSON keys, flat and dotted as in OpenTelemetry's attribute names.
@@ -151,9 +183,16 @@ public struct WireEvent: Sendable, Equatable, Codable {
         case statusState = "status.state"
         case statusHealth = "status.health"
         case statusDetail = "status.detail"
+        case exceptionStacktrace = "exception.stacktrace"
+        case codeFilePath = "code.filepath"
+        case codeLineNumber = "code.lineno"
+        case codeFunction = "code.function"
+        case handlingPath = "handling.path"
+        case handlingOutcome = "handling.outcome"
+        case handlingHandled = "handling.handled"
     }
 
-    /// The severity of an error event when the line does not say: `error`; of a log, metric or status: `info`.
+    /// The severity of an error event when the line does not say: `error`; of any other kind: `info`.
     public var effectiveSeverity: ErrorSeverity { severity ?? (kind == .error ? .error : .info) }
 
     /// How to combine this metric's samples: ``metricKind``, or ``WireMetricKind/gauge`` when the line does not say.

@@ -6,6 +6,10 @@ import Synchronization
 
 /// Sends an ``ErrorStream``'s events (and log records) as NDJSON to a listener, never blocking the app.
 ///
+/// From the stream it forwards every error event as an `error` line and every ``HandlingReport`` (what a
+/// forwarding ``ErrorHandler`` root reports after the descent) as a `handling` line, always after the `error`
+/// line it is about.
+///
 /// Events wait in a bounded queue; when it is full the *newest* event is dropped and counted: the oldest
 /// events of a burst are usually its cause, and keeping them keeps the queue's order simple. While the listener
 /// is down the forwarder reconnects with exponential backoff; queued events go out once it is back.
@@ -65,7 +69,7 @@ public final class ErrorForwarder: Sendable {
     let group: any EventLoopGroup
     let state: Mutex<ForwarderState>
     private let stream: ErrorStream?
-    private let streamTask = Mutex<Task<Void, Never>?>(nil)
+    private let streamTasks = Mutex<[Task<Void, Never>]>([])
 
     /// Creates a forwarder; nothing is sent until ``start()``.
     ///
@@ -91,27 +95,58 @@ public final class ErrorForwarder: Sendable {
     /// The counters now.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// Subscribes to the stream (events added from now on are forwarded) and starts connecting.
+    /// Subscribes to the stream (events added and handling reported from now on are forwarded) and starts
+    /// connecting.
     public func start() {
         guard state.withLock({ $0.start() }) else { return }
         if let stream {
+            // Reports first: a report made before the events subscription is about an event below its first
+            // sequence, which is then never waited for; every later report's event is at or above it.
+            let reports = stream.handlingReports(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
             let events = stream.events(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
-            let encoder = WireEncoder(source: source)
-            let task = Task { [self] in
-                var iterator = events.makeAsyncIterator()
-                var droppedByStream: UInt64 = 0
-                while let event = await iterator.next() {
-                    if iterator.droppedCount > droppedByStream {
-                        let lost = iterator.droppedCount - droppedByStream
-                        droppedByStream = iterator.droppedCount
-                        state.withLock { $0.statistics.dropped += lost }
-                    }
-                    if let line = try? encoder.encode(event) { enqueue(line) } else { countDropped() }
-                }
-            }
-            streamTask.withLock { $0 = task }
+            state.withLock { $0.forwardedThrough = events.firstSequence &- 1 }
+            let tasks = [forwardEvents(events), forwardReports(reports)]
+            streamTasks.withLock { $0 = tasks }
         }
         connect()
+    }
+
+    private func forwardEvents(_ events: ErrorStream.Events) -> Task<Void, Never> {
+        let encoder = WireEncoder(source: source)
+        return Task { [self] in
+            var iterator = events.makeAsyncIterator()
+            var droppedByStream: UInt64 = 0
+            while let event = await iterator.next() {
+                countDrops(iterator.droppedCount, since: &droppedByStream)
+                let line = (try? encoder.encode(event)).map { ByteBuffer(bytes: $0) }
+                perform(state.withLock { $0.enqueueEvent(line, sequence: event.sequence) })
+            }
+            perform(state.withLock { $0.eventsEnded() })
+        }
+    }
+
+    private func forwardReports(_ reports: ErrorStream.HandlingReports) -> Task<Void, Never> {
+        let encoder = WireEncoder(source: source)
+        return Task { [self] in
+            var iterator = reports.makeAsyncIterator()
+            var droppedByStream: UInt64 = 0
+            while let report = await iterator.next() {
+                countDrops(iterator.droppedCount, since: &droppedByStream)
+                guard let line = try? encoder.encode(encoder.handlingEvent(for: report, time: Date())) else {
+                    countDropped()
+                    continue
+                }
+                perform(state.withLock { $0.enqueueHandling(ByteBuffer(bytes: line), sequence: report.sequence) })
+            }
+        }
+    }
+
+    /// Adds the drops a stream subscription's buffering policy made since the last call to the statistics.
+    private func countDrops(_ total: UInt64, since counted: inout UInt64) {
+        guard total > counted else { return }
+        let lost = total - counted
+        counted = total
+        state.withLock { $0.statistics.dropped += lost }
     }
 
     /// Queues one event (a log record, a metric); returns at once. Dropped and counted when the queue is full.
@@ -125,15 +160,21 @@ public final class ErrorForwarder: Sendable {
 
     /// Queues one encoded line (JSON and newline); returns at once. Dropped and counted when the queue is full.
     public func enqueue(_ line: [UInt8]) {
-        let action = state.withLock { $0.enqueue(ByteBuffer(bytes: line)) }
+        let buffer = ByteBuffer(bytes: line)
+        perform(state.withLock { $0.enqueue(buffer) })
+    }
+
+    /// Starts draining on the channel's loop when the state machine says so (outside the lock).
+    private func perform(_ action: ForwarderState.Action) {
         if case .drain(let channel) = action { channel.eventLoop.execute { self.drain(channel) } }
     }
 
     /// Stops forwarding: ends the stream subscription, writes what is queued if connected (giving the listener
     /// two seconds to take it), then closes. Lines still queued after that count as dropped.
     public func shutdown() async {
-        streamTask.withLock { $0 }?.cancel()
-        await streamTask.withLock { $0 }?.value
+        let tasks = streamTasks.withLock { $0 }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
         let action = state.withLock { $0.beginShutdown() }
         action.reconnect?.cancel()
         if let channel = action.channel {

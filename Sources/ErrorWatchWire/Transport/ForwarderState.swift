@@ -4,6 +4,12 @@ import NIOCore
 ///
 /// Pure and lock-protected by ``ErrorForwarder``; its events return what to do, and the forwarder does it
 /// after unlocking.
+///
+/// It also keeps a stream's `handling` lines behind their `error` lines. The forwarder reads the stream's events
+/// and its handling reports in two tasks, so a report can reach the forwarder before the event it is about. A
+/// handling line is therefore *parked* until the event task has queued (or skipped) the event with its sequence
+/// number; the event's line and the lines it releases are queued under one lock acquisition, so no other line
+/// can come between them out of order.
 struct ForwarderState {
     enum Phase {
         case idle, connecting
@@ -27,6 +33,13 @@ struct ForwarderState {
     let initialBackoff: Duration
     var backoff: Duration
     var reconnectTask: Scheduled<Void>?
+    /// The highest sequence number of the stream whose error event has been queued or skipped: handling lines
+    /// for it and below go out at once.
+    var forwardedThrough: UInt64 = 0
+    /// Handling lines waiting for their error event, in arrival order; at most `capacity`.
+    var parked: [(sequence: UInt64, line: ByteBuffer)] = []
+    /// The lowest sequence in `parked` (`.max` when empty), so that an event releasing nothing costs no scan.
+    var lowestParked = UInt64.max
 
     init(capacity: Int, backoff: Duration) {
         self.queue = CircularBuffer(initialCapacity: min(capacity, 1024))
@@ -43,19 +56,69 @@ struct ForwarderState {
     }
 
     mutating func enqueue(_ line: ByteBuffer) -> Action {
+        accept(line)
+        return drainIfConnected()
+    }
+
+    /// Queues the line of the stream's error event `sequence` (`nil`: it could not be encoded and is counted as
+    /// dropped), then the parked handling lines it releases.
+    mutating func enqueueEvent(_ line: ByteBuffer?, sequence: UInt64) -> Action {
+        if let line { accept(line) } else { statistics.dropped += 1 }
+        forwardedThrough = max(forwardedThrough, sequence)
+        releaseParked()
+        return drainIfConnected()
+    }
+
+    /// Queues the handling line about the stream's event `sequence` once that event's line is queued (or was
+    /// skipped); parks it until then. Dropped and counted when the queue, or the parking space, is full.
+    mutating func enqueueHandling(_ line: ByteBuffer, sequence: UInt64) -> Action {
+        guard sequence > forwardedThrough else { return enqueue(line) }
+        guard parked.count < capacity else {
+            statistics.dropped += 1
+            return .none
+        }
+        parked.append((sequence, line))
+        lowestParked = min(lowestParked, sequence)
+        return .none
+    }
+
+    /// The event task has ended (stream finished or forwarder shutting down): nothing will release the parked
+    /// lines any more, so they are queued now.
+    mutating func eventsEnded() -> Action {
+        forwardedThrough = .max
+        releaseParked()
+        return drainIfConnected()
+    }
+
+    /// Queues, in arrival order, the parked lines whose event is now at or below `forwardedThrough`.
+    private mutating func releaseParked() {
+        guard lowestParked <= forwardedThrough else { return }
+        var kept: [(sequence: UInt64, line: ByteBuffer)] = []
+        for entry in parked {
+            if entry.sequence <= forwardedThrough { accept(entry.line) } else { kept.append(entry) }
+        }
+        parked = kept
+        lowestParked = kept.map(\.sequence).min() ?? .max
+    }
+
+    /// Appends a line to the queue, or counts it as dropped when shutting down or full.
+    private mutating func accept(_ line: ByteBuffer) {
         switch phase {
         case .shuttingDown, .shutDown:
             statistics.dropped += 1
-            return .none
+            return
         default: break
         }
         guard queue.count < capacity else {
             statistics.dropped += 1
-            return .none
+            return
         }
         queue.append(line)
         statistics.queued = queue.count
-        guard case .connected(let channel) = phase, !drainScheduled else { return .none }
+    }
+
+    private mutating func drainIfConnected() -> Action {
+        guard case .connected(let channel) = phase, !drainScheduled, !queue.isEmpty else { return .none }
         drainScheduled = true
         return .drain(channel)
     }
@@ -132,8 +195,10 @@ struct ForwarderState {
     mutating func finishShutdown() {
         phase = .shutDown
         statistics.connected = false
-        statistics.dropped += UInt64(queue.count)
+        statistics.dropped += UInt64(queue.count + parked.count)
         queue.removeAll()
+        parked.removeAll()
+        lowestParked = .max
         statistics.queued = 0
     }
 }
