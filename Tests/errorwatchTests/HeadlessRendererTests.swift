@@ -132,4 +132,30 @@ struct HeadlessRendererTests {
         #expect(outcome.screen.snapshotText().contains("Status"))
         #expect(!outcome.screen.snapshotText().contains("Flows"))
     }
+
+    /// Issue 11's acceptance: after `x`, the 401 alert's detail shows the handler path and the node that consumed
+    /// it; the occurrence's own view shows where it was added.
+    @Test func theExpiredSessionAlertShowsWhoHandledIt() {
+        let outcome = run("l x Enter", for: .seconds(8))
+        guard case .alert = outcome.state.detail else {
+            Issue.record("expected the alert's detail, got \(String(describing: outcome.state.detail))")
+            return
+        }
+        let text = outcome.screen.snapshotText()
+        #expect(text.contains("A-401"))
+        #expect(text.contains("app → logged in"))
+        #expect(text.contains("consumed by logged in"))
+        let opened = run("l x Enter Enter", for: .seconds(8)).screen.snapshotText()
+        #expect(opened.contains("DemoApp+Flows.swift:"))
+        #expect(opened.contains("consumed by logged in"))
+    }
+
+    /// `b`: the bug's detail shows the file and line of the `reportBug` call.
+    @Test func theBugShowsItsFileAndLine() {
+        let outcome = run("l b v Enter Enter", for: .seconds(8))
+        let text = outcome.screen.snapshotText()
+        #expect(text.contains("BugReport"))
+        #expect(text.contains("ErrorWatchDemo/DemoApp+Flows.swift:"))
+        #expect(text.contains("in runSessionFlow()"))
+    }
 }

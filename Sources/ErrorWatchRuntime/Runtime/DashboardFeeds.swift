@@ -57,6 +57,7 @@ final class DashboardFeeds: Sendable {
         let logs = stream.events(bufferingPolicy: .bufferingNewest(8_192))
         let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
         let counts = stream.events(bufferingPolicy: .unbounded)
+        let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
         let started = [
             spawn { [self] in
                 for await event in logs { inbox.post(streamEvent: event) }
@@ -68,6 +69,15 @@ final class DashboardFeeds: Sendable {
                 for await event in counts {
                     counter.count(event)
                     issues.count(event)
+                }
+            },
+            spawn { [self] in
+                for await report in handling {
+                    inbox.post(
+                        .handlingReported(
+                            sequence: report.sequence,
+                            HandlingSummary(
+                                path: report.path, outcome: report.outcome.description, handled: report.handled)))
                 }
             },
             spawn { [self] in

@@ -1,5 +1,6 @@
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchWire
 import Foundation
 
 extension DashboardEvent {
@@ -13,7 +14,8 @@ extension DashboardEvent {
             code: classification.code, category: classification.category, origin: event.origin,
             attempt: event.context.attempt, metadata: event.metadata.filter { $0.key != RemoteIngest.fromKey },
             qualifiedTypeName: classification.typeName, fingerprint: classification.fingerprint,
-            service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey])
+            service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey],
+            stackTrace: (event.error as? RemoteError)?.stackTrace, location: event.location?.description)
     }
 
     /// The `Logs` pane's view of a swift-log record.

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DequeModule
 import ErrorStreaming
 import ErrorWatchUI
 import ErrorWatchWire
@@ -19,6 +20,11 @@ public final class RemoteIngest: Sendable {
     private let sources = Mutex<[String: SourceStatus]>([:])
     private let order = Mutex<[String]>([])
     private let observer = Observer<WireEvent>()
+    private struct Joins {
+        var map: [String: UInt64] = [:]
+        var order: Deque<String> = []
+    }
+    private let joins = Mutex(Joins())
 
     init(stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date) {
         self.stream = stream
@@ -47,7 +53,9 @@ public final class RemoteIngest: Sendable {
             guard let remote = RemoteError(event) else { return }
             var context = context(of: event)
             if let from { context.metadata[Self.fromKey] = from }
-            stream.add(remote, context: context)
+            let local = stream.add(remote, context: context)
+            // Remember which local event the producer's sequence number became, so its handling report joins it.
+            if let local, let sequence = event.sequence { remember(producerKey(event, sequence), as: local) }
         case .log:
             let type = event.exceptionType.map(DashboardEvent.shortTypeName) ?? ""
             inbox.post(
@@ -68,9 +76,34 @@ public final class RemoteIngest: Sendable {
                         health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
                         changedAt: event.time)))
         case .handling:
-            break
+            // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
+            guard let sequence = event.sequence, let outcome = event.handlingOutcome,
+                let local = localSequence(for: producerKey(event, sequence))
+            else { return }
+            inbox.post(
+                .handlingReported(
+                    sequence: local,
+                    HandlingSummary(
+                        path: event.handlingPath ?? [], outcome: outcome, handled: event.handlingHandled ?? false)))
         }
     }
+
+    /// The key of a producer's sequence number: its service, process and the number.
+    private func producerKey(_ event: WireEvent, _ sequence: UInt64) -> String {
+        "\(event.serviceName ?? "")|\(event.pid.map(String.init) ?? "")|\(sequence)"
+    }
+
+    /// How many producer sequence numbers are remembered for joining handling reports.
+    static let joinCapacity = 4_096
+
+    private func remember(_ key: String, as local: UInt64) {
+        joins.withLock { joins in
+            if joins.map.updateValue(local, forKey: key) == nil { joins.order.append(key) }
+            while joins.order.count > Self.joinCapacity { joins.map[joins.order.removeFirst()] = nil }
+        }
+    }
+
+    private func localSequence(for key: String) -> UInt64? { joins.withLock { $0.map[key] } }
 
     /// Records a remote metric sample: a gauge's reading, a counter's increment or a histogram's observation.
     /// Remote metrics get their own namespace (a producer cannot overwrite the dashboard's own) and a cap on

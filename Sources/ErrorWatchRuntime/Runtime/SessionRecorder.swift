@@ -14,6 +14,7 @@ public final class SessionRecorder: Sendable {
     private let recorder: ErrorWatchWire.Recorder
     private let encoder: WireEncoder
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let handlingTask = Mutex<Task<Void, Never>?>(nil)
     private let flusher = Mutex<Task<Void, Never>?>(nil)
     private let failure = Mutex<String?>(nil)
 
@@ -32,6 +33,12 @@ public final class SessionRecorder: Sendable {
             }
         }
         task.withLock { $0 = started }
+        // How the handler tree dealt with local errors travels with them, joined on replay by sequence number.
+        let reports = stream.handlingReports(bufferingPolicy: .unbounded)
+        let reporting = Task { [self] in
+            for await report in reports { write(encoder.handlingEvent(for: report, time: Date())) }
+        }
+        handlingTask.withLock { $0 = reporting }
         // At most a second of events is ever only in memory: a crash keeps everything older, which is the part of
         // a session a bug report needs.
         let flushing = Task { [recorder] in
@@ -87,6 +94,7 @@ public final class SessionRecorder: Sendable {
     public func stop() async {
         let running = task.withLock { $0 }
         await running?.value
+        await handlingTask.withLock { $0 }?.value
         flusher.withLock { $0 }?.cancel()
         try? recorder.flush()
         try? recorder.close()

@@ -178,12 +178,7 @@ public enum DetailView {
         }
         if let handling = state.handling[event.sequence] {
             section("Handling")
-            let arrow = state.unicode ? " → " : " -> "
-            lines += labelled(
-                "Path", handling.path.isEmpty ? "(no node's action ran)" : handling.path.joined(separator: arrow),
-                role: .text, width: width)
-            lines += labelled("Outcome", handling.outcome, role: handling.handled ? .healthOk : .alert, width: width)
-            lines += labelled("finally", handling.handled ? "handled" : "not handled", role: .muted, width: width)
+            lines += handlingLines(handling, state: state, width: width)
         }
         let crumbs = breadcrumbs(before: event, in: state)
         section(
@@ -204,6 +199,32 @@ public enum DetailView {
             }
         }
         return lines
+    }
+
+    /// The handler tree's path, outcome and `finally` result.
+    static func handlingLines(_ handling: HandlingSummary, state: DashboardState, width: Int) -> [Line] {
+        let arrow = state.unicode ? " → " : " -> "
+        return labelled(
+            "Path", handling.path.isEmpty ? "(no node's action ran)" : handling.path.joined(separator: arrow),
+            role: .text, width: width)
+            + labelled("Outcome", handling.outcome, role: handling.handled ? .healthOk : .alert, width: width)
+            + labelled("finally", handling.handled ? "handled" : "not handled", role: .muted, width: width)
+    }
+
+    /// How the newest occurrence of a group that has a handling report was dealt with.
+    static func latestHandling(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
+        guard
+            let (occurrence, handling) = occurrences(of: target, in: state).lazy
+                .compactMap({ o in state.handling[o.sequence].map { (o, $0) } }).first
+        else { return [] }
+        return [
+            Line([]),
+            Line([
+                ("Handling of the newest handled occurrence", .title),
+                ("  " + Format.clock(occurrence.timestamp), .muted),
+            ]),
+        ]
+            + handlingLines(handling, state: state, width: width)
     }
 
     /// Metadata keys already shown as their own field.
@@ -231,6 +252,7 @@ public enum DetailView {
         lines += labelled("Severity", alert.severity.description, role: .text, width: width)
         lines += labelled("Source", alert.source, role: .text, width: width)
         lines += times(first: alert.firstSeen, last: alert.lastSeen, state: state, width: width)
+        lines += latestHandling(.alert(alert.fingerprint), state: state, width: width)
         lines += occurrenceLines(.alert(alert.fingerprint), state: state, width: width)
         return lines
     }
@@ -263,6 +285,7 @@ public enum DetailView {
                     ),
                 ]))
         }
+        lines += latestHandling(.issue(issue.fingerprint), state: state, width: width)
         lines += occurrenceLines(.issue(issue.fingerprint), state: state, width: width)
         return lines
     }
