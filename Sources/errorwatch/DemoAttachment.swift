@@ -51,12 +51,6 @@ extension StatusEntry {
 }
 
 extension Health {
-    init(_ health: DemoHealth) {
-        switch health {
-        case .ok: self = .ok
-        case .degraded: self = .degraded
-        case .failing: self = .failing
-        case .idle: self = .idle
-        }
-    }
+    /// The dashboard's health of a demo status: the two enums share their names.
+    init(_ health: DemoHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
 }

@@ -172,12 +172,6 @@ struct ErrorReportingLogHandler: LogHandler {
 }
 
 extension WireStatusHealth {
-    init(_ health: DemoHealth) {
-        switch health {
-        case .ok: self = .ok
-        case .degraded: self = .degraded
-        case .failing: self = .failing
-        case .idle: self = .idle
-        }
-    }
+    /// The wire's health of a demo status: the two enums share their names.
+    init(_ health: DemoHealth) { self = WireStatusHealth(rawValue: health.rawValue) ?? .idle }
 }

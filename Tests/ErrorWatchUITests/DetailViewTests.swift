@@ -44,7 +44,7 @@ struct DetailViewTests {
             service: "shop", from: "socket #3 on unix:/tmp/ew.sock",
             stackTrace: "Traceback (most recent call last):\n  File \"shop/pay.py\", line 88, in capture\n"
                 + "    gateway.capture(order)\nPaymentError: gateway answered 503",
-            location: "shop/pay.py:88 in capture")
+            location: ErrorStreaming.SourceLocation(file: "shop/pay.py", line: 88, function: "capture"))
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(crumbs + [error]))
         _ = DashboardReducer.reduce(
             into: &state,

@@ -12,10 +12,12 @@ extension DashboardEvent {
             source: event.source, typeName: Self.shortTypeName(classification.typeName),
             message: classification.technicalMessage, userMessage: classification.userMessage,
             code: classification.code, category: classification.category, origin: event.origin,
-            attempt: event.context.attempt, metadata: event.metadata.filter { $0.key != RemoteIngest.fromKey },
+            attempt: event.context.attempt,
+            metadata: event.metadata[RemoteIngest.fromKey] == nil
+                ? event.metadata : event.metadata.filter { $0.key != RemoteIngest.fromKey },
             qualifiedTypeName: classification.typeName, fingerprint: classification.fingerprint,
             service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey],
-            stackTrace: (event.error as? RemoteError)?.stackTrace, location: event.location?.description)
+            stackTrace: (event.error as? RemoteError)?.stackTrace, location: event.location)
     }
 
     /// The `Logs` pane's view of a swift-log record.

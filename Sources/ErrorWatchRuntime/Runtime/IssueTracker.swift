@@ -34,12 +34,24 @@ final class IssueTracker: Sendable {
 
     /// Counts one error.
     func count(_ event: ErrorEvent) {
-        let classification = Classification(of: event.error)
-        let fingerprint = classification.fingerprint
+        // A classified error says its fingerprint and category without building its messages; only a new issue
+        // needs the whole classification.
+        let fingerprint: String
+        let category: ErrorCategory
+        if let classified = event.error as? any ClassifiedError {
+            (fingerprint, category) = (classified.fingerprint, classified.category)
+        } else {
+            let classification = Classification(of: event.error)
+            (fingerprint, category) = (classification.fingerprint, classification.category)
+        }
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         let service = event.metadata["service.name"]
+        let isNew = state.withLock { $0.issues[fingerprint] == nil }
+        let known = isNew ? Classification(of: event.error) : nil
         state.withLock { s in
             if s.issues[fingerprint] == nil {
+                // Built outside the lock, unless an eviction raced with this call (rare).
+                let classification = known ?? Classification(of: event.error)
                 if s.issues.count >= capacity,
                     let oldest = s.issues.min(by: { $0.value.record.lastSeen < $1.value.record.lastSeen })
                 {
@@ -53,7 +65,7 @@ final class IssueTracker: Sendable {
                         category: classification.category, severity: event.severity, count: 0,
                         firstSeen: event.timestamp, lastSeen: event.timestamp))
             }
-            s.issues[fingerprint]!.add(event, category: classification.category, second: second, service: service)
+            s.issues[fingerprint]!.add(event, category: category, second: second, service: service)
         }
     }
 

@@ -183,13 +183,6 @@ extension SourceStatus {
 }
 
 extension Health {
-    /// The dashboard's view of a status health sent over the wire.
-    init(_ health: WireStatusHealth) {
-        switch health {
-        case .ok: self = .ok
-        case .degraded: self = .degraded
-        case .failing: self = .failing
-        case .idle: self = .idle
-        }
-    }
+    /// The dashboard's view of a status health sent over the wire: the two enums share their names.
+    init(_ health: WireStatusHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
 }

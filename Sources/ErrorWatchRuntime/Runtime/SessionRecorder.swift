@@ -63,13 +63,7 @@ public final class SessionRecorder: Sendable {
 
     /// Writes a status an attached app published.
     public func record(_ status: StatusEntry) {
-        let health: WireStatusHealth =
-            switch status.health {
-            case .ok: .ok
-            case .degraded: .degraded
-            case .failing: .failing
-            case .idle: .idle
-            }
+        let health = WireStatusHealth(rawValue: status.health.rawValue) ?? .ok
         write(
             encoder.statusEvent(
                 name: status.name, state: status.state, health: health,

@@ -48,8 +48,9 @@ public struct DashboardEvent: Sendable, Hashable {
     public var from: String?
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
     public var stackTrace: String?
-    /// Where the error was added or thrown: `File.swift:42 in function()`, if known.
-    public var location: String?
+    /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
+    /// compact location and turned into text only when a detail view shows it.
+    public var location: SourceLocation?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
@@ -57,7 +58,7 @@ public struct DashboardEvent: Sendable, Hashable {
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
         origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
-        stackTrace: String? = nil, location: String? = nil
+        stackTrace: String? = nil, location: SourceLocation? = nil
     ) {
         self.qualifiedTypeName = qualifiedTypeName
         self.fingerprint = fingerprint

@@ -168,7 +168,8 @@ public enum DetailView {
         }
         if let location = event.location {
             section("Where")
-            lines += wrap(location, width: width).map { Line([($0, .text)]) }
+            let text = Sanitizer.sanitize(location.description, limit: 300)
+            lines += wrap(text, width: width).map { Line([($0, .text)]) }
         }
         if let trace = event.stackTrace, !trace.isEmpty {
             section("Stack trace")

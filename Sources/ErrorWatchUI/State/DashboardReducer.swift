@@ -204,7 +204,6 @@ public enum DashboardReducer {
         }
         event.service = event.service.map { Sanitizer.sanitize($0, limit: 60) }
         event.from = event.from.map { Sanitizer.sanitize($0, limit: 120) }
-        event.location = event.location.map { Sanitizer.sanitize($0, limit: 300) }
         // A stack trace keeps its lines: each is made safe on its own.
         event.stackTrace = event.stackTrace.map { trace in
             trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(200)
