@@ -66,10 +66,10 @@ struct DetailViewTests {
         #expect(state.selectedFingerprint == state.visibleAlerts[2].fingerprint)
         _ = press(&state, .character("k"))
         #expect(state.selectedFingerprint == state.visibleAlerts[1].fingerprint)
-        _ = press(&state, .character("G"))
-        #expect(state.selectedFingerprint == state.visibleAlerts.last?.fingerprint)
         _ = press(&state, .character("g"))
-        #expect(state.selectedFingerprint == nil, "back at the top: follow the newest again")
+        #expect(state.selectedFingerprint == state.visibleAlerts.last?.fingerprint, "g: the oldest")
+        _ = press(&state, .character("G"))
+        #expect(state.selectedFingerprint == nil, "G: the newest, followed again")
         _ = press(&state, .down, .enter)
         #expect(state.detail == .alert(state.visibleAlerts[1].fingerprint))
     }
@@ -214,5 +214,45 @@ struct DetailViewTests {
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "issues-120x40")
         _ = press(&state, .character("O"))
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "issues-by-count-120x40")
+    }
+
+    @Test func helpOverADetailViewClosesFirstAndQNeverQuitsFromUnderIt() {
+        var state = DashboardState.sample()
+        _ = press(&state, .enter, .character("?"))
+        #expect(state.showsHelp && state.detail != nil)
+        #expect(press(&state, .character("q")).isEmpty)
+        #expect(!state.showsHelp && state.detail != nil && !state.quitRequested)
+    }
+
+    @Test func tabSkipsPanesThatAreNotOnScreen() {
+        var state = DashboardState(width: 120, height: 40, now: fixtureStart)
+        _ = reduce(
+            &state,
+            .sourcesChanged([SourceStatus(id: "s", kind: .socket, name: "shop", state: "connected", health: .ok)]))
+        #expect(DashboardLayout(for: state).status.isEmpty)
+        var seen: Set<Pane> = []
+        for _ in 0..<8 {
+            _ = press(&state, .tab)
+            seen.insert(state.focus)
+        }
+        #expect(seen == [.errors, .logs, .metrics, .sources])
+    }
+
+    @Test func theSelectionStaysOnScreenWhenNewAlertsArriveAboveIt() {
+        var state = DashboardState.sample(width: 120, height: 24)
+        let rows = DashboardLayout(for: state).errorRows
+        _ = press(&state, .character("j"))
+        let selected = state.selectedFingerprint
+        for index in 0..<(rows + 3) {
+            _ = reduce(
+                &state,
+                .alertReceived(
+                    AlertRecord(
+                        fingerprint: "new-\(index)", title: "New \(index)", severity: .error, category: .transient,
+                        firstSeen: state.now, lastSeen: state.now, source: "x")))
+        }
+        let screen = Dashboard.render(state).textLines().joined(separator: "\n")
+        let title = state.alerts.first { $0.fingerprint == selected }!.title
+        #expect(screen.contains(String(title.prefix(20))))
     }
 }

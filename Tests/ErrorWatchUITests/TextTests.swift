@@ -90,3 +90,18 @@ struct TextTests {
         #expect(Sparkline.render([], width: 10, unicode: true).isEmpty)
     }
 }
+
+/// A producer's numbers are drawn whatever their size: a regression test for a trap converting 1e300 to Int64.
+struct HugeNumberTests {
+    @Test func hugeAndTinyValuesFormatWithoutTrapping() {
+        for value in [1e300, -1e300, 9.3e18, 1e15, 123_456.789, 0.000_1, -2.5, Double.greatestFiniteMagnitude] {
+            #expect(!Format.number(value).isEmpty)
+            #expect(!Format.measurement(value, unit: "ms").isEmpty)
+            #expect(!Format.measurement(value, unit: "By").isEmpty)
+            #expect(!Format.measurement(value, unit: "req").isEmpty)
+        }
+        #expect(Format.number(1e300) == "1.00e300")
+        #expect(Format.number(2.5e15) == "2.50e15")
+        #expect(Format.number(1_500_000) == "1.5M")
+    }
+}

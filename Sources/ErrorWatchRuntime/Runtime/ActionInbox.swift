@@ -35,12 +35,17 @@ public final class ActionInbox: Sendable {
         var alertOrder: [String] = []
         var statuses: [String: StatusEntry] = [:]
         var statusOrder: [String] = []
+        var handling: [UInt64: HandlingSummary] = [:]
+        var handlingOrder: [UInt64] = []
+        var issues: [String: IssueRecord] = [:]
+        var issueOrder: [String] = []
+        var evicted: [String] = []
         var sources: [SourceStatus]?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
         var isEmpty: Bool {
             actions.isEmpty && events.isEmpty && alertOrder.isEmpty && statusOrder.isEmpty && sources == nil
-                && metrics == nil
+                && metrics == nil && handlingOrder.isEmpty && issueOrder.isEmpty && evicted.isEmpty
         }
     }
 
@@ -49,6 +54,9 @@ public final class ActionInbox: Sendable {
     private let waker = Observer<Void>()
     /// Events kept for display between two drains.
     public let eventCapacity: Int
+    /// New alert, status and handling keys kept between two drains (producers choose the keys): beyond it the
+    /// newest are dropped until the UI catches up, so a frame's work and the inbox's memory stay bounded.
+    static let pendingKeyLimit = 1_024
 
     /// An empty inbox keeping at most `eventCapacity` events between drains.
     public init(eventCapacity: Int = 2_048) {
@@ -66,13 +74,43 @@ public final class ActionInbox: Sendable {
         case .sourcesChanged(let sources): enqueue { $0.sources = sources }
         case .alertReceived(let alert):
             enqueue { p in
-                if p.alerts.updateValue(alert, forKey: alert.fingerprint) == nil {
+                if p.alerts[alert.fingerprint] == nil {
+                    guard p.alertOrder.count < Self.pendingKeyLimit else { return }
                     p.alertOrder.append(alert.fingerprint)
                 }
+                p.alerts[alert.fingerprint] = alert
             }
         case .statusChanged(let status):
             enqueue { p in
-                if p.statuses.updateValue(status, forKey: status.key) == nil { p.statusOrder.append(status.key) }
+                if p.statuses[status.key] == nil {
+                    // Keys come from producers: between two drains at most a screenful of new ones is kept.
+                    guard p.statusOrder.count < Self.pendingKeyLimit else { return }
+                    p.statusOrder.append(status.key)
+                }
+                p.statuses[status.key] = status
+            }
+        case .handlingReported(let sequence, let summary):
+            enqueue { p in
+                if p.handling[sequence] == nil {
+                    guard p.handlingOrder.count < Self.pendingKeyLimit else { return }
+                    p.handlingOrder.append(sequence)
+                }
+                p.handling[sequence] = summary
+            }
+        case .issuesSampled(let changed, let evicted):
+            enqueue { p in
+                for issue in changed {
+                    if p.issues.updateValue(issue, forKey: issue.fingerprint) == nil {
+                        p.issueOrder.append(issue.fingerprint)
+                    }
+                }
+                for fingerprint in evicted where p.issues.removeValue(forKey: fingerprint) != nil {
+                    p.issueOrder.removeAll { $0 == fingerprint }
+                }
+                p.evicted += evicted
+                if p.evicted.count > Self.pendingKeyLimit {
+                    p.evicted.removeFirst(p.evicted.count - Self.pendingKeyLimit)
+                }
             }
         default: enqueue { $0.actions.append(action) }
         }
@@ -122,6 +160,13 @@ public final class ActionInbox: Sendable {
         result += taken.actions
         for key in taken.statusOrder {
             if let status = taken.statuses[key] { result.append(.statusChanged(status)) }
+        }
+        if !taken.issueOrder.isEmpty || !taken.evicted.isEmpty {
+            result.append(
+                .issuesSampled(changed: taken.issueOrder.compactMap { taken.issues[$0] }, evicted: taken.evicted))
+        }
+        for sequence in taken.handlingOrder {
+            if let summary = taken.handling[sequence] { result.append(.handlingReported(sequence: sequence, summary)) }
         }
         if let sources = taken.sources { result.append(.sourcesChanged(sources)) }
         if let metrics = taken.metrics { result.append(.metricsSampled(metrics)) }

@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// - **Logs**: every event, newest 8,192 buffered (a slow UI drops the oldest, counted by the stream);
 /// - **Errors**: user-origin errors that are not `.expected`, folded by an ``AlertCoalescer`` into alerts;
-/// - **Metrics**: every event, unbounded, counted by type and category through swift-metrics, so totals are
-///   exact however fast errors arrive;
-/// - a sampler that publishes a ``MetricsSnapshot`` every 500 ms.
+/// - **Metrics** and **Issues**: every event, unbounded, counted by type and category through swift-metrics and
+///   grouped by fingerprint in an ``IssueTracker``, so totals and issue counts are exact however fast errors arrive;
+/// - **Handling**: the handler tree's reports, joined to their events by sequence number in the store;
+/// - a sampler that publishes a ``MetricsSnapshot`` and the changed issues every 500 ms.
 final class DashboardFeeds: Sendable {
     let stream: ErrorStream
     let metrics: DashboardMetrics

@@ -147,7 +147,7 @@ public final class DashboardRuntime: Sendable {
                     let path = try exporter.write(events, at: date)
                     inbox.post(.statusMessage("saved \(events.count) events to \(path)"))
                 } catch {
-                    inbox.post(.statusMessage("could not save to \(exporter.directory): \(error)"))
+                    inbox.post(.statusMessage("could not save: \(error)"))
                 }
             }
         case .quit, .redrawAll:

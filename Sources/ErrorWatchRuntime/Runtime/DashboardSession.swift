@@ -90,7 +90,8 @@ public final class DashboardSession: Sendable {
     /// stopped again and the error says what could not start.
     public func start() async throws(SessionError) {
         if let recorder {
-            recorder.start(stream: runtime.stream)
+            let runtime = self.runtime
+            recorder.start(stream: runtime.stream, now: { runtime.now })
             runtime.observeLogs { recorder.record($0) }
             runtime.observeStatuses { recorder.record($0) }
             runtime.ingest.observe { recorder.record($0) }

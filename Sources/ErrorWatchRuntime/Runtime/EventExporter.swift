@@ -3,6 +3,10 @@ import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `W`: writes events the dashboard kept to an NDJSON file in the wire format, which `errorwatch replay` and
 /// `errorwatch render --from` read back.
 public struct EventExporter: Sendable {
@@ -33,7 +37,16 @@ public struct EventExporter: Sendable {
         let base = (directory as NSString).appendingPathComponent(Self.fileName(at: date))
         var path = base
         var attempt = 1
-        while FileManager.default.fileExists(atPath: path) {
+        // Created exclusively: two exports in the same second (or another program) never share a file.
+        while true {
+            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                close(fd)
+                break
+            }
+            guard errno == EEXIST, attempt < 1_000 else {
+                throw ExportError(path: path, reason: String(cString: strerror(errno)))
+            }
             attempt += 1
             path = String(base.dropLast(".ndjson".count)) + "-\(attempt).ndjson"
         }
@@ -42,6 +55,13 @@ public struct EventExporter: Sendable {
         try recorder.close()
         return path
     }
+}
+
+/// Why an export could not be written, in one sentence.
+struct ExportError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "cannot create \(path): \(reason.lowercased())" }
 }
 
 extension WireEvent {

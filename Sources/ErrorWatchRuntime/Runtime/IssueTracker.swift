@@ -32,6 +32,15 @@ final class IssueTracker: Sendable {
 
     init(capacity: Int = DashboardState.issueCapacity) { self.capacity = max(1, capacity) }
 
+    /// How much of an occurrence's message is kept: its first line, at most this many characters (the list shows
+    /// one row; opening the occurrence shows the whole event from Logs).
+    static let occurrenceTextLimit = 300
+
+    static func summary(of message: String) -> String {
+        let firstLine = message.prefix { $0 != "\n" && $0 != "\r" }
+        return firstLine.count <= occurrenceTextLimit ? String(firstLine) : firstLine.prefix(occurrenceTextLimit) + "…"
+    }
+
     /// Counts one error.
     func count(_ event: ErrorEvent) {
         // A classified error says its fingerprint and category without building its messages; only a new issue
@@ -91,7 +100,8 @@ final class IssueTracker: Sendable {
             let fresh = pending.reversed().map { event in
                 IssueRecord.Occurrence(
                     sequence: event.sequence, timestamp: event.timestamp,
-                    message: Classification(of: event.error).technicalMessage, service: event.metadata["service.name"])
+                    message: Self.summary(of: Classification(of: event.error).technicalMessage),
+                    service: event.metadata["service.name"])
             }
             record.recent = Array((fresh + record.recent).prefix(IssueRecord.occurrenceLimit))
             record.perSecond = (last - 59...last).map { seconds[$0] ?? 0 }

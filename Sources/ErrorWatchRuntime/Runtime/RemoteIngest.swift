@@ -33,8 +33,9 @@ public final class RemoteIngest: Sendable {
         self.now = now
     }
 
-    /// At most this many distinct metric series are kept (remote producers' and the dashboard's own together).
+    /// At most this many distinct metric series are kept from remote producers; later new ones are ignored.
     public static let maximumRemoteMetrics = 512
+    private let remoteSeries = Mutex<Set<DashboardMetrics.Key>>([])
 
     /// Calls `body` with every event ingested (for `--record`).
     public func observe(_ body: @escaping @Sendable (WireEvent) -> Void) {
@@ -55,7 +56,7 @@ public final class RemoteIngest: Sendable {
             if let from { context.metadata[Self.fromKey] = from }
             let local = stream.add(remote, context: context)
             // Remember which local event the producer's sequence number became, so its handling report joins it.
-            if let local, let sequence = event.sequence { remember(producerKey(event, sequence), as: local) }
+            if let local, let sequence = event.sequence { remember(producerKey(event, sequence, from), as: local) }
         case .log:
             let type = event.exceptionType.map(DashboardEvent.shortTypeName) ?? ""
             inbox.post(
@@ -78,7 +79,7 @@ public final class RemoteIngest: Sendable {
         case .handling:
             // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
             guard let sequence = event.sequence, let outcome = event.handlingOutcome,
-                let local = localSequence(for: producerKey(event, sequence))
+                let local = localSequence(for: producerKey(event, sequence, from))
             else { return }
             inbox.post(
                 .handlingReported(
@@ -88,9 +89,10 @@ public final class RemoteIngest: Sendable {
         }
     }
 
-    /// The key of a producer's sequence number: its service, process and the number.
-    private func producerKey(_ event: WireEvent, _ sequence: UInt64) -> String {
-        "\(event.serviceName ?? "")|\(event.pid.map(String.init) ?? "")|\(sequence)"
+    /// The key of a producer's sequence number: where it came from (the connection or file), its service, host,
+    /// process and the number, so replicas that share a service name and a pid never mix.
+    private func producerKey(_ event: WireEvent, _ sequence: UInt64, _ from: String?) -> String {
+        "\(from ?? "")|\(event.serviceName ?? "")|\(event.hostName ?? "")|\(event.pid.map(String.init) ?? "")|\(sequence)"
     }
 
     /// How many producer sequence numbers are remembered for joining handling reports.
@@ -115,8 +117,14 @@ public final class RemoteIngest: Sendable {
         dimensions.removeAll { $0.0 == "service" }
         dimensions.append(("service", event.serviceName ?? "remote"))
         let key = DashboardMetrics.Key(label: label, dimensions: dimensions)
-        if !metrics.contains(key), metrics.metricCount >= Self.maximumRemoteMetrics { return }
-        if let unit = event.metricUnit { metrics.setUnit(unit, for: label) }
+        let admitted = remoteSeries.withLock { series in
+            if series.contains(key) { return true }
+            guard series.count < Self.maximumRemoteMetrics else { return false }
+            series.insert(key)
+            return true
+        }
+        guard admitted else { return }
+        if let unit = event.metricUnit { metrics.setUnit(unit, for: label, service: event.serviceName ?? "remote") }
         switch event.effectiveMetricKind {
         case .gauge:
             Gauge(label: label, dimensions: dimensions, factory: metrics).record(value)

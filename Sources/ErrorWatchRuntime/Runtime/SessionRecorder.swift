@@ -24,8 +24,9 @@ public final class SessionRecorder: Sendable {
         encoder = WireEncoder(source: source)
     }
 
-    /// Subscribes to `stream` now and writes its local errors until ``stop()``.
-    public func start(stream: ErrorStream) {
+    /// Subscribes to `stream` now and writes its local errors, and how the handler tree dealt with them, until
+    /// ``stop()``. `now` stamps the handling lines on the same clock as the errors, so a replay keeps their order.
+    public func start(stream: ErrorStream, now: @escaping @Sendable () -> Date = { Date() }) {
         let events = stream.events(bufferingPolicy: .unbounded)
         let started = Task { [self] in
             for await event in events where !(event.error is RemoteError) {
@@ -36,7 +37,7 @@ public final class SessionRecorder: Sendable {
         // How the handler tree dealt with local errors travels with them, joined on replay by sequence number.
         let reports = stream.handlingReports(bufferingPolicy: .unbounded)
         let reporting = Task { [self] in
-            for await report in reports { write(encoder.handlingEvent(for: report, time: Date())) }
+            for await report in reports { write(encoder.handlingEvent(for: report, time: now())) }
         }
         handlingTask.withLock { $0 = reporting }
         // At most a second of events is ever only in memory: a crash keeps everything older, which is the part of

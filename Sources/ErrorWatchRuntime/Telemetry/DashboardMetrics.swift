@@ -67,9 +67,10 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
         handler(Key(label: label, dimensions: dimensions), in: \.timers) { TimerBox(now: now) }
     }
 
-    /// Says which unit the values of metrics named `label` are in (`ms`, `By`…), for display.
-    public func setUnit(_ unit: String?, for label: String) {
-        registry.withLock { $0.units[label] = unit }
+    /// Says which unit the values of metrics named `label` (of `service`, when given) are in (`ms`, `By`…), for
+    /// display. Two services may send the same name in different units.
+    public func setUnit(_ unit: String?, for label: String, service: String? = nil) {
+        registry.withLock { $0.units[label + "\u{1F}" + (service ?? "")] = unit }
     }
 
     /// The handler registered under `key`, created on first use: one handler per label and dimensions, as
@@ -156,7 +157,10 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
                     + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
                         separator: ",") + "}"
             }
-            return (name, service, registry.units[key.label])
+            return (
+                name, service,
+                registry.units[key.label + "\u{1F}" + (service ?? "")] ?? registry.units[key.label + "\u{1F}"]
+            )
         }
         for (key, box) in registry.counters where include(key.label) {
             guard let updated = box.updatedAt else { continue }

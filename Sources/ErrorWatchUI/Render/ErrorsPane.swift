@@ -18,7 +18,9 @@ public enum ErrorsPane {
         }
         let alerts = state.visibleAlerts
         let rows = max(0, area.height - 2)
-        let start = min(state.errorScroll, max(0, alerts.count - rows))
+        let start = firstRow(
+            state, count: alerts.count, rows: rows,
+            selected: selectedIndex(state, fingerprints: alerts.map(\.fingerprint)))
         let inner = Dashboard.frame(
             .errors, state: state, in: area, into: &buffer, palette: palette,
             label: label(
@@ -44,6 +46,17 @@ public enum ErrorsPane {
         }
     }
 
+    /// The first row shown: the scroll position, moved so that the selection stays on screen when rows arrive above
+    /// it or the Issues view re-sorts.
+    static func firstRow(_ state: DashboardState, count: Int, rows: Int, selected: Int?) -> Int {
+        var start = min(state.errorScroll, max(0, count - rows))
+        if let selected, rows > 0 {
+            if selected < start { start = selected }
+            if selected >= start + rows { start = selected - rows + 1 }
+        }
+        return max(0, start)
+    }
+
     /// The selected row, when the pane is focused: the selected fingerprint's, else the first.
     static func selectedIndex(_ state: DashboardState, fingerprints: [String]) -> Int? {
         guard state.focus == .errors, !fingerprints.isEmpty else { return nil }
@@ -67,7 +80,9 @@ public enum ErrorsPane {
     ) {
         let issues = state.visibleIssues
         let rows = max(0, area.height - 2)
-        let start = min(state.errorScroll, max(0, issues.count - rows))
+        let start = firstRow(
+            state, count: issues.count, rows: rows,
+            selected: selectedIndex(state, fingerprints: issues.map(\.fingerprint)))
         var text = label(
             state, shown: start..<min(issues.count, start + rows), matching: issues.count, total: state.issues.count,
             noun: ("issue", "issues"))

@@ -84,6 +84,10 @@ public enum Format {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }
         let magnitude = abs(value)
         let sign = value < 0 ? "-" : ""
+        // Beyond a quadrillion a producer's number is shown by its power of ten, never converted to an integer.
+        if magnitude >= 1e15 {
+            return sign + fixed(magnitude / pow10(magnitude), 2) + "e" + String(exponent(magnitude))
+        }
         if magnitude >= 1e12 { return sign + fixed(magnitude / 1e12, 1) + "T" }
         if magnitude >= 1e9 { return sign + fixed(magnitude / 1e9, 1) + "G" }
         if magnitude >= 1e6 { return sign + fixed(magnitude / 1e6, 1) + "M" }
@@ -121,10 +125,31 @@ public enum Format {
         }
     }
 
-    /// `value` with `digits` decimals, rounded half away from zero; no locale.
+    /// The power of ten of `magnitude` (at least 1): 15 for 2.5e15.
+    static func exponent(_ magnitude: Double) -> Int {
+        var exponent = 0
+        var rest = magnitude
+        while rest >= 10, exponent < 400 {
+            rest /= 10
+            exponent += 1
+        }
+        return exponent
+    }
+
+    static func pow10(_ magnitude: Double) -> Double {
+        var result = 1.0
+        for _ in 0..<exponent(magnitude) { result *= 10 }
+        return result
+    }
+
+    /// `value` with `digits` decimals, rounded half away from zero; no locale. Values too large for that are
+    /// written by their power of ten instead of trapping.
     static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard value.isFinite, abs(value) * scale < 9e18 else {
+            return value.isFinite ? (value < 0 ? "-" : "") + "1e" + String(exponent(abs(value))) : "∞"
+        }
         let scaled = Int64((abs(value) * scale).rounded())
         let whole = scaled / Int64(scale)
         var fraction = String(scaled % Int64(scale))

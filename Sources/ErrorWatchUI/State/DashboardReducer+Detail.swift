@@ -15,8 +15,8 @@ extension DashboardReducer {
         return index
     }
 
-    /// `j`/`k`, arrows, PgUp/PgDn, `g`/`G` with the Errors pane focused move the selection; the view scrolls to
-    /// keep it visible. Moving back to the first row follows the newest again.
+    /// `j`/`k`, arrows, PgUp/PgDn with the Errors pane focused move the selection; `g` selects the oldest row,
+    /// `G` the newest; the view scrolls to keep the selection visible. The first (newest) row follows the newest.
     static func moveErrorSelection(_ command: DashboardCommand, state: inout DashboardState) {
         let rows = errorRowFingerprints(state)
         guard !rows.isEmpty else { return }
@@ -27,8 +27,9 @@ extension DashboardReducer {
         case .scrollDown: index += 1
         case .pageUp: index -= page
         case .pageDown: index += page
-        case .scrollTop: index = 0
-        default: index = rows.count - 1
+        // As in Logs: `g` goes to the oldest (the last row here), `G` to the newest and follows it.
+        case .scrollTop: index = rows.count - 1
+        default: index = 0
         }
         index = min(max(0, index), rows.count - 1)
         state.selectedFingerprint = index == 0 ? nil : rows[index]

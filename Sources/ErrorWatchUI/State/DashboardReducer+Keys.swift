@@ -3,7 +3,13 @@ extension DashboardReducer {
     /// Returns whether the state changed.
     static func handleKey(_ key: Key, state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
         if state.isEditingFilter, let handled = editFilter(key, state: &state) { return handled }
-        if state.detail != nil, !state.showsHelp, let handled = handleDetailKey(key, state: &state) { return handled }
+        if state.detail != nil, state.showsHelp {
+            // Help over a detail view: only closing it, so `q` never quits from under two layers.
+            guard key == .character("?") || key == .escape || key == .character("q") else { return false }
+            state.showsHelp = false
+            return true
+        }
+        if state.detail != nil, let handled = handleDetailKey(key, state: &state) { return handled }
         guard let binding = state.keymap.binding(for: key) else { return false }
         switch binding.command {
         case .app(let command):
@@ -52,7 +58,10 @@ extension DashboardReducer {
     static func perform(
         _ command: DashboardCommand, key: Key, state: inout DashboardState, effects: inout [DashboardEffect]
     ) -> Bool {
-        let panes = Pane.allCases.filter { $0 != .sources || !state.sources.isEmpty }
+        // Tab cycles the panes on screen: a pane the layout has no room for (or nothing to show in) is skipped.
+        let layout = DashboardLayout(for: state)
+        let shown = Pane.allCases.filter { !layout.rect(of: $0).isEmpty }
+        let panes = shown.isEmpty ? [Pane.errors] : shown
         let scrollsLogs = state.focus != .errors
         switch command {
         case .quit:
@@ -61,9 +70,9 @@ extension DashboardReducer {
         case .toggleHelp:
             state.showsHelp.toggle()
         case .focusNext:
-            state.focus = panes[(panes.firstIndex(of: state.focus)! + 1) % panes.count]
+            state.focus = panes[((panes.firstIndex(of: state.focus) ?? -1) + 1) % panes.count]
         case .focusPrevious:
-            state.focus = panes[(panes.firstIndex(of: state.focus)! + panes.count - 1) % panes.count]
+            state.focus = panes[((panes.firstIndex(of: state.focus) ?? 0) + panes.count - 1) % panes.count]
         case .scrollUp, .scrollDown, .pageUp, .pageDown, .scrollTop, .scrollBottom:
             if scrollsLogs { scrollLogs(command, state: &state) } else { moveErrorSelection(command, state: &state) }
         case .beginTextFilter:

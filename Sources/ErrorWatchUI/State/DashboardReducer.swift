@@ -8,7 +8,8 @@ import Foundation
 /// ```
 ///
 /// Behaviour worth knowing:
-/// - Scroll keys act on the focused pane: Errors scrolls alerts; any other focus scrolls Logs.
+/// - Scroll keys act on the focused pane: in Errors they move the selection (Alerts or Issues); any other focus
+///   scrolls Logs.
 /// - Logs follow the tail while `logScroll == 0` and not paused. Scrolled up or paused, arriving lines that pass
 ///   the filters raise `logScroll`, so the view stays put. Resuming (or `G`) returns to the tail.
 /// - Alerts are upserted by fingerprint, most recent first; background-origin alerts are ignored; an alert fades
