@@ -28,10 +28,21 @@ public final class ExternalSources: Sendable {
         self.clock = clock
         self.tailInterval = tailInterval
         listeners = listen.map { endpoint in
-            FeedListener(
+            let names = ProducerNames()
+            return FeedListener(
                 endpoint: endpoint, configuration: configuration,
                 onStatus: { ingest.update(SourceStatus($0)) },
-                onEvent: { producer, event in ingest.ingest(event, from: "socket #\(producer) on \(endpoint)") })
+                onEvent: { producer, event in
+                    // Named once per producer, not once per event: this runs for every line at full rate.
+                    let name = names.withLock { names in
+                        if let known = names[producer] { return known }
+                        let made = "socket #\(producer) on \(endpoint)"
+                        if names.count >= 4_096 { names.removeAll(keepingCapacity: true) }
+                        names[producer] = made
+                        return made
+                    }
+                    ingest.ingest(event, from: name)
+                })
         }
         tailers = tail.map { FileTailer(path: $0, from: .end) }
     }
@@ -159,4 +170,11 @@ extension Format {
     static func speed(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
+}
+
+/// The "from" names of one listener's producers, made once each.
+final class ProducerNames: Sendable {
+    private let names = Mutex<[ProducerID: String]>([:])
+
+    func withLock<T>(_ body: (inout [ProducerID: String]) -> T) -> T { names.withLock { body(&$0) } }
 }

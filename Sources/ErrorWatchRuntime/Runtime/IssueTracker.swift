@@ -55,12 +55,15 @@ final class IssueTracker: Sendable {
         }
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         let service = event.metadata["service.name"]
-        let isNew = state.withLock { $0.issues[fingerprint] == nil }
-        let known = isNew ? Classification(of: event.error) : nil
+        // The common case, an issue already known, takes the lock once and updates the record in place.
+        let counted = state.withLock { s in
+            s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
+        }
+        if counted { return }
+        // A new issue: its names are built outside the lock.
+        let classification = Classification(of: event.error)
         state.withLock { s in
             if s.issues[fingerprint] == nil {
-                // Built outside the lock, unless an eviction raced with this call (rare).
-                let classification = known ?? Classification(of: event.error)
                 if s.issues.count >= capacity,
                     let oldest = s.issues.min(by: { $0.value.record.lastSeen < $1.value.record.lastSeen })
                 {
@@ -74,7 +77,7 @@ final class IssueTracker: Sendable {
                         category: classification.category, severity: event.severity, count: 0,
                         firstSeen: event.timestamp, lastSeen: event.timestamp))
             }
-            s.issues[fingerprint]!.add(event, category: category, second: second, service: service)
+            s.issues[fingerprint]?.add(event, category: category, second: second, service: service)
         }
     }
 
