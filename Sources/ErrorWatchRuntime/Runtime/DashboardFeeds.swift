@@ -24,8 +24,15 @@ final class DashboardFeeds: Sendable {
     let issues = IssueTracker()
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let coalescer: SharedAlertCoalescer<ErasedClock>
-    /// When each alert group's current run started, as wall-clock time.
-    private let alertStarts = Mutex<[String: Date]>([:])
+    /// Each alert group's current run: when it started, and its title and short type, made once per run rather
+    /// than once per coalesced error.
+    private let alertRuns = Mutex<[String: AlertRun]>([:])
+
+    private struct AlertRun {
+        var firstSeen: Date
+        var title: String
+        var typeName: String
+    }
     /// Each counter's totals at the last minute of samples, for its rate.
     private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
 
@@ -68,8 +75,9 @@ final class DashboardFeeds: Sendable {
             },
             spawn { [self] in
                 for await event in counts {
-                    counter.count(event)
-                    issues.count(event)
+                    let facts = ErrorFacts(event)
+                    counter.count(event, facts: facts)
+                    issues.count(event, facts: facts)
                 }
             },
             spawn { [self] in
@@ -104,21 +112,35 @@ final class DashboardFeeds: Sendable {
         guard report.classification.category != .expected else { return }
         let decision = coalescer.receive(report)
         let alert: AlertCoalescer<ErasedClock>.Alert
+        var run: AlertRun?
         switch decision {
         case .alert(let a):
-            alertStarts.withLock { $0[a.fingerprint] = event.timestamp }
-            alert = a
+            let started = AlertRun(
+                firstSeen: event.timestamp, title: AlertRecord.title(for: report.classification),
+                typeName: DashboardEvent.shortTypeName(report.classification.typeName))
+            alertRuns.withLock { runs in
+                if runs.count >= 4_096 { runs.removeAll(keepingCapacity: true) }
+                runs[a.fingerprint] = started
+            }
+            (alert, run) = (a, started)
         case .coalesced(let a):
             alert = a
+            run = alertRuns.withLock { $0[a.fingerprint] }
         case .suppressed, .ignored:
             return
         }
-        let firstSeen = alertStarts.withLock { $0[alert.fingerprint] } ?? event.timestamp
+        let current =
+            run
+            ?? AlertRun(
+                firstSeen: event.timestamp, title: AlertRecord.title(for: report.classification),
+                typeName: DashboardEvent.shortTypeName(report.classification.typeName))
         inbox.post(
             .alertReceived(
                 AlertRecord(
-                    alert, classification: report.classification, firstSeen: firstSeen, lastSeen: event.timestamp,
-                    source: event.source)))
+                    fingerprint: alert.fingerprint, title: current.title, code: alert.code,
+                    severity: report.classification.severity, category: alert.category, count: alert.count,
+                    firstSeen: current.firstSeen, lastSeen: event.timestamp, source: event.source,
+                    typeName: current.typeName, origin: .user)))
     }
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.

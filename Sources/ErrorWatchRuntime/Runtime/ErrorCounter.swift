@@ -23,16 +23,11 @@ final class ErrorCounter: Sendable {
 
     init(metrics: DashboardMetrics) { self.metrics = metrics }
 
-    func count(_ event: ErrorEvent) {
-        // Only the type and the category are needed: a classified error says them without building its messages.
-        let qualified: String
-        let category: ErrorCategory
-        if let classified = event.error as? any ClassifiedError {
-            (qualified, category) = (classified.typeName, classified.category)
-        } else {
-            let classification = Classification(of: event.error)
-            (qualified, category) = (classification.typeName, classification.category)
-        }
+    func count(_ event: ErrorEvent) { count(event, facts: ErrorFacts(event)) }
+
+    /// Counts `event`, whose facts the caller already read (one cast of the error serves every counter).
+    func count(_ event: ErrorEvent, facts: ErrorFacts) {
+        let (qualified, category) = (facts.typeName, facts.category)
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         let counter = state.withLock { s in
             s.perSecond[second, default: 0] += 1
@@ -60,5 +55,23 @@ final class ErrorCounter: Sendable {
         let last = Int(now.timeIntervalSince1970.rounded(.down))
         let buckets = state.withLock { $0.perSecond }
         return (last - 59...last).map { buckets[$0] ?? 0 }
+    }
+}
+
+/// What the counters need to know about an error, read once per event: a classified error says its type,
+/// category and fingerprint without building its messages, and casting the error (which copies it) happens once.
+struct ErrorFacts {
+    var typeName: String
+    var category: ErrorCategory
+    var fingerprint: String
+
+    init(_ event: ErrorEvent) {
+        if let classified = event.error as? any ClassifiedError {
+            (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
+        } else {
+            let classification = Classification(of: event.error)
+            (typeName, category, fingerprint) =
+                (classification.typeName, classification.category, classification.fingerprint)
+        }
     }
 }

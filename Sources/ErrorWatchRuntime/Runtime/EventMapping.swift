@@ -6,7 +6,10 @@ import Foundation
 extension DashboardEvent {
     /// The `Logs` pane's view of a stream event: classified, with the short type name.
     public init(_ event: ErrorEvent) {
-        let classification = Classification(of: event.error)
+        // One cast for a remote error (the common case under a flood): its classification, stack trace and
+        // location all come from it.
+        let remote = event.error as? RemoteError
+        let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
         self.init(
             sequence: event.sequence, timestamp: event.timestamp, kind: .error, level: event.severity,
             source: event.source, typeName: Self.shortTypeName(classification.typeName),
@@ -17,7 +20,7 @@ extension DashboardEvent {
                 ? event.metadata : event.metadata.filter { $0.key != RemoteIngest.fromKey },
             qualifiedTypeName: classification.typeName, fingerprint: classification.fingerprint,
             service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey],
-            stackTrace: (event.error as? RemoteError)?.stackTrace, location: event.location)
+            stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation)
     }
 
     /// The `Logs` pane's view of a swift-log record.
@@ -32,20 +35,6 @@ extension DashboardEvent {
         let genericStart = qualified.firstIndex(of: "<") ?? qualified.endIndex
         guard let dot = qualified[..<genericStart].lastIndex(of: ".") else { return qualified }
         return String(qualified[qualified.index(after: dot)...])
-    }
-}
-
-extension AlertRecord {
-    /// The `Errors` pane's view of a coalesced alert.
-    init<C: Clock>(
-        _ alert: AlertCoalescer<C>.Alert, classification: Classification, firstSeen: Date, lastSeen: Date,
-        source: String
-    ) {
-        self.init(
-            fingerprint: alert.fingerprint, title: Self.title(for: classification), code: alert.code,
-            severity: classification.severity, category: alert.category, count: alert.count, firstSeen: firstSeen,
-            lastSeen: lastSeen, source: source, typeName: DashboardEvent.shortTypeName(classification.typeName),
-            origin: .user)
     }
 }
 

@@ -42,17 +42,11 @@ final class IssueTracker: Sendable {
     }
 
     /// Counts one error.
-    func count(_ event: ErrorEvent) {
-        // A classified error says its fingerprint and category without building its messages; only a new issue
-        // needs the whole classification.
-        let fingerprint: String
-        let category: ErrorCategory
-        if let classified = event.error as? any ClassifiedError {
-            (fingerprint, category) = (classified.fingerprint, classified.category)
-        } else {
-            let classification = Classification(of: event.error)
-            (fingerprint, category) = (classification.fingerprint, classification.category)
-        }
+    func count(_ event: ErrorEvent) { count(event, facts: ErrorFacts(event)) }
+
+    /// Counts `event`, whose facts the caller already read; only a new issue needs the whole classification.
+    func count(_ event: ErrorEvent, facts: ErrorFacts) {
+        let (fingerprint, category) = (facts.fingerprint, facts.category)
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         let service = event.metadata["service.name"]
         // The common case, an issue already known, takes the lock once and updates the record in place.

@@ -53,8 +53,16 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
     // MARK: MetricsFactory
 
     public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        handler(Key(label: label, dimensions: dimensions), in: \.counters) { CounterBox(now: now) }
+        // The dashboard's own per-error counter is bumped for every error of a flood and never listed as a
+        // series: it keeps no update time.
+        let stamped = !Self.unlisted.contains(label)
+        return handler(Key(label: label, dimensions: dimensions), in: \.counters) {
+            CounterBox(now: stamped ? now : nil)
+        }
     }
+
+    /// Labels of the dashboard's own metrics, counted but not listed as series (no update time is kept).
+    public static let unlisted: Set<String> = ["errors"]
 
     /// A gauge, or with `aggregate` a histogram of the recorded values (3 decimals kept, negatives as 0).
     public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
@@ -234,16 +242,17 @@ private final class UpdateStamp: Sendable {
 
 private final class CounterBox: CounterHandler, Sendable {
     private let count = Atomic<Int64>(0)
-    private let stamp: UpdateStamp
-    init(now: @escaping @Sendable () -> Date) { stamp = UpdateStamp(now: now) }
+    private let stamp: UpdateStamp?
+    /// `now` stamps updates; `nil` keeps no update time (the counter is not listed as a series).
+    init(now: (@Sendable () -> Date)?) { stamp = now.map(UpdateStamp.init) }
     func increment(by amount: Int64) {
         count.wrappingAdd(amount, ordering: .relaxed)
-        stamp.touch()
+        stamp?.touch()
     }
     func reset() { count.store(0, ordering: .relaxed) }
     var value: Int64 { count.load(ordering: .relaxed) }
-    var updatedAt: Date? { stamp.date }
-    var updates: Int64 { stamp.updates }
+    var updatedAt: Date? { stamp?.date }
+    var updates: Int64 { stamp?.updates ?? 0 }
 }
 
 private final class RecorderBox: RecorderHandler, Sendable {

@@ -21,6 +21,8 @@ public enum DetailView {
         }
     }
 
+    /// How many lines of a stack trace are shown.
+    public static let stackTraceLineLimit = 200
     /// How many breadcrumbs are listed before an event.
     public static let breadcrumbLimit = 20
     static let labelWidth = 16
@@ -162,6 +164,7 @@ public enum DetailView {
         let age = state.now.timeIntervalSince(event.timestamp)
         field("Time", Format.timestamp(event.timestamp) + "  (" + Format.relative(age) + ")")
         let attributes = event.metadata.filter { !Self.shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
+            .prefix(Self.attributeLimit)
         if !attributes.isEmpty {
             section("Attributes")
             for (key, value) in attributes { lines += labelled(key, value, role: .text, width: width) }
@@ -173,8 +176,11 @@ public enum DetailView {
         }
         if let trace = event.stackTrace, !trace.isEmpty {
             section("Stack trace")
-            for line in trace.split(separator: "\n", omittingEmptySubsequences: false) {
-                lines += wrap(String(line), width: width).map { Line([($0, .muted)]) }
+            // Each line is made safe on its own, so the trace keeps its lines and indentation.
+            for line in trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(Self.stackTraceLineLimit)
+            {
+                let safe = Sanitizer.sanitize(String(line), limit: 400)
+                lines += wrap(safe, width: width).map { Line([($0, .muted)]) }
             }
         }
         if let handling = state.handling[event.sequence] {
@@ -189,6 +195,7 @@ public enum DetailView {
             let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
             var text = crumb.message
             if let code = crumb.code { text = "[\(code)] " + text }
+            text = Sanitizer.sanitize(text, limit: 400)
             let prefix = Format.offset(offset) + " " + crumb.level.tag + " "
             let wrapped = wrap(text, width: max(10, width - DisplayWidth.of(prefix)))
             for (index, part) in wrapped.enumerated() {
@@ -227,6 +234,9 @@ public enum DetailView {
         ]
             + handlingLines(handling, state: state, width: width)
     }
+
+    /// How many attributes are listed.
+    public static let attributeLimit = 64
 
     /// Metadata keys already shown as their own field.
     static let shownElsewhere: Set<String> = ["service.name", "process.pid", "host.name"]
@@ -306,16 +316,20 @@ public enum DetailView {
         if occurrences.isEmpty { lines.append(Line([("none kept", .muted)])) }
         let selected = min(state.detailOccurrence, max(0, occurrences.count - 1))
         for (index, occurrence) in occurrences.enumerated() {
-            let prefix = Format.clock(occurrence.timestamp) + (occurrence.service.map { " " + $0 } ?? "") + "  "
+            let prefix =
+                Format.clock(occurrence.timestamp)
+                + (occurrence.service.map { " " + Sanitizer.sanitize($0, limit: 40) } ?? "") + "  "
             let text = DisplayWidth.truncate(occurrence.message, to: max(4, width - DisplayWidth.of(prefix)))
             lines.append(Line([(prefix, .muted), (text, .text)], selected: index == selected))
         }
         return lines
     }
 
-    /// `Label         value`, the value wrapped under itself.
+    /// `Label         value`, the value made safe to draw and wrapped under itself.
     static func labelled(_ label: String, _ value: String, role: ThemeRole, width: Int) -> [Line] {
         let valueWidth = max(8, width - labelWidth)
+        let label = Sanitizer.sanitize(label, limit: 60)
+        let value = Sanitizer.sanitize(value, limit: DashboardReducer.messageLimit)
         return wrap(value, width: valueWidth).enumerated().map { index, part in
             Line([(index == 0 ? pad(label) : String(repeating: " ", count: labelWidth), .muted), (part, role)])
         }

@@ -200,23 +200,9 @@ public enum DashboardReducer {
         event.source = Sanitizer.sanitize(event.source, limit: 60)
         event.typeName = Sanitizer.sanitize(event.typeName, limit: 60)
         if let user = event.userMessage { event.userMessage = Sanitizer.sanitize(user, limit: messageLimit) }
-        if !event.qualifiedTypeName.isEmpty {
-            event.qualifiedTypeName = Sanitizer.sanitize(event.qualifiedTypeName, limit: 200)
-        }
-        event.service = event.service.map { Sanitizer.sanitize($0, limit: 60) }
-        event.from = event.from.map { Sanitizer.sanitize($0, limit: 120) }
-        // A stack trace keeps its lines: each is made safe on its own.
-        event.stackTrace = event.stackTrace.map { trace in
-            trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(200)
-                .map { Sanitizer.sanitize(String($0), limit: 400) }.joined(separator: "\n")
-        }
-        if !event.metadata.isEmpty {
-            event.metadata = Dictionary(
-                event.metadata.prefix(64).map {
-                    (Sanitizer.sanitize($0.key, limit: 60), Sanitizer.sanitize($0.value, limit: 400))
-                },
-                uniquingKeysWith: { first, _ in first })
-        }
+        // The fields only the detail view shows (qualified type, service, origin, stack trace, attributes) are made
+        // safe when it draws them, not here for every line of a flood: the buffer writer escapes whatever reaches
+        // it, and the detail view sanitises each value it lays out.
         if state.logs.count >= state.logCapacity {
             let dropped = state.logs.removeFirst()
             if dropped.sequence == state.selectedSequence { state.selectedSequence = nil }
