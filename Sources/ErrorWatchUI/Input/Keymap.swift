@@ -109,7 +109,7 @@ public struct Keymap: Sendable, Hashable {
             summary: "Jump to newest, follow"),
         KeyBinding(
             keys: [.character("/")], command: .dashboard(.beginTextFilter),
-            summary: "Query (see below)", hint: "query"),
+            summary: "Filter with a query", hint: "query"),
         KeyBinding(keys: [.escape], command: .dashboard(.cancel), summary: "Close view, clear query"),
         KeyBinding(
             keys: (1...9).map { .character(Character(String($0))) }, keyLabel: "1…9",
@@ -130,7 +130,7 @@ public struct Keymap: Sendable, Hashable {
             hint: "theme"),
         KeyBinding(keys: [.ctrl("l")], command: .dashboard(.redraw), summary: "Redraw the screen"),
         KeyBinding(
-            keys: [.enter], command: .dashboard(.openDetail), summary: "Open the selection whole",
+            keys: [.enter], command: .dashboard(.openDetail), summary: "Open the selection",
             hint: "details"),
         KeyBinding(
             keys: [.character("v")], command: .dashboard(.toggleErrorsView), summary: "Alerts / Issues view",

@@ -23,13 +23,18 @@ public enum HelpOverlay {
         }
         let left = widths(leftSections)
         let right = widths(rightSections)
-        let twoColumns = area.width >= left.column + right.column + 3 + 4
+        // Two columns whenever the apps' keys fit beside the dashboard's; the query syntax's longer lines are cut
+        // at the box's edge on narrow terminals rather than pushing everything into one long column.
+        let available = area.width - 4 - left.column - 3
+        let appsOnly = widths(Array(rightSections.dropLast())).column
+        let twoColumns = available >= max(appsOnly, 24)
+        let rightColumn = min(right.column, max(0, available))
         if !twoColumns {
             leftSections += rightSections
             rightSections = []
         }
         let leftWidth = twoColumns ? left : widths(leftSections)
-        let contentWidth = twoColumns ? left.column + 3 + right.column : min(leftWidth.column, area.width - 4)
+        let contentWidth = twoColumns ? left.column + 3 + rightColumn : min(leftWidth.column, area.width - 4)
         func height(_ sections: [(String, [KeyBinding])]) -> Int {
             sections.reduce(0) { $0 + $1.1.count + 1 } + max(0, sections.count - 1)
         }
