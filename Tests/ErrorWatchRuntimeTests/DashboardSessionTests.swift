@@ -151,6 +151,21 @@ struct DashboardSessionTests {
     }
 }
 
+extension DashboardSessionTests {
+    /// A regression test: the exit totals were read before the counting feed had caught up with a burst.
+    @Test func stopReportsExactTotalsAfterABurst() async throws {
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let session = try DashboardSession(runtime: runtime)
+        try await session.start()
+        for index in 0..<50_000 {
+            runtime.stream.add(RemoteError(typeName: "Burst", message: "\(index)"))
+        }
+        let statistics = await session.stop()
+        #expect(statistics.errorsAdded == 50_000)
+        #expect(statistics.errorsCounted == 50_000)
+    }
+}
+
 /// Commands an app received, from any thread.
 final class Received: Sendable {
     private let storage = Mutex<[String]>([])

@@ -23,6 +23,7 @@ final class DashboardFeeds: Sendable {
     let counter: ErrorCounter
     let issues = IssueTracker()
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let countingTask = Mutex<Task<Void, Never>?>(nil)
     private let coalescer: SharedAlertCoalescer<ErasedClock>
     /// Each alert group's current run: when it started, and its title and short type, made once per run rather
     /// than once per coalesced error.
@@ -74,13 +75,6 @@ final class DashboardFeeds: Sendable {
                 for await event in alerts where event.origin == .user { receiveAlert(event) }
             },
             spawn { [self] in
-                for await event in counts {
-                    let facts = ErrorFacts(event)
-                    counter.count(event, facts: facts)
-                    issues.count(event, facts: facts)
-                }
-            },
-            spawn { [self] in
                 for await report in handling {
                     inbox.post(
                         .handlingReported(
@@ -100,11 +94,27 @@ final class DashboardFeeds: Sendable {
                 }
             },
         ]
+        // Counting is not cancelled on stop: it ends when the stream finishes and it has counted everything, so
+        // the totals a session reports at exit are exact.
+        let counting = spawn { [self] in
+            for await event in counts {
+                let facts = ErrorFacts(event)
+                counter.count(event, facts: facts)
+                issues.count(event, facts: facts)
+            }
+        }
         tasks.withLock { $0 += started }
+        countingTask.withLock { $0 = counting }
     }
 
+    /// Cancels every feed but the counting one, which ends when the stream finishes.
     func stop() {
         for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    /// Waits until the counting feed has counted everything the stream held; call after the stream finished.
+    func countingFinished() async {
+        await countingTask.withLock { $0 }?.value
     }
 
     private func receiveAlert(_ event: ErrorEvent) {

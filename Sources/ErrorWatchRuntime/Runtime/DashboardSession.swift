@@ -135,14 +135,16 @@ public final class DashboardSession: Sendable {
     /// Stops the sources, the apps and the feeds, finishes the stream and closes the recording; returns what the
     /// session did. Safe to call more than once.
     public func stop() async -> Statistics {
-        let statistics = runtime.stream.statistics
-        let counted = runtime.sampleMetrics().totalErrors
         let (running, wasRunning) = bookkeeping.withLock { b in
             defer { (b.started, b.isRunning) = ([], false) }
             return (b.started, b.isRunning)
         }
         for source in running.reversed() { await source.shutdown() }
         if wasRunning { runtime.stop() }
+        // Read once everything added has been counted: the exit totals are exact.
+        await runtime.countingFinished()
+        let statistics = runtime.stream.statistics
+        let counted = runtime.sampleMetrics().totalErrors
         if let recorder { await recorder.stop() }
         let frames = bookkeeping.withLock { $0 }
         return Statistics(
