@@ -69,3 +69,25 @@ struct ActionInboxTests {
         #expect(inbox.sampledOut == 15)
     }
 }
+
+extension ActionInboxTests {
+    /// A producer chooses status names and handling sequences: between two drains the inbox keeps a bounded number
+    /// of new ones, and folds repeats of the same one.
+    @Test func producerChosenKeysAreFoldedAndBoundedBetweenDrains() {
+        let inbox = ActionInbox()
+        let start = Date(timeIntervalSince1970: 0)
+        for index in 0..<5_000 {
+            inbox.post(
+                .statusChanged(
+                    StatusEntry(service: "flood", name: "s\(index)", state: "x", health: .ok, changedAt: start)))
+            inbox.post(
+                .handlingReported(sequence: 7, HandlingSummary(path: ["root"], outcome: "passed", handled: false)))
+        }
+        let drained = inbox.drain()
+        let statuses = drained.filter { if case .statusChanged = $0 { true } else { false } }
+        let handling = drained.filter { if case .handlingReported = $0 { true } else { false } }
+        #expect(statuses.count == 1_024)
+        #expect(handling.count == 1)
+        #expect(inbox.drain().isEmpty)
+    }
+}

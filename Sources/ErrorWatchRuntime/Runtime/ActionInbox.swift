@@ -43,6 +43,20 @@ public final class ActionInbox: Sendable {
         var sources: [SourceStatus]?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
+        /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
+        /// at most ``ActionInbox/pendingKeyLimit`` new ones are kept; later new ones are dropped (their next update gets
+        /// through once the UI has drained).
+        mutating func upsert<Key: Hashable, Value>(
+            _ value: Value, for key: Key, in map: WritableKeyPath<Pending, [Key: Value]>,
+            order: WritableKeyPath<Pending, [Key]>
+        ) {
+            if self[keyPath: map][key] == nil {
+                guard self[keyPath: order].count < ActionInbox.pendingKeyLimit else { return }
+                self[keyPath: order].append(key)
+            }
+            self[keyPath: map][key] = value
+        }
+
         var isEmpty: Bool {
             actions.isEmpty && events.isEmpty && alertOrder.isEmpty && statusOrder.isEmpty && sources == nil
                 && metrics == nil && handlingOrder.isEmpty && issueOrder.isEmpty && evicted.isEmpty
@@ -73,30 +87,11 @@ public final class ActionInbox: Sendable {
         case .metricsSampled(let snapshot): enqueue { $0.metrics = snapshot }
         case .sourcesChanged(let sources): enqueue { $0.sources = sources }
         case .alertReceived(let alert):
-            enqueue { p in
-                if p.alerts[alert.fingerprint] == nil {
-                    guard p.alertOrder.count < Self.pendingKeyLimit else { return }
-                    p.alertOrder.append(alert.fingerprint)
-                }
-                p.alerts[alert.fingerprint] = alert
-            }
+            enqueue { $0.upsert(alert, for: alert.fingerprint, in: \.alerts, order: \.alertOrder) }
         case .statusChanged(let status):
-            enqueue { p in
-                if p.statuses[status.key] == nil {
-                    // Keys come from producers: between two drains at most a screenful of new ones is kept.
-                    guard p.statusOrder.count < Self.pendingKeyLimit else { return }
-                    p.statusOrder.append(status.key)
-                }
-                p.statuses[status.key] = status
-            }
+            enqueue { $0.upsert(status, for: status.key, in: \.statuses, order: \.statusOrder) }
         case .handlingReported(let sequence, let summary):
-            enqueue { p in
-                if p.handling[sequence] == nil {
-                    guard p.handlingOrder.count < Self.pendingKeyLimit else { return }
-                    p.handlingOrder.append(sequence)
-                }
-                p.handling[sequence] = summary
-            }
+            enqueue { $0.upsert(summary, for: sequence, in: \.handling, order: \.handlingOrder) }
         case .issuesSampled(let changed, let evicted):
             enqueue { p in
                 for issue in changed {
