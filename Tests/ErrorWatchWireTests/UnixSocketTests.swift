@@ -93,3 +93,38 @@ struct EndpointTests {
         }
     }
 }
+
+/// Own what we delete (issue 14): at shutdown only the socket this listener created is removed.
+struct SocketOwnershipTests {
+    @Test func aFilePutAtThePathAfterStartIsNotRemoved() async throws {
+        let path = try temporaryDirectory() + "/owned.sock"
+        let listener = try await startListener(.unix(path: path), probe: FeedProbe())
+        // Someone replaces the socket with their own file while the dashboard runs.
+        #expect(unlink(path) == 0)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)))
+        await listener.shutdown()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine")
+    }
+
+    @Test func anotherListenersSocketAtThePathIsNotRemoved() async throws {
+        let path = try temporaryDirectory() + "/shared.sock"
+        let first = try await startListener(.unix(path: path), probe: FeedProbe())
+        // The first socket is gone (say, removed by hand) and a second listener takes the path.
+        #expect(unlink(path) == 0)
+        let second = try await startListener(.unix(path: path), probe: FeedProbe())
+        await first.shutdown()
+        #expect(FileManager.default.fileExists(atPath: path), "the first listener left the second's socket alone")
+        await second.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aSocketPathLongerThanTheSystemAllowsIsRefusedWithAMessage() {
+        let path = "/tmp/" + String(repeating: "x", count: 200) + ".sock"
+        #expect(throws: WireTransportError.socketPathTooLong(path: path, limit: Endpoint.maximumSocketPathLength)) {
+            try Endpoint(parsing: "unix:" + path)
+        }
+        #expect(Endpoint.maximumSocketPathLength == 107)
+        let message = WireTransportError.socketPathTooLong(path: path, limit: 107).description
+        #expect(message.contains("210 bytes") && message.contains("at most 107"))
+    }
+}

@@ -1,5 +1,11 @@
 import NIOCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where a feed listens or a forwarder connects: a Unix domain socket or a TCP address.
 ///
 /// ```swift
@@ -16,11 +22,18 @@ public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// The host a TCP endpoint gets when none is given: loopback only.
     public static let defaultHost = "127.0.0.1"
 
+    /// The longest Unix socket path the platform's `sockaddr_un.sun_path` holds, in bytes (107 on Linux).
+    public static let maximumSocketPathLength: Int = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
     /// Parses `unix:PATH`, `tcp:PORT` (loopback), `tcp:HOST:PORT` or `tcp:[IPv6]:PORT`.
     public init(parsing text: String) throws(WireTransportError) {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
             guard !path.isEmpty else { throw .invalidEndpoint(text) }
+            // A longer path would be cut by the kernel: nobody could connect to the socket it names.
+            guard path.utf8.count <= Self.maximumSocketPathLength else {
+                throw .socketPathTooLong(path: path, limit: Self.maximumSocketPathLength)
+            }
             self = .unix(path: path)
             return
         }
@@ -59,6 +72,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidEndpoint(String)
     /// A process accepts connections on the socket already.
     case addressInUse(path: String)
+    /// A Unix socket path longer than the platform allows.
+    case socketPathTooLong(path: String, limit: Int)
     /// The path exists and is not a socket; it is left alone.
     case notASocket(path: String)
     /// The listener was asked to start twice, or after shutting down.
@@ -70,6 +85,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidEndpoint(let text):
             "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
         case .addressInUse(let path): "another errorwatch is listening on \(path)"
+        case .socketPathTooLong(let path, let limit):
+            "the socket path \(path) is \(path.utf8.count) bytes; the system allows at most \(limit)"
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .alreadyStarted: "the listener was already started"
         }

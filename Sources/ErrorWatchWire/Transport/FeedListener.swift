@@ -65,6 +65,8 @@ public final class FeedListener: Sendable {
     private let registry: ProducerRegistry
     private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
     private let phase = Mutex(Phase.idle)
+    /// The socket file this listener created, recognised at shutdown by device and inode.
+    private let socketIdentity = Mutex<FileIdentity?>(nil)
 
     /// Creates a listener; nothing happens until ``start()``.
     ///
@@ -128,6 +130,7 @@ public final class FeedListener: Sendable {
         case .unix(let path):
             channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
             bound = endpoint
+            socketIdentity.withLock { $0 = UnixSocketFile.identity(of: path) }
         case .tcp(let host, let port):
             channel = try await bootstrap.bind(host: host, port: port).get()
             bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
@@ -161,6 +164,8 @@ public final class FeedListener: Sendable {
             }
             try? await channel.closeFuture.get()
         }
-        if case .unix(let path) = bound { unlink(path) }
+        // Only the socket this listener created is removed: a file put at the path since, or another listener's
+        // socket, is left alone.
+        if case .unix(let path) = bound { UnixSocketFile.removeIfOurs(path, identity: socketIdentity.withLock { $0 }) }
     }
 }

@@ -18,6 +18,28 @@ enum UnixSocketFile {
     /// not fit `sun_path`, it falls back to binding at `path` and changing the mode at once.
     static func bind(_ bootstrap: ServerBootstrap, path: String, group: any EventLoopGroup) async throws -> any Channel
     {
+        let channel = try await bindPrivately(bootstrap, path: path, group: group)
+        return channel
+    }
+
+    /// The device and inode of the socket file now at `path`, to recognise it at shutdown.
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Removes `path` only if it is still the socket we created: not a user's file put there since, nor another
+    /// listener's socket. Returns whether it removed it.
+    @discardableResult
+    static func removeIfOurs(_ path: String, identity: FileIdentity?) -> Bool {
+        guard let identity, Self.identity(of: path) == identity else { return false }
+        return unlink(path) == 0
+    }
+
+    private static func bindPrivately(_ bootstrap: ServerBootstrap, path: String, group: any EventLoopGroup)
+        async throws -> any Channel
+    {
         try await prepare(path: path, group: group)
         let directory = (path as NSString).deletingLastPathComponent
         let privateDirectory =
@@ -72,4 +94,10 @@ enum UnixSocketFile {
             unlink(path)
         }
     }
+}
+
+/// A file's identity: its device and inode.
+struct FileIdentity: Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
 }
