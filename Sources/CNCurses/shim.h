@@ -54,6 +54,13 @@ static inline int ew_window_size(int fd, int *rows, int *cols) {
 /// Starts curses on the process's own stdout/stdin; NULL (instead of exiting, as initscr does) on failure.
 static inline SCREEN *ew_newterm(void) { return newterm(NULL, stdout, stdin); }
 
+/// Whether the terminal ncurses just set up can move the cursor (has `cup`); `TERM=dumb` cannot, and a dashboard
+/// drawn on it would be only its last line.
+static inline int ew_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 /// fflush(stderr) without touching the `stderr` global from Swift (which strict concurrency rejects).
 static inline void ew_flush_stderr(void) { fflush(stderr); }
 

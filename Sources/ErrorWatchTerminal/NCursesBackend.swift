@@ -50,6 +50,15 @@ public final class NCursesBackend: TerminalBackend {
             throw .initializationFailed("ncurses cannot drive TERM=\(term)")
         }
         _ = set_term(screen)
+        // A terminal that cannot address the cursor (TERM=dumb) would show the footer alone: refuse it, as an
+        // unknown TERM is refused, before the screen is taken.
+        guard ew_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            SignalTrap.uninstall()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw .initializationFailed("TERM=\(term) cannot move the cursor")
+        }
         SignalTrap.screenDidStart()
         SignalTrap.holdStderr()
         active = true

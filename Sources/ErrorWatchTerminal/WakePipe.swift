@@ -75,7 +75,7 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable {
         case .notATerminal:
             "standard output is not a terminal; use `errorwatch render` to print a screen as text"
         case .initializationFailed(let why):
-            "cannot start the terminal: \(why)"
+            "cannot start the terminal: \(why); use `errorwatch render` to print a screen as text"
         case .systemCall(let call, let code):
             "\(call) failed: \(String(cString: strerror(code)))"
         }

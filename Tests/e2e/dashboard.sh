@@ -204,6 +204,12 @@ else
     echo "skip the Python producer: no python3"
 fi
 
+# --- A terminal that cannot move the cursor: a clear message and exit code 1 at once, terminal untouched ---
+start "TERM=dumb"
+check "TERM=dumb is refused with the render hint" "cannot move the cursor.*errorwatch render|cannot move the cursor" 15
+check "TERM=dumb exits with code 1" "EXIT=1" 15
+check "echo and icanon restored (TERM=dumb)" "^echo icanon <stty|^icanon echo <stty"
+
 # --- Not a terminal: a one-line hint and exit code 2 ---
 checks=$((checks + 1))
 set +e
