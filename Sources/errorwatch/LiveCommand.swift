@@ -97,9 +97,7 @@ struct ReplayCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        guard speed > 0, speed.isFinite, speed <= 10_000 else {
-            throw ValidationError("--speed must be above 0 and at most 10000")
-        }
+        try validateSpeed(speed)
     }
 
     func run() throws {

@@ -51,9 +51,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
-        guard speed > 0, speed.isFinite, speed <= 10_000 else {
-            throw ValidationError("--speed must be above 0 and at most 10000")
-        }
+        try validateSpeed(speed)
     }
 
     func run() throws {

@@ -69,3 +69,14 @@ extension Duration {
         return "\(ms / 1000).\(String(format: "%03d", ms % 1000)) s"
     }
 }
+
+/// The playback speeds `replay` and `render --from` accept: from 0.01 (a hundred times slower) to 10,000. Outside
+/// that range a recorded gap divided by the speed overflows or takes practically forever.
+let playbackSpeeds: ClosedRange<Double> = 0.01...10_000
+
+/// Throws a clear message for a speed outside ``playbackSpeeds`` (`1e-300` once crashed, `1e-12` hung `render`).
+func validateSpeed(_ speed: Double) throws {
+    guard speed.isFinite, playbackSpeeds.contains(speed) else {
+        throw ValidationError("--speed must be from 0.01 to 10000 (got \(speed))")
+    }
+}

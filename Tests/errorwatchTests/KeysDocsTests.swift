@@ -39,3 +39,15 @@ struct KeysDocsTests {
         #expect(String(readme[begin.upperBound..<end.lowerBound]) == table)
     }
 }
+
+/// Absurd playback speeds are refused with a message instead of crashing or hanging (issue 14).
+struct PlaybackSpeedTests {
+    @Test func speedsOutsideTheExactRangeAreRefused() {
+        for bad in [1e-300, 1e-12, 0, -1, 0.009, 10_001, .infinity, .nan] {
+            #expect(throws: (any Error).self, "\(bad)") { try validateSpeed(bad) }
+        }
+        for good in [0.01, 0.5, 1, 4, 10_000] {
+            #expect(throws: Never.self, "\(good)") { try validateSpeed(good) }
+        }
+    }
+}
