@@ -1,10 +1,11 @@
 import ErrorStreaming
 import ErrorStreamingTesting
-import ErrorWatchRuntime
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
 import Testing
+
+@testable import ErrorWatchRuntime
 
 /// Events from other processes flow through the same runtime as local ones.
 struct RemoteIngestTests {
@@ -132,5 +133,37 @@ struct RemoteIngestTests {
         ).run()
         #expect(outcome.statistics.added == 4)
         #expect(outcome.state.sources.first?.state == "finished")
+    }
+}
+
+/// Issue 14: the Sources pane keeps the live sources and the most recent ended ones, and counts the rest exactly.
+struct SourceBudgetTests {
+    @Test func endedSourcesBeyondTheKeptOnesAreCountedNotListed() {
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let ingest = runtime.ingest
+        ingest.update(SourceStatus(id: "live", kind: .socket, name: "keeps running", state: "connected", health: .ok))
+        for index in 0..<350 {
+            ingest.update(
+                SourceStatus(id: "c\(index)", kind: .socket, name: "one-shot", state: "connected", health: .ok))
+            ingest.update(
+                SourceStatus(id: "c\(index)", kind: .socket, name: "one-shot", state: "closed", health: .idle))
+        }
+        let statuses = ingest.statuses
+        #expect(statuses.count == RemoteIngest.endedSourcesKept + 1)
+        #expect(statuses.first?.id == "live", "a live source is never forgotten")
+        #expect(statuses.last?.id == "c349")
+        var state = DashboardState(width: 120, height: 40, now: Date())
+        for action in runtime.inbox.drain() { _ = DashboardReducer.reduce(into: &state, action: action) }
+        #expect(state.forgottenSources == 250)
+        #expect(state.sources.count == 101)
+        let text = Dashboard.render(state).textLines().joined(separator: "\n")
+        #expect(text.contains("1 of 351 live"))
+    }
+
+    @Test func twoListenersProducersNeverShareARow() {
+        let producer = ProducerStatus(id: ProducerID(1), peer: "unix", connectedAt: Date())
+        let first = SourceStatus(producer, listener: .unix(path: "/tmp/a.sock"))
+        let second = SourceStatus(producer, listener: .tcp(host: "127.0.0.1", port: 9000))
+        #expect(first.id != second.id)
     }
 }

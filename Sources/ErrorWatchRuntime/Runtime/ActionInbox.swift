@@ -41,6 +41,7 @@ public final class ActionInbox: Sendable {
         var issueOrder: [String] = []
         var evicted: [String] = []
         var sources: [SourceStatus]?
+        var forgottenSources: Int?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
         /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
@@ -59,6 +60,7 @@ public final class ActionInbox: Sendable {
 
         var isEmpty: Bool {
             actions.isEmpty && events.isEmpty && alertOrder.isEmpty && statusOrder.isEmpty && sources == nil
+                && forgottenSources == nil
                 && metrics == nil && handlingOrder.isEmpty && issueOrder.isEmpty && evicted.isEmpty
         }
     }
@@ -86,6 +88,7 @@ public final class ActionInbox: Sendable {
         case .eventReceived(let event): post(event: event)
         case .metricsSampled(let snapshot): enqueue { $0.metrics = snapshot }
         case .sourcesChanged(let sources): enqueue { $0.sources = sources }
+        case .sourcesForgotten(let count): enqueue { $0.forgottenSources = count }
         case .alertReceived(let alert):
             enqueue { $0.upsert(alert, for: alert.fingerprint, in: \.alerts, order: \.alertOrder) }
         case .statusChanged(let status):
@@ -164,6 +167,7 @@ public final class ActionInbox: Sendable {
             if let summary = taken.handling[sequence] { result.append(.handlingReported(sequence: sequence, summary)) }
         }
         if let sources = taken.sources { result.append(.sourcesChanged(sources)) }
+        if let forgotten = taken.forgottenSources { result.append(.sourcesForgotten(forgotten)) }
         if let metrics = taken.metrics { result.append(.metricsSampled(metrics)) }
         return result
     }

@@ -31,7 +31,7 @@ public final class ExternalSources: Sendable {
             let names = ProducerNames()
             return FeedListener(
                 endpoint: endpoint, configuration: configuration,
-                onStatus: { ingest.update(SourceStatus($0)) },
+                onStatus: { ingest.update(SourceStatus($0, listener: endpoint)) },
                 onEvent: { producer, event in
                     // Named once per producer, not once per event: this runs for every line at full rate.
                     let name = names.withLock { names in

@@ -18,7 +18,15 @@ public final class RemoteIngest: Sendable {
     let metrics: DashboardMetrics
     let now: @Sendable () -> Date
     private let sources = Mutex<[String: SourceStatus]>([:])
-    private let order = Mutex<[String]>([])
+    private struct Order {
+        /// Source ids in order of first appearance.
+        var ids: [String] = []
+        /// Ids of the sources that ended, oldest first.
+        var ended: Deque<String> = []
+        /// Ended sources no longer listed.
+        var forgotten = 0
+    }
+    private let order = Mutex(Order())
     private let observer = Observer<WireEvent>()
     private struct Joins {
         var map: [String: UInt64] = [:]
@@ -148,29 +156,47 @@ public final class RemoteIngest: Sendable {
             origin: event.origin ?? .user, attempt: event.attempt, metadata: metadata)
     }
 
-    /// Records a source's new status and publishes every source, in the order they first appeared.
+    /// How many ended sources (closed connections, finished recordings) stay listed; older ones are forgotten
+    /// and only counted, so a stream of one-shot connections costs the same per connection however long it runs.
+    public static let endedSourcesKept = 100
+
+    /// Records a source's new status and publishes every source, in the order they first appeared: every live
+    /// one, and the most recent ``endedSourcesKept`` that ended, with the count of those forgotten.
     public func update(_ status: SourceStatus) {
         order.withLock { order in
-            let list: [SourceStatus] = sources.withLock { sources in
-                if sources[status.id] == nil { order.append(status.id) }
+            let (list, forgotten): ([SourceStatus], Int?) = sources.withLock { sources in
+                if sources[status.id] == nil { order.ids.append(status.id) }
                 sources[status.id] = status
-                return order.compactMap { sources[$0] }
+                var forgotten: Int?
+                if status.health == .idle || status.health == .failing, !order.ended.contains(status.id) {
+                    order.ended.append(status.id)
+                    if order.ended.count > Self.endedSourcesKept {
+                        let gone = order.ended.removeFirst()
+                        sources[gone] = nil
+                        if let index = order.ids.firstIndex(of: gone) { order.ids.remove(at: index) }
+                        order.forgotten += 1
+                        forgotten = order.forgotten
+                    }
+                }
+                return (order.ids.compactMap { sources[$0] }, forgotten)
             }
             // Posted under the lock so two racing updates reach the inbox in the order they were made; the
             // inbox's lock is a leaf, never held while taking this one.
             inbox.post(.sourcesChanged(list))
+            if let forgotten { inbox.post(.sourcesForgotten(forgotten)) }
         }
     }
 
     /// Every source known, in the order they first appeared.
     public var statuses: [SourceStatus] {
-        order.withLock { order in sources.withLock { sources in order.compactMap { sources[$0] } } }
+        order.withLock { order in sources.withLock { sources in order.ids.compactMap { sources[$0] } } }
     }
 }
 
 extension SourceStatus {
-    /// The `Sources` pane's view of a producer connected to `--listen`.
-    init(_ producer: ProducerStatus) {
+    /// The `Sources` pane's view of a producer connected to `--listen` on `listener`; rows are keyed by listener
+    /// and producer, so two listeners' producers never share a row.
+    init(_ producer: ProducerStatus, listener: Endpoint? = nil) {
         var detail: [String] = []
         if let pid = producer.pid { detail.append("pid \(pid)") }
         if let host = producer.hostName { detail.append(host) }
@@ -182,7 +208,7 @@ extension SourceStatus {
         case .disconnected: health = .failing
         }
         self.init(
-            id: "socket\(producer.id)", kind: .socket, name: producer.displayName,
+            id: "socket\(producer.id)" + (listener.map { "@\($0)" } ?? ""), kind: .socket, name: producer.displayName,
             detail: detail.joined(separator: " · "),
             state: producer.state.description, health: health, events: producer.eventsReceived,
             badLines: producer.errors.badLines + producer.errors.truncated,

@@ -7,7 +7,8 @@ public enum SourcesPane {
     ) {
         guard !area.isEmpty else { return }
         let connected = state.sources.filter { $0.health == .ok || $0.health == .degraded }.count
-        let label = "\(connected) of \(state.sources.count) live"
+        var label = "\(connected) of \(Format.count(state.sources.count + state.forgottenSources)) live"
+        if state.forgottenSources > 0 { label += " · \(Format.count(state.forgottenSources)) ended unlisted" }
         let inner = Dashboard.frame(.sources, state: state, in: area, into: &buffer, palette: palette, label: label)
         guard !inner.isEmpty else { return }
         let shown = state.sources.suffix(inner.height)

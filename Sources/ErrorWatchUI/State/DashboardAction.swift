@@ -36,6 +36,8 @@ public enum DashboardAction: Sendable {
     case statusMessage(String)
     /// The producers watched from outside (sockets, tailed files, a recording) changed; the whole list, in order.
     case sourcesChanged([SourceStatus])
+    /// How many ended sources the runtime no longer lists (it keeps the most recent ones): the total so far.
+    case sourcesForgotten(Int)
 }
 
 /// Work for the runtime to do after a state change; the reducer itself does none.

@@ -115,6 +115,9 @@ public enum DashboardReducer {
             state.statusMessage = "theme not loaded: " + Sanitizer.sanitize(reason, limit: 200)
         case .statusMessage(let message):
             state.statusMessage = Sanitizer.sanitize(message, limit: 200)
+        case .sourcesForgotten(let count):
+            changed = count != state.forgottenSources
+            state.forgottenSources = max(0, count)
         case .sourcesChanged(let sources):
             changed = sources != state.sources
             state.sources = sources

@@ -92,8 +92,11 @@ public struct DashboardState: Sendable, Equatable {
     var nextLogLineNumber: UInt64 = 1 << 63
     /// Sequence numbers of ``handling`` in arrival order, to forget the oldest.
     var handlingOrder: Deque<UInt64> = []
-    /// Producers watched from outside the process, in the order they appeared.
+    /// Producers watched from outside the process, in the order they appeared: every live one and the most
+    /// recent ones that ended.
     public var sources: [SourceStatus] = []
+    /// Ended sources no longer listed, counted exactly.
+    public var forgottenSources = 0
 
     // MARK: Filters and view
 
