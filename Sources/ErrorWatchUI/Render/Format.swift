@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// Small, allocation-light formatters for the panes. Deterministic: UTC, no locale.
@@ -52,19 +53,10 @@ public enum Format {
         let seconds = date.timeIntervalSince1970
         let whole = Int(seconds.rounded(.down))
         let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
-        var days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let (year, month, day) = CivilDate.civil(fromDays: Int64(days))
         let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(year)-" + pad2(month) + "-" + pad2(day) + " " + clock(date) + "." + millisText + " UTC"
+        return "\(year)-" + pad2(Int(month)) + "-" + pad2(Int(day)) + " " + clock(date) + "." + millisText + " UTC"
     }
 
     /// `"3s ago"`, `"2m ago"`, `"in 4s"` (a clock ahead of ours), `"just now"`.

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// RFC 3339 timestamps without Foundation formatters: fast, allocation-light and the same on every platform.
@@ -16,7 +17,7 @@ enum RFC3339 {
         }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         var text = ""
         text.reserveCapacity(27)
         append(&text, year, width: 4)
@@ -96,32 +97,9 @@ enum RFC3339 {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = CivilDate.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         let micros = (fraction * 1_000_000).rounded()
         return Date(timeIntervalSince1970: Double(seconds) + micros / 1_000_000)
-    }
-
-    /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date.
-    private static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
-        let z = z + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Howard Hinnant's `days_from_civil`.
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 
     private static func append(_ text: inout String, _ value: Int64, width: Int) {
