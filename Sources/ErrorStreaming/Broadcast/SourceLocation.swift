@@ -122,7 +122,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// ## Why `@unchecked Sendable` is safe here
 ///
 /// The pointers come from `StaticString`s with a pointer representation, which point at string literals in the
-/// binary's constant data: immutable, and valid for the life of the process. Nothing ever writes through them.
+/// binary's constant data: immutable, and valid for the life of the process. Nothing ever writes through them. A
+/// literal without a pointer representation is stored as `nil` (read as empty), never as a pointer into a
+/// temporary; the counts are clamped to the literal's own length, so reads stay inside it. The struct's fields
+/// are `let`s: a copy shared across threads is only ever read.
 struct CapturedLocation: @unchecked Sendable {
     private let filePointer: UnsafePointer<UInt8>?
     private let functionPointer: UnsafePointer<UInt8>?

@@ -276,6 +276,16 @@ struct HistogramSummary {
     var p50: Double?
     var p95: Double?
     var p99: Double?
+
+    /// The summary of `histogram`, whose values are the recorded ones times `scale`.
+    init(_ histogram: Histogram<UInt64>, last: Double, scale: Double = 1) {
+        self.count = Int(clamping: histogram.totalCount)
+        self.last = last
+        guard histogram.totalCount > 0 else { return }
+        p50 = Double(histogram.valueAtPercentile(50)) / scale
+        p95 = Double(histogram.valueAtPercentile(95)) / scale
+        p99 = Double(histogram.valueAtPercentile(99)) / scale
+    }
 }
 
 /// An aggregating recorder: values kept in an HdrHistogram as thousandths (3 decimals), 0 to a trillion.
@@ -305,14 +315,7 @@ private final class ValueHistogramBox: RecorderHandler, Sendable {
     var updatedAt: Date? { stamp.date }
 
     func summary() -> HistogramSummary {
-        state.withLock { s in
-            let h = s.histogram
-            guard h.totalCount > 0 else { return HistogramSummary(count: 0, last: s.last) }
-            return HistogramSummary(
-                count: Int(clamping: h.totalCount), last: s.last,
-                p50: Double(h.valueAtPercentile(50)) / Self.scale, p95: Double(h.valueAtPercentile(95)) / Self.scale,
-                p99: Double(h.valueAtPercentile(99)) / Self.scale)
-        }
+        state.withLock { HistogramSummary($0.histogram, last: $0.last, scale: Self.scale) }
     }
 }
 
@@ -345,12 +348,6 @@ private final class TimerBox: TimerHandler, Sendable {
     }
 
     func summary() -> HistogramSummary {
-        state.withLock { s in
-            let h = s.histogram
-            guard h.totalCount > 0 else { return HistogramSummary(count: 0, last: Double(s.last)) }
-            return HistogramSummary(
-                count: Int(clamping: h.totalCount), last: Double(s.last), p50: Double(h.valueAtPercentile(50)),
-                p95: Double(h.valueAtPercentile(95)), p99: Double(h.valueAtPercentile(99)))
-        }
+        state.withLock { HistogramSummary($0.histogram, last: Double($0.last)) }
     }
 }

@@ -18,9 +18,8 @@ public enum ErrorsPane {
         }
         let alerts = state.visibleAlerts
         let rows = max(0, area.height - 2)
-        let start = firstRow(
-            state, count: alerts.count, rows: rows,
-            selected: selectedIndex(state, fingerprints: alerts.map(\.fingerprint)))
+        let selected = selectedIndex(state, fingerprints: alerts.map(\.fingerprint))
+        let start = firstRow(state, count: alerts.count, rows: rows, selected: selected)
         let inner = Dashboard.frame(
             .errors, state: state, in: area, into: &buffer, palette: palette,
             label: label(
@@ -34,7 +33,6 @@ public enum ErrorsPane {
             return
         }
         let wide = inner.width >= 60
-        let selected = selectedIndex(state, fingerprints: alerts.map(\.fingerprint))
         for row in 0..<min(inner.height, alerts.count - start) {
             let y = inner.y + row
             drawRow(
@@ -80,9 +78,8 @@ public enum ErrorsPane {
     ) {
         let issues = state.visibleIssues
         let rows = max(0, area.height - 2)
-        let start = firstRow(
-            state, count: issues.count, rows: rows,
-            selected: selectedIndex(state, fingerprints: issues.map(\.fingerprint)))
+        let selected = selectedIndex(state, fingerprints: issues.map(\.fingerprint))
+        let start = firstRow(state, count: issues.count, rows: rows, selected: selected)
         var text = label(
             state, shown: start..<min(issues.count, start + rows), matching: issues.count, total: state.issues.count,
             noun: ("issue", "issues"))
@@ -95,7 +92,6 @@ public enum ErrorsPane {
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        let selected = selectedIndex(state, fingerprints: issues.map(\.fingerprint))
         for row in 0..<min(inner.height, issues.count - start) {
             let y = inner.y + row
             drawIssue(

@@ -127,13 +127,15 @@ public enum DashboardReducer {
             state.statusMessageSetAt = state.now
             changed = true
         }
-        if state.detail != nil { changed = clampDetailScroll(&state) || changed }
+        // Only keys move the detail view's scroll; clamping on them (not on every arriving batch) keeps a flood
+        // from recomputing the view's lines, and drawing clamps anyway.
+        if state.detail != nil, case .keyPressed = action { changed = clampDetailScroll(&state) || changed }
         if changed { state.generation &+= 1 }
         return effects
     }
 
-    /// Keeps the detail view's scroll within its content (the content depends on the width, so this runs after
-    /// every action while a view is open). Returns whether it moved.
+    /// Keeps the detail view's scroll within its content (the content depends on the width), so `k` after `G`
+    /// moves at once. Returns whether it moved.
     static func clampDetailScroll(_ state: inout DashboardState) -> Bool {
         guard let target = state.detail else { return false }
         let body = DashboardLayout(for: state).body
