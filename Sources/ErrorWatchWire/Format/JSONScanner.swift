@@ -16,8 +16,9 @@ struct JSONScanner {
         case stringMap([String: String])
         /// An array of at most ``maximumArrayStrings`` strings (the shape of `handling.path`).
         case stringArray([String])
-        /// Another array, or an object with a non-string member: valid JSON the format has no use for.
-        case other
+        /// Another array, or an object with a non-string member: valid JSON the wire format has no use for, as
+        /// the byte range of its text in the line (the log-shape reader scans such nested objects again).
+        case other(Range<Int>)
     }
 
     /// The most strings a ``Value/stringArray(_:)`` holds; a longer array is scanned for syntax only and is
@@ -93,6 +94,7 @@ struct JSONScanner {
     /// An array: its strings, while every element is one and there are at most ``maximumArrayStrings``; once that
     /// fails, the rest is only syntax-checked, so a huge or mixed array never grows memory.
     private mutating func array(depth: Int) throws(SyntaxError) -> Value {
+        let start = index
         index += 1
         var strings: [String]? = []
         skipWhitespace()
@@ -111,12 +113,13 @@ struct JSONScanner {
             skipWhitespace()
             guard let next = peek() else { throw fail("unterminated array") }
             index += 1
-            if next == UInt8(ascii: "]") { return strings.map(Value.stringArray) ?? .other }
+            if next == UInt8(ascii: "]") { return strings.map(Value.stringArray) ?? .other(start..<index) }
             guard next == UInt8(ascii: ",") else { throw fail("expected , or ]") }
         }
     }
 
     private mutating func object(depth: Int) throws(SyntaxError) -> Value {
+        let start = index
         index += 1
         var map: [String: String]? = [:]
         skipWhitespace()
@@ -134,7 +137,7 @@ struct JSONScanner {
             skipWhitespace()
             guard let next = peek() else { throw fail("unterminated object") }
             index += 1
-            if next == UInt8(ascii: "}") { return map.map(Value.stringMap) ?? .other }
+            if next == UInt8(ascii: "}") { return map.map(Value.stringMap) ?? .other(start..<index) }
             guard next == UInt8(ascii: ",") else { throw fail("expected , or }") }
         }
     }

@@ -68,7 +68,10 @@ enum RFC3339 {
             expect(84, or: 116, or: 32), let hour = number(2), expect(58), let minute = number(2), expect(58),
             let second = number(2)
         else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else {
+        // A date that does not exist (2026-02-31) is malformed, as the wire format's documentation says.
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour < 24,
+            minute < 60, second <= 60
+        else {
             return nil
         }
         var fraction = 0.0
@@ -91,7 +94,9 @@ enum RFC3339 {
         case 43, 45:  // + -
             let sign: Int64 = bytes[index] == 45 ? -1 : 1
             index += 1
-            guard let hours = number(2), expect(58), let minutes = number(2) else { return nil }
+            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else {
+                return nil
+            }
             offset = sign * (hours * 3600 + minutes * 60)
         default:
             return nil
