@@ -51,8 +51,14 @@ static inline int ew_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
-/// Starts curses on the process's own stdout/stdin; NULL (instead of exiting, as initscr does) on failure.
-static inline SCREEN *ew_newterm(void) { return newterm(NULL, stdout, stdin); }
+/// Starts curses on the process's own stdout, reading keys from `input_fd` (stdin, or the controlling terminal
+/// `/dev/tty` when stdin is a pipe, as `less` does); NULL (instead of exiting, as initscr does) on failure.
+static inline SCREEN *ew_newterm(int input_fd) {
+    if (input_fd == 0) { return newterm(NULL, stdout, stdin); }
+    FILE *input = fdopen(input_fd, "r");
+    if (input == NULL) { return NULL; }
+    return newterm(NULL, stdout, input);
+}
 
 /// Whether the terminal ncurses just set up can move the cursor (has `cup`); `TERM=dumb` cannot, and a dashboard
 /// drawn on it would be only its last line.

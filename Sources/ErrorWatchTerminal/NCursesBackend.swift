@@ -32,19 +32,22 @@ public final class NCursesBackend: TerminalBackend {
     public let waker: TerminalWaker
 
     private let wakePipe: WakePipe
+    /// Where keys come from: stdin, or `/dev/tty` when stdin carries events (`producer | errorwatch -`).
+    private let inputFD: Int32
     private var pairs = ColorPairCache()
     private var active = false
     private var fullRedrawPending = false
 
     /// Starts curses mode. Call `setlocale(LC_ALL, "")` before (``TerminalEnvironment/prepareLocale()``).
     public init(options: Options = Options()) throws(TerminalError) {
-        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else { throw .notATerminal }
+        guard isatty(STDOUT_FILENO) == 1, let input = Self.keyboardDescriptor() else { throw .notATerminal }
+        inputFD = input
         let pipe = try WakePipe()
         wakePipe = pipe
         waker = TerminalWaker { pipe.wake() }
 
         SignalTrap.install(wakeFD: pipe.writeFD)
-        guard let screen = ew_newterm() else {
+        guard let screen = ew_newterm(input) else {
             SignalTrap.uninstall()
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
             throw .initializationFailed("ncurses cannot drive TERM=\(term)")
@@ -180,9 +183,30 @@ public final class NCursesBackend: TerminalBackend {
         return Int32(clamping: max(0, millis))
     }
 
+    /// Whether keys can be read: stdin when it is a terminal, else the controlling terminal (`/dev/tty`), as
+    /// `less` and `fzf` do when their input is a pipe. `false` when there is no terminal at all.
+    public static var hasKeyboard: Bool {
+        if isatty(STDIN_FILENO) == 1 { return true }
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+
+    private static func keyboardDescriptor() -> Int32? {
+        if isatty(STDIN_FILENO) == 1 { return STDIN_FILENO }
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard isatty(descriptor) == 1 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
     public func waitForInput(timeout: Duration?) -> [TerminalInput] {
         var fds = [
-            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0),
         ]
         let millis: Int32 = timeout.map { Self.milliseconds($0) } ?? -1

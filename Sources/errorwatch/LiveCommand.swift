@@ -18,8 +18,10 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Run the live dashboard (the default command).",
         discussion: """
-            Without --listen or --tail, a simulated app runs inside the dashboard. With them, the dashboard watches \
-            other processes instead (add --demo to keep the simulated app too). Try it with two terminals:
+            Without --listen, --tail or `-`, a simulated app runs inside the dashboard. With them, the dashboard \
+            watches other processes instead (add --demo to keep the simulated app too). Lines may be our NDJSON, \
+            pino, bunyan, zap, logrus, structlog, Serilog CLEF, GELF, python-json-logger, logfmt or plain text with \
+            stack traces (docs/formats.md). Try it with two terminals:
               errorwatch --listen unix:/tmp/errorwatch.sock
               errorwatch demo --connect unix:/tmp/errorwatch.sock
             """)
@@ -34,9 +36,27 @@ struct LiveCommand: ParsableCommand {
     var listen: [String] = []
 
     @Option(
-        name: .long, help: ArgumentHelp("Follow a growing NDJSON file, across rotation. Repeatable.", valueName: "file")
-    )
+        name: .long,
+        help: ArgumentHelp(
+            "Follow a growing log file across rotation, or read a named pipe until it ends. Repeatable.",
+            valueName: "file"))
     var tail: [String] = []
+
+    @Argument(
+        help: ArgumentHelp(
+            "`-` reads events from standard input (`producer | errorwatch -`); keys come from the terminal.",
+            valueName: "-"))
+    var input: String?
+
+    @Flag(name: .customLong("stdin"), help: "Read events from standard input, as `-` does.")
+    var readsStandardInput = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The shape of the lines read from --tail, --listen and stdin: \(LogFormat.names). Default: auto, per line.",
+            valueName: "name"))
+    var format: String = "auto"
 
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
@@ -54,7 +74,16 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
     var stats = false
 
+    /// Whether standard input carries events (`-` or `--stdin`).
+    var watchesStandardInput: Bool { readsStandardInput || input == "-" }
+
     func validate() throws {
+        if let input, input != "-" {
+            throw ValidationError("unexpected argument \(input.debugDescription): only `-` (standard input) is read")
+        }
+        guard LogFormat(name: format) != nil else {
+            throw ValidationError("--format \(format): expected one of \(LogFormat.names)")
+        }
         guard stormRate >= 100, stormRate <= 10_000_000 else {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
@@ -66,14 +95,16 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         let launched = ContinuousClock.now
         let endpoints = try listen.map { try Endpoint(parsing: $0) }
-        let watchesOthers = !endpoints.isEmpty || !tail.isEmpty
+        let watchesOthers = !endpoints.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
                 seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)
             runtime.attach(DemoAttachment.make(in: runtime, configuration: configuration))
         }
-        let external = ExternalSources(listen: endpoints, tail: tail, ingest: runtime.ingest, clock: runtime.clock)
+        let external = ExternalSources(
+            listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
+            ingest: runtime.ingest, clock: runtime.clock)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)
@@ -127,7 +158,8 @@ func runDashboard(
     let launchClock = ErasedClock(ContinuousClock())
     // The locale comes first: ncursesw needs it to draw anything beyond ASCII.
     setlocale(LC_ALL, "")
-    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+    // Keys come from stdin, or from the controlling terminal when stdin is a pipe (`producer | errorwatch -`).
+    guard isatty(STDOUT_FILENO) == 1, NCursesBackend.hasKeyboard else {
         printError("errorwatch: standard output is not a terminal; use `errorwatch render` to print the screen as text")
         throw ExitCode(2)
     }

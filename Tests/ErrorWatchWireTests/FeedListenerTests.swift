@@ -8,8 +8,10 @@ import Testing
 struct FeedListenerTests {
     /// Sends `bad` from one producer while a second, well-behaved producer sends 50 good lines; returns the bad
     /// producer's final status after it closes, having checked that every good line arrived.
+    /// A producer that sends `bad` then good lines. The listener reads the wire format only (`--format wire`), so
+    /// anything else is a bad line; in the default `auto` mode the same bytes would be read as log lines.
     func badProducer(
-        sending bad: [UInt8], configuration: FeedListener.Configuration = .init(), closes: Bool = true
+        sending bad: [UInt8], configuration: FeedListener.Configuration = .init(format: .wire), closes: Bool = true
     ) async throws -> ProducerStatus {
         let probe = FeedProbe()
         let listener = try await startListener(
@@ -137,9 +139,43 @@ struct FeedListenerTests {
         await listener.shutdown()
     }
 
+    @Test func inAutoModeOtherShapesAndPlainTextAreEventsNotBadLines() async throws {
+        let probe = FeedProbe()
+        let listener = try await startListener(.tcp(host: "127.0.0.1", port: 0), probe: probe)
+        let endpoint = try #require(listener.localEndpoint)
+        let producer = try await RawProducer.connect(to: endpoint)
+        let id = try await probe.producer(1)
+        let lines = [
+            #"{"level":50,"time":1795000000000,"msg":"payment failed","err":{"type":"CardError","message":"declined"}}"#,
+            "2026-11-23 10:00:00 ERROR worker: order 7 failed",
+            "Traceback (most recent call last):",
+            "  File \"w.py\", line 1, in <module>",
+            "KeyError: 'sku'",
+            "2026-11-23 10:00:01 INFO worker: next",
+        ]
+        try await producer.send(Array(lines.joined(separator: "\n").utf8) + [0x0A] + goodLine())
+        // The last text line is held until the next line shows no trace follows it (here, the wire line).
+        try await probe.until { $0.count(from: id) == 4 }
+        let events = probe.events(from: id)
+        #expect(events.map(\.kind) == [.error, .error, .log, .error])
+        #expect(events[0].exceptionType == "CardError")
+        #expect(events[1].exceptionType == "KeyError")
+        #expect(events[2].body == "worker: next")
+        #expect(events[3].serviceName == "shop")
+        // A text line last on a quiet connection is handed on after a moment, without a next line.
+        try await producer.send(Array("WARN last words\n".utf8))
+        try await probe.until { $0.count(from: id) == 5 }
+        #expect(probe.events(from: id).last?.body == "last words")
+        try await producer.close()
+        let status = try await probe.disconnected(id)
+        #expect(status.errors.total == 0)
+        #expect(status.eventsReceived == 5)
+        await listener.shutdown()
+    }
+
     @Test func producerOverItsErrorBudgetIsClosed() async throws {
         let junk = Array(String(repeating: "not json\n", count: 20).utf8)
-        let status = try await badProducer(sending: junk, configuration: .init(errorBudget: 5), closes: false)
+        let status = try await badProducer(sending: junk, configuration: .init(errorBudget: 5, format: .wire), closes: false)
         #expect(status.state == .disconnected(.errorBudgetExceeded(badLines: 6)))
     }
 

@@ -15,7 +15,7 @@ struct FileTailerTests {
 
     @Test func followsAppendsAndWaitsForUnfinishedLines() throws {
         let path = try temporaryDirectory() + "/app.ndjson"
-        let tailer = FileTailer(path: path)
+        let tailer = FileTailer(path: path, format: .wire)
         #expect(try tailer.poll() == FileTailer.Batch())  // no file yet
         try create(atPath: path, contents: Data(goodLine(sequence: 1) + goodLine(sequence: 2)))
         #expect(try tailer.poll().events.map(\.sequence) == [1, 2])
@@ -27,6 +27,42 @@ struct FileTailerTests {
         #expect(batch.events.map(\.sequence) == [3])
         #expect(batch.badLines.count == 1)
         #expect(tailer.statistics == .init(events: 3, badLines: 1, truncations: 0, rotations: 0))
+    }
+
+    @Test func plainTextIsReadAndAHeldLineIsHandedOnWhenTheFileIsQuiet() throws {
+        let path = try temporaryDirectory() + "/app.log"
+        let received = Date(timeIntervalSince1970: 1_795_000_000)
+        let tailer = FileTailer(path: path, now: { received })
+        try create(atPath: path, contents: Data("INFO started\nERROR boom\n".utf8))
+        let first = try tailer.poll()
+        #expect(first.events.map(\.body) == ["started"])  // `ERROR boom` is held: a trace may follow
+        #expect(first.events.first?.time == received)
+        try append(path, Array("panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n".utf8))
+        let second = try tailer.poll()
+        #expect(second.events.map(\.exceptionMessage) == ["boom"])
+        let quiet = try tailer.poll()
+        #expect(quiet.events.map(\.exceptionType) == ["panic"])
+        #expect(quiet.events.first?.exceptionStacktrace?.contains("goroutine 1 [running]:") == true)
+        #expect(tailer.statistics.badLines == 0)
+    }
+
+    @Test func aBigAppendIsReadInBoundedPolls() throws {
+        let path = try temporaryDirectory() + "/big.ndjson"
+        let tailer = FileTailer(path: path)
+        let line = goodLine(sequence: 1)
+        let count = FileTailer.maximumBytesPerPoll / line.count * 3
+        try create(atPath: path, contents: Data((0..<count).flatMap { _ in line }))
+        var polls = 0
+        var events = 0
+        var batch: FileTailer.Batch
+        repeat {
+            batch = try tailer.poll()
+            polls += 1
+            events += batch.events.count
+            #expect(batch.events.count * line.count <= FileTailer.maximumBytesPerPoll + 64 * 1024)
+        } while batch.more
+        #expect(events == count)
+        #expect(polls >= 3)
     }
 
     @Test func startingAtTheEndSkipsWhatIsAlreadyThere() throws {

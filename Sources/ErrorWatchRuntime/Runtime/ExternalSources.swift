@@ -4,26 +4,40 @@ import ErrorWatchWire
 import Foundation
 import Synchronization
 
-/// The producers a dashboard watches from outside its process: `--listen` endpoints (many producers each) and
-/// `--tail`ed NDJSON files. Their events go through the runtime's ``RemoteIngest``; their status goes to the
+/// The producers a dashboard watches from outside its process: `--listen` endpoints (many producers each),
+/// `--tail`ed files and named pipes, and standard input (`producer | errorwatch -`). Lines in any shape a
+/// ``LineReader`` knows are read. Their events go through the runtime's ``RemoteIngest``; their status goes to the
 /// `Sources` pane.
 public final class ExternalSources: Sendable {
     let ingest: RemoteIngest
     let clock: ErasedClock
     private let listeners: [FeedListener]
     private let tailers: [FileTailer]
+    private let tailPaths: [String]
+    private let readsStandardInput: Bool
+    private let format: LogFormat
+    private let pipes = Mutex<[PipeFollower]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// How often a tailed file is checked for new lines.
     public let tailInterval: Duration
 
     /// - Parameters:
     ///   - listen: endpoints to accept producers on.
-    ///   - tail: NDJSON files to follow from their current end, across truncation and rotation.
+    ///   - tail: files to follow from their current end, across truncation and rotation, or named pipes to read
+    ///     until their writer closes them. Anything else (a directory, a device, a socket) is refused at start.
+    ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
+    ///   - format: the shape of every line read (``LogFormat/auto``: per line).
     public init(
-        listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: ErasedClock,
+        listen: [Endpoint], tail: [String], standardInput: Bool = false, format: LogFormat = .auto,
+        ingest: RemoteIngest, clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
         tailInterval: Duration = .milliseconds(200)
     ) {
+        var configuration = configuration
+        configuration.format = format
+        self.format = format
+        self.readsStandardInput = standardInput
+        self.tailPaths = tail
         self.ingest = ingest
         self.clock = clock
         self.tailInterval = tailInterval
@@ -44,12 +58,49 @@ public final class ExternalSources: Sendable {
                     ingest.ingest(event, from: name)
                 })
         }
-        tailers = tail.map { FileTailer(path: $0, from: .end) }
+        tailers = tail.filter { !Self.isFIFO($0) }.map { FileTailer(path: $0, from: .end, format: format) }
+    }
+
+    private static func isFIFO(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+
+    /// Refuses what `--tail` cannot follow: a directory, a device, a socket. A missing file is waited for.
+    private static func checkTailable(_ path: String) throws(FileProblem) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw FileProblem(path: path, errno: errno, doing: "follow")
+        }
+        let reason: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO: return
+        case S_IFDIR: reason = "it is a directory"
+        case S_IFSOCK: reason = "it is a socket (use --listen unix:PATH to accept producers on a socket)"
+        case S_IFCHR, S_IFBLK: reason = "it is a device"
+        default: reason = "it is not a regular file or a named pipe"
+        }
+        throw FileProblem(path: path, doing: "follow", reason: reason)
     }
 
     /// Starts listening and tailing. Throws a clear error when an endpoint cannot be used (a live socket, a port
     /// in use); nothing is left listening then.
     public func start() async throws {
+        for path in tailPaths { try Self.checkTailable(path) }
+        var followers: [PipeFollower] = []
+        for path in tailPaths where Self.isFIFO(path) {
+            let reader = try StreamReader.openFIFO(path: path, format: format)
+            followers.append(
+                PipeFollower(
+                    reader: reader, id: "pipe:" + path, name: (path as NSString).lastPathComponent, detail: path))
+        }
+        if readsStandardInput {
+            followers.append(
+                PipeFollower(
+                    reader: StreamReader(descriptor: STDIN_FILENO, format: format), id: "pipe:stdin", name: "stdin",
+                    detail: "standard input"))
+        }
         var started: [FeedListener] = []
         do {
             for listener in listeners {
@@ -60,6 +111,8 @@ public final class ExternalSources: Sendable {
             for listener in started { await listener.shutdown() }
             throw error
         }
+        for follower in followers { follower.start(into: ingest) }
+        pipes.withLock { $0 = followers }
         let ingest = self.ingest
         let clock = self.clock
         let interval = tailInterval
@@ -69,26 +122,35 @@ public final class ExternalSources: Sendable {
                     id: "file:" + tailer.path, kind: .file, name: (tailer.path as NSString).lastPathComponent,
                     detail: tailer.path, state: "following", health: .ok)
                 ingest.update(status)
-                do {
-                    try await tailer.run(every: interval, clock: clock) { batch in
-                        for event in batch.events { ingest.ingest(event, from: "file " + tailer.path) }
-                        let statistics = tailer.statistics
-                        status.events = statistics.events
-                        status.badLines = Int(statistics.badLines)
-                        if let problem = batch.badLines.last { status.lastProblem = problem.description }
-                        status.health = statistics.badLines > 0 ? .degraded : .ok
-                        status.state =
-                            batch.rotated
-                            ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
-                        status.lastEventAt = batch.events.isEmpty ? status.lastEventAt : Date()
+                // A file that cannot be read (its permission was taken away, a disk error) is retried with
+                // backoff, and the row says so, rather than followed no more.
+                var backoff = Duration.milliseconds(500)
+                while !Task.isCancelled {
+                    do {
+                        try await tailer.run(every: interval, clock: clock) { batch in
+                            backoff = .milliseconds(500)
+                            for event in batch.events { ingest.ingest(event, from: "file " + tailer.path) }
+                            let statistics = tailer.statistics
+                            status.events = statistics.events
+                            status.badLines = Int(statistics.badLines)
+                            if let problem = batch.badLines.last { status.lastProblem = problem.description }
+                            status.health = statistics.badLines > 0 ? .degraded : .ok
+                            status.state =
+                                batch.rotated
+                                ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
+                            status.lastEventAt = batch.events.isEmpty ? status.lastEventAt : Date()
+                            ingest.update(status)
+                        }
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        status.state = "retrying in \(Format.seconds(backoff))"
+                        status.health = .failing
+                        status.lastProblem = "\(error)"
                         ingest.update(status)
+                        do { try await clock.sleep(for: backoff) } catch { return }
+                        backoff = min(backoff * 2, .seconds(8))
                     }
-                } catch is CancellationError {
-                } catch {
-                    status.state = "stopped"
-                    status.health = .failing
-                    status.lastProblem = "\(error)"
-                    ingest.update(status)
                 }
             }
         }
@@ -103,6 +165,7 @@ public final class ExternalSources: Sendable {
         let running = tasks.withLock { $0 }
         for task in running { task.cancel() }
         for task in running { await task.value }
+        for follower in pipes.withLock({ $0 }) { await follower.stop() }
         for listener in listeners { await listener.shutdown() }
     }
 }
@@ -166,6 +229,13 @@ public struct RecordingPlayer: Sendable {
 }
 
 extension Format {
+    /// `0.5s`, `8s`: a backoff delay.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return (value == value.rounded() ? String(Int(value)) : String(value)) + "s"
+    }
+
     /// `4`, `0.5`, `1.25`.
     static func speed(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

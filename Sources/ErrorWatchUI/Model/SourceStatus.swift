@@ -8,11 +8,13 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         case socket
         case file
         case replay
+        /// Standard input or a named pipe, read until its writer closes it.
+        case pipe
     }
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.
     public var id: String
-    /// Socket, file or replay.
+    /// Socket, file, replay or pipe.
     public var kind: Kind
     /// What to call it: the producer's `service.name`, or its peer address or path until it says.
     public var name: String

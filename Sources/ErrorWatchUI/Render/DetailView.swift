@@ -157,7 +157,7 @@ public enum DetailView {
             field("Level", event.level.description)
         }
         field("Source", event.source)
-        field("Service", event.service ?? "this process")
+        field("Service", event.service ?? (event.from == nil ? "this process" : "not named by the producer"))
         field("Process", event.metadata["process.pid"].map { "pid " + $0 })
         field("Host", event.metadata["host.name"])
         field("From", event.from)
@@ -179,7 +179,8 @@ public enum DetailView {
             // Each line is made safe on its own, so the trace keeps its lines and indentation.
             for line in trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(Self.stackTraceLineLimit)
             {
-                let safe = Sanitizer.sanitize(String(line), limit: 400)
+                // Tabs indent Go's and Java's frames: shown as spaces, not as the visible ␉ of other text.
+                let safe = Sanitizer.sanitize(line.replacingOccurrences(of: "\t", with: "    "), limit: 400)
                 lines += wrap(safe, width: width).map { Line([($0, .muted)]) }
             }
         }
@@ -189,7 +190,7 @@ public enum DetailView {
         }
         let crumbs = breadcrumbs(before: event, in: state)
         section(
-            "Breadcrumbs (\(crumbs.isEmpty ? "none" : "last \(crumbs.count)") of \(event.service ?? "this process") before it)"
+            "Breadcrumbs (\(crumbs.isEmpty ? "none" : "last \(crumbs.count)") of \(event.service ?? event.from ?? "this process") before it)"
         )
         for crumb in crumbs {
             let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
@@ -241,14 +242,17 @@ public enum DetailView {
     /// Metadata keys already shown as their own field.
     static let shownElsewhere: Set<String> = ["service.name", "process.pid", "host.name"]
 
-    /// The last ``breadcrumbLimit`` lines of the same service (or of this process) before `event`, oldest first.
+    /// The last ``breadcrumbLimit`` lines of the same service before `event`, oldest first; for an event whose
+    /// producer gave no service name, of the same source (a pipe, a file, a connection, or this process).
     static func breadcrumbs(before event: DashboardEvent, in state: DashboardState) -> [DashboardEvent] {
         guard let position = state.logs.lastIndex(where: { $0.sequence == event.sequence }) else { return [] }
         var found: [DashboardEvent] = []
         var index = position
         while index > state.logs.startIndex, found.count < breadcrumbLimit {
             index -= 1
-            if state.logs[index].service == event.service { found.append(state.logs[index]) }
+            let candidate = state.logs[index]
+            let same = event.service != nil ? candidate.service == event.service : candidate.from == event.from
+            if same, candidate.service == event.service { found.append(candidate) }
         }
         return found.reversed()
     }

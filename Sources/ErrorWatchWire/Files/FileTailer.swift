@@ -7,7 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
-/// Follows a growing NDJSON file, like `tail -F`: decodes new lines, and notices truncation and rotation.
+/// Follows a growing log file, like `tail -F`: reads new lines in any shape a ``LineReader`` knows (our NDJSON,
+/// the common JSON loggers, plain text with traces), and notices truncation and rotation.
+///
+/// Each poll reads at most ``maximumBytesPerPoll``; ``Batch/more`` says the file has more, and ``run(every:clock:_:)``
+/// polls again at once, so a file that grew by hundreds of megabytes is read in bounded pieces rather than held
+/// whole. A line held by the reader (a trace may follow it) is handed on at the first poll that finds nothing new.
 ///
 /// Each ``poll()`` reads what was appended since the last one. A file that got shorter was truncated: reading
 /// starts again at its beginning. A path that names a different file (another inode) was rotated: the old file
@@ -37,6 +42,8 @@ public final class FileTailer: Sendable {
         public var truncated = false
         /// Whether the path was rotated to a new file since the last poll.
         public var rotated = false
+        /// Whether the poll stopped at ``FileTailer/maximumBytesPerPoll`` with more of the file unread.
+        public var more = false
     }
 
     /// Totals since tailing began.
@@ -61,6 +68,7 @@ public final class FileTailer: Sendable {
     private struct State {
         var file: OpenFile?
         var framer = LineFramer()
+        var reader: LineReader
         var statistics = Statistics()
         var startAtEnd: Bool
     }
@@ -68,12 +76,20 @@ public final class FileTailer: Sendable {
     /// The file followed.
     public let path: String
     private let state: Mutex<State>
-    private let decoder = WireDecoder()
+    private let now: @Sendable () -> Date
 
-    /// Creates a tailer; nothing is read until the first poll.
-    public init(path: String, from start: StartPosition = .beginning) {
+    /// The most bytes one poll reads.
+    public static let maximumBytesPerPoll = 1024 * 1024
+
+    /// Creates a tailer reading lines as `format`; nothing is read until the first poll. `now` stamps lines that
+    /// carry no time of their own.
+    public init(
+        path: String, from start: StartPosition = .beginning, format: LogFormat = .auto,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.path = path
-        self.state = Mutex(State(startAtEnd: start == .end))
+        self.now = now
+        self.state = Mutex(State(reader: LineReader(format: format), startAtEnd: start == .end))
     }
 
     /// Totals so far.
@@ -90,7 +106,7 @@ public final class FileTailer: Sendable {
             state.startAtEnd = false
             guard var file = state.file else { return batch }
             var info = stat()
-            guard fstat(file.descriptor, &info) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            guard fstat(file.descriptor, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read") }
             if Int64(info.st_size) < file.offset {
                 file.offset = 0
                 state.framer.reset()
@@ -99,11 +115,13 @@ public final class FileTailer: Sendable {
             }
             try read(&file, into: &batch, state: &state)
             state.file = file
+            if batch.more { return batch }
             var current = stat()
             if stat(path, &current) == 0, UInt64(current.st_ino) != file.inode || UInt64(current.st_dev) != file.device,
                 let next = try openFile(startAtEnd: false)
             {
                 if let rest = state.framer.finish() { decode(rest, into: &batch, state: &state) }
+                flushHeld(into: &batch, state: &state)
                 close(file.descriptor)
                 var reopened = next
                 batch.rotated = true
@@ -111,6 +129,7 @@ public final class FileTailer: Sendable {
                 try read(&reopened, into: &batch, state: &state)
                 state.file = reopened
             }
+            if batch == Batch() { flushHeld(into: &batch, state: &state) }
             return batch
         }
     }
@@ -122,7 +141,11 @@ public final class FileTailer: Sendable {
         while !Task.isCancelled {
             let batch = try poll()
             if batch != Batch() { try await body(batch) }
-            try await clock.sleep(for: interval)
+            if batch.more {
+                await Task.yield()
+            } else {
+                try await clock.sleep(for: interval)
+            }
         }
     }
 
@@ -136,7 +159,7 @@ public final class FileTailer: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            throw FileProblem(path: path, errno: errno, doing: "read")
         }
         var info = stat()
         fstat(descriptor, &info)
@@ -147,16 +170,23 @@ public final class FileTailer: Sendable {
 
     private func read(_ file: inout OpenFile, into batch: inout Batch, state: inout State) throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var readThisPoll = 0
+        let received = now()
         while true {
+            if readThisPoll >= Self.maximumBytesPerPoll {
+                batch.more = true
+                return
+            }
             let count = chunk.withUnsafeMutableBytes {
                 pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw POSIXError(.init(rawValue: errno) ?? .EIO)
+                throw FileProblem(path: path, errno: errno, doing: "read")
             }
             if count == 0 { return }
             file.offset += Int64(count)
+            readThisPoll += count
             var frames: [Result<[UInt8], WireError>] = []
             chunk.withUnsafeBytes { bytes in
                 state.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { frame in
@@ -166,18 +196,36 @@ public final class FileTailer: Sendable {
                     }
                 }
             }
-            for frame in frames { decode(frame, into: &batch, state: &state) }
+            for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
         }
     }
 
-    private func decode(_ frame: Result<[UInt8], WireError>, into batch: inout Batch, state: inout State) {
-        switch frame.flatMap({ line in Result { () throws(WireError) in try decoder.decode(line) } }) {
+    private func decode(
+        _ frame: Result<[UInt8], WireError>, into batch: inout Batch, state: inout State, receivedAt: Date? = nil
+    ) {
+        switch frame {
+        case .success(let line):
+            let time = receivedAt ?? now()
+            line.withUnsafeBytes { bytes in
+                state.reader.read(bytes, receivedAt: time) { add($0, to: &batch, statistics: &state.statistics) }
+            }
+        case .failure(let error):
+            add(.failure(error), to: &batch, statistics: &state.statistics)
+        }
+    }
+
+    private func flushHeld(into batch: inout Batch, state: inout State) {
+        state.reader.flush { add($0, to: &batch, statistics: &state.statistics) }
+    }
+
+    private func add(_ result: Result<WireEvent, WireError>, to batch: inout Batch, statistics: inout Statistics) {
+        switch result {
         case .success(let event):
             batch.events.append(event)
-            state.statistics.events += 1
+            statistics.events += 1
         case .failure(let error):
             batch.badLines.append(error)
-            state.statistics.badLines += 1
+            statistics.badLines += 1
         }
     }
 }

@@ -85,9 +85,11 @@ struct JSONFields {
         case .other(let range)?:
             guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return nil }
             return JSONFields(scanning: UnsafeRawBufferPointer(rebasing: bytes[range])).map {
-                JSONFields(bytes: bytes, members: $0.members.map { member in
-                    (member.key, member.value.shifted(by: range.lowerBound))
-                })
+                JSONFields(
+                    bytes: bytes,
+                    members: $0.members.map { member in
+                        (member.key, member.value.shifted(by: range.lowerBound))
+                    })
             }
         case .stringMap(let map)?:
             return JSONFields(bytes: bytes, members: map.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })

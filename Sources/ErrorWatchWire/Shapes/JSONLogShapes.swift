@@ -91,7 +91,9 @@ enum JSONLogShapes {
         if let caller = fields.text("caller") { record.setCaller(caller) }
         if let error = fields.text("error") { record.exceptionMessage = joined(record.message, error) }
         record.stacktrace = fields.text("stacktrace")
-        record.attributes = fields.attributes(excluding: ["level", "ts", "msg", "logger", "caller", "error", "stacktrace"])
+        record.attributes = fields.attributes(excluding: [
+            "level", "ts", "msg", "logger", "caller", "error", "stacktrace",
+        ])
         return record
     }
 
@@ -188,7 +190,9 @@ enum JSONLogShapes {
         }
         record.message = fields.text("msg") ?? fields.text("message") ?? fields.text("event") ?? fields.text("text")
         record.serviceName = fields.text("service") ?? fields.text("service.name") ?? fields.text("app")
-        if let error = fields.text("error") ?? fields.text("err") { record.exceptionMessage = joined(record.message, error) }
+        if let error = fields.text("error") ?? fields.text("err") {
+            record.exceptionMessage = joined(record.message, error)
+        }
         if let stack = fields.text("stack") ?? fields.text("stacktrace") ?? fields.text("stack_trace") {
             record.setException(fromStack: stack)
         }

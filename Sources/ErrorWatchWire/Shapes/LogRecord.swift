@@ -132,8 +132,9 @@ enum StackText {
         for scalar in text.unicodeScalars {
             if scalar.properties.isUppercase { sawUpper = true }
             let allowed =
-                scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "_$.<>+`,[]".unicodeScalars
-                .contains(scalar)
+                scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                || "_$.<>+`,[]".unicodeScalars
+                    .contains(scalar)
             guard allowed else { return false }
         }
         return sawUpper

@@ -157,7 +157,8 @@ struct TracebackFolder {
         guard let first = line.first, first != " ", first != "\t",
             let (type, _) = StackText.parseExceptionLine(line)
         else { return false }
-        return type.contains(".") && (type.hasSuffix("Exception") || type.hasSuffix("Error") || type.hasSuffix("Throwable"))
+        return type.contains(".")
+            && (type.hasSuffix("Exception") || type.hasSuffix("Error") || type.hasSuffix("Throwable"))
     }
 
     /// The trace `line` starts on its own, with the record's error fields set from it.

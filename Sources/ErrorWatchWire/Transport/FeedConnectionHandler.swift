@@ -14,7 +14,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private let registry: ProducerRegistry
     private let configuration: FeedListener.Configuration
     private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
-    private let decoder: WireDecoder
+    private var reader: LineReader
     private var framer: LineFramer
     private var status: ProducerStatus?
     private var identified = false
@@ -24,6 +24,10 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private var announcedIdentity = false
     private var eventsAtLastFlush: UInt64 = 0
     private var idleTask: Scheduled<Void>?
+    /// Hands on a plain-text line the reader holds (a trace may follow it) once the connection is quiet.
+    private var flushTask: Scheduled<Void>?
+    /// How quiet a connection must be for a held line to be handed on.
+    static let heldLineDelay: TimeAmount = .milliseconds(150)
 
     init(
         registry: ProducerRegistry, configuration: FeedListener.Configuration,
@@ -32,7 +36,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         self.registry = registry
         self.configuration = configuration
         self.onEvent = onEvent
-        self.decoder = WireDecoder(maximumLineBytes: configuration.maximumLineBytes)
+        self.reader = LineReader(format: configuration.format, maximumLineBytes: configuration.maximumLineBytes)
         self.framer = LineFramer(maximumLineBytes: configuration.maximumLineBytes)
     }
 
@@ -57,32 +61,21 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             return
         }
         let budget = configuration.errorBudget ?? .max
+        let received = Date()
         do {
             try buffer.withUnsafeReadableBytes { bytes in
                 try framer.feed(bytes) { frame in
-                    let problem: WireError
                     switch frame {
                     case .line(let line):
-                        do throws(WireError) {
-                            let event = try decoder.decode(line)
-                            status.eventsReceived += 1
-                            if !identified, event.serviceName != nil || event.pid != nil {
-                                identified = true
-                                status.serviceName = event.serviceName
-                                status.pid = event.pid
-                                status.hostName = event.hostName
-                            }
-                            onEvent(status.id, event)
-                            return
-                        } catch {
-                            problem = error
+                        var overBudget = false
+                        reader.read(line, receivedAt: received) { result in
+                            if !deliver(result, status: &status), status.errors.badLines > budget { overBudget = true }
                         }
+                        if overBudget { throw BudgetExceeded() }
                     case .tooLong(let count):
-                        problem = .lineTooLong(byteCount: count)
+                        _ = deliver(.failure(.lineTooLong(byteCount: count)), status: &status)
+                        if status.errors.badLines > budget { throw BudgetExceeded() }
                     }
-                    status.errors.count(problem)
-                    status.lastError = problem
-                    if status.errors.badLines > budget { throw BudgetExceeded() }
                 }
             }
             self.status = status
@@ -92,9 +85,31 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// Hands on one result of the reader: an event to `onEvent` (the first that names its producer identifies the
+    /// connection), a bad line to the counts. Whether it was an event.
+    private func deliver(_ result: Result<WireEvent, WireError>, status: inout ProducerStatus) -> Bool {
+        switch result {
+        case .success(let event):
+            status.eventsReceived += 1
+            if !identified, event.serviceName != nil || event.pid != nil {
+                identified = true
+                status.serviceName = event.serviceName
+                status.pid = event.pid
+                status.hostName = event.hostName
+            }
+            onEvent(status.id, event)
+            return true
+        case .failure(let problem):
+            status.errors.count(problem)
+            status.lastError = problem
+            return false
+        }
+    }
+
     private struct BudgetExceeded: Error {}
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        scheduleHeldLineFlush(context: context)
         guard var status else { return }
         if status.eventsReceived > eventsAtLastFlush {
             status.lastEventAt = Date()
@@ -110,7 +125,11 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         idleTask?.cancel()
+        flushTask?.cancel()
         guard var status else { return }
+        if closeReason == nil || closeReason == .closedByPeer {
+            reader.flush { _ = deliver($0, status: &status) }
+        }
         if framer.hasPartialLine { status.errors.truncated += 1 }
         if status.bytesReceived == 0, closeReason != .idle { status.errors.idleNoData += 1 }
         status.state = .disconnected(closeReason ?? .closedByPeer)
@@ -141,6 +160,20 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         }
         windowBytes += count
         return windowBytes > limit ? .rateLimitExceeded(bytesPerSecond: limit) : nil
+    }
+
+    private func scheduleHeldLineFlush(context: ChannelHandlerContext) {
+        flushTask?.cancel()
+        flushTask = nil
+        guard reader.hasPendingEvent, closeReason == nil else { return }
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        flushTask = context.eventLoop.scheduleTask(in: Self.heldLineDelay) {
+            let handler = loopBound.value
+            guard var status = handler.status, handler.closeReason == nil else { return }
+            handler.reader.flush { _ = handler.deliver($0, status: &status) }
+            handler.status = status
+            handler.registry.update(status, notify: false)
+        }
     }
 
     private func scheduleIdleCheck(context: ChannelHandlerContext) {

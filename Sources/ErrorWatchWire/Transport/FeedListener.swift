@@ -36,13 +36,17 @@ public final class FeedListener: Sendable {
         public var idleTimeout: Duration?
         /// How many disconnected producers ``FeedListener/producers`` keeps showing.
         public var keptDisconnected: Int
+        /// The shape of the lines producers send: ``LogFormat/auto`` reads our wire format and every log shape a
+        /// ``LineReader`` knows; ``LogFormat/wire`` counts anything else as a bad line.
+        public var format: LogFormat = .auto
 
         /// Creates limits: 64 KiB lines, 32 MiB/s and 1,000 bad lines per connection, no idle timeout.
         public init(
             maximumLineBytes: Int = LineFramer.defaultMaximumLineBytes,
             maximumBytesPerSecond: Int? = 32 * 1024 * 1024, errorBudget: Int? = 1000, idleTimeout: Duration? = nil,
-            keptDisconnected: Int = 64
+            keptDisconnected: Int = 64, format: LogFormat = .auto
         ) {
+            self.format = format
             self.maximumLineBytes = maximumLineBytes
             self.maximumBytesPerSecond = maximumBytesPerSecond
             self.errorBudget = errorBudget
