@@ -32,6 +32,16 @@ let package = Package(
             dependencies: [.product(name: "ErrorStreaming", package: "errorwatch")],
             path: "Sources/StreamMemoryProbe"
         ),
+        // The line reader: mixed log shapes and our own wire lines, lines per second on one thread.
+        .executableTarget(
+            name: "LineReaderBenchmarks",
+            dependencies: [
+                .product(name: "ErrorWatchWire", package: "errorwatch"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/LineReaderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
         // Rendering the dashboard into a ScreenBuffer and diffing frames.
         .executableTarget(
             name: "RenderBenchmarks",

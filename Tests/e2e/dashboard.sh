@@ -65,6 +65,23 @@ check_count() {
 
 keys() { "${TMUX_CMD[@]}" send-keys -t "$SESSION" "$@"; }
 
+# check_gone WHAT PATTERN: waits until PATTERN is no longer on screen (an overlay closed).
+check_gone() {
+    local what="$1" pattern="$2" deadline
+    checks=$((checks + 1))
+    deadline=$((SECONDS + 20))
+    while ((SECONDS < deadline)); do
+        if ! screen | grep -Eq -- "$pattern"; then
+            echo "ok   $what"
+            return 0
+        fi
+        sleep 0.1
+    done
+    failures=$((failures + 1))
+    echo "FAIL $what (/$pattern/ still on screen)"
+    screen | sed 's/^/     | /'
+}
+
 # start [ENV...]: a fresh pane running the dashboard, then printing its exit code and the tty modes.
 start() {
     # A fresh tmux server per run: reusing one right after kill-server races with its shutdown.
@@ -75,7 +92,9 @@ start() {
     "${TMUX_CMD[@]}" set-option -t "$SESSION" status off >/dev/null
     local env="${1:-}"
     shift || true
-    keys "stty sane; clear; $env $BIN --seed 7 $*; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
+    # PRODUCER, when set, is a command whose output is piped into the dashboard (`producer | errorwatch -`).
+    local pipe="${PRODUCER:+$PRODUCER | }"
+    keys "stty sane; clear; $pipe$env $BIN --seed 7 $*; echo \"EXIT=\$?\"; stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo '<stty'" Enter
 }
 
 restored_checks() {
@@ -202,6 +221,48 @@ if command -v python3 >/dev/null; then
     restored_checks "python producer"
 else
     echo "skip the Python producer: no python3"
+fi
+
+# --- Run 6: a pipe of mixed log shapes (`producer | errorwatch -`): keys from the terminal, q while it runs ---
+if command -v python3 >/dev/null; then
+    PRODUCER="python3 Tests/e2e/shapes_producer.py" start "" -
+    check "piped dashboard, first frame (run 6)" "Alerts" 30
+    check "a Python traceback is one error with its type" "KeyError: 'sku-42'"
+    check "a pino error with its type" "CardDeclinedError: card declined"
+    check "a Go panic folded with its goroutine dump" "panic: runtime error: index out"
+    check "a Serilog exception" "InvalidOperationException: Card decl"
+    check "a zap error" "Error: charge failed: stripe"
+    check "stdin is a source in the Sources pane" "stdin +reading"
+    keys Tab
+    keys Enter
+    check "keys from the terminal: Enter opens the selected event" "log.format +text"
+    keys Escape
+    # Wait for Escape to land before the next key, or the two read as one Alt sequence.
+    check_gone "Escape closes the detail view" "log.format +text"
+    keys "?"
+    check "keys from the terminal: the help overlay" "Help . keys"
+    keys Escape
+    check_gone "Escape closes the help overlay" "Help . keys"
+    checks=$((checks + 1))
+    if pgrep -f shapes_producer.py >/dev/null; then
+        echo "ok   the producer is still running when q is pressed"
+    else
+        failures=$((failures + 1)); echo "FAIL the producer ended before q"
+    fi
+    keys q
+    restored_checks "pipe, producer still running"
+    PRODUCER="python3 Tests/e2e/shapes_producer.py --once" start "" --stdin
+    check "end of input leaves the dashboard open, the source ended" "stdin +ended" 30
+    check "and its errors shown" "KeyError: 'sku-42'"
+    keys q
+    restored_checks "pipe that ended"
+    # A pipe and no terminal to read keys from (setsid: no controlling terminal, so no /dev/tty), while stdout is
+    # still the terminal: the hint and exit code 2, at once.
+    PRODUCER="echo 'ERROR x'" start "setsid -w" -
+    check "a pipe without a terminal for keys: the hint" "not a terminal.*errorwatch render" 15
+    check "a pipe without a terminal for keys: exit code 2" "EXIT=2" 15
+else
+    echo "skip the pipe: no python3"
 fi
 
 # --- A terminal that cannot move the cursor: a clear message and exit code 1 at once, terminal untouched ---

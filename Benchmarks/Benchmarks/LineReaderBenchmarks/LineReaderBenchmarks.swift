@@ -1,0 +1,91 @@
+import Benchmark
+import ErrorWatchWire
+import Foundation
+
+/// Lines read per second by one `LineReader` on one thread.
+let linesPerSecond = BenchmarkMetric.custom("lines/s", polarity: .prefersLarger, useScalingFactor: false)
+
+/// Lines per round.
+let linesPerRound = 200_000
+
+/// One of each shape the reader knows, with the variety real logs have: levels, errors with stacks, unicode and
+/// escapes, and multi-line traces (which count as their lines).
+let mixedCorpus: [[UInt8]] = {
+    var lines: [String] = []
+    for n in 0..<50 {
+        lines += [
+            #"{"level":30,"time":1795000000\#(n)00,"pid":4242,"hostname":"web-1","name":"checkout","msg":"order \#(n) placed","orderId":"A-\#(n)"}"#,
+            #"{"level":50,"time":1795000002000,"pid":4242,"hostname":"web-1","msg":"payment failed","err":{"type":"CardDeclinedError","message":"card declined","stack":"CardDeclinedError: card declined\n    at charge (/app/pay.js:42:11)"}}"#,
+            #"{"level":"info","ts":1795000000.5,"caller":"server/main.go:42","msg":"request served","status":200,"path":"/products/\#(n)"}"#,
+            #"{"level":"error","ts":1795000001.25,"caller":"pay/charge.go:117","msg":"charge failed","error":"stripe: card_declined","stacktrace":"main.charge\n\t/src/pay/charge.go:117"}"#,
+            #"{"level":"warning","msg":"cache miss for \"zoë\"","time":"2026-11-23T11:00:00+01:00","key":"u:\#(n)"}"#,
+            #"{"event": "job picked", "level": "info", "timestamp": "2026-11-23T10:00:00.123456Z", "logger": "worker", "job_id": \#(n)}"#,
+            #"{"@t":"2026-11-23T10:00:00.1234567Z","@mt":"Order {OrderId} placed by {User}","OrderId":\#(n),"User":"zoë","SourceContext":"Shop.Orders"}"#,
+            #"{"version":"1.1","host":"db-1","short_message":"checkpoint complete","timestamp":1795000000.5,"level":6,"_facility":"postgres"}"#,
+            #"{"asctime": "2026-11-23 10:00:00,123", "levelname": "INFO", "name": "billing", "message": "invoice \#(n) sent"}"#,
+            #"ts=2026-11-23T10:00:01Z level=info msg="request served" path=/products status=200 took=12ms"#,
+            "2026-11-23T10:00:00.250Z INFO  http: GET /products/\(n) 200 12ms",
+            "2026-11-23 10:00:01,500 [worker-3] WARN  com.shop.Cache - eviction storm ⚡",
+            "2026-11-23 10:00:00,001 ERROR worker: order \(n) failed",
+            "Traceback (most recent call last):",
+            "  File \"/app/worker.py\", line 41, in process",
+            "    reserve(order)",
+            "KeyError: 'sku-\(n)'",
+            "just a plain line without a level, number \(n)",
+        ]
+    }
+    return lines.map { Array($0.utf8) }
+}()
+
+/// Our own wire lines: the reader must keep the decoder's speed for them.
+let wireCorpus: [[UInt8]] = (0..<100).map { n in
+    let event = WireEvent(
+        kind: .error, time: Date(timeIntervalSince1970: 1_795_000_000 + Double(n)), serviceName: "shop", pid: 4242,
+        hostName: "web-1", source: "checkout", exceptionType: "Shop.PaymentError",
+        exceptionMessage: "card declined for order \(n)", userMessage: "Your card was declined.", code: "P-402",
+        category: .userActionable, severity: .error, origin: .user, attempt: 1, sequence: UInt64(n),
+        attributes: ["order": "A-\(n)"])
+    var line = (try? WireEncoder().encode(event)) ?? []
+    if line.last == 0x0A { line.removeLast() }
+    return line
+}
+
+/// Reads `lines` round-robin until `count` lines are read; the number of results, so the work is not optimised away.
+func readRound(_ corpus: [[UInt8]], count: Int, format: LogFormat) -> Int {
+    var reader = LineReader(format: format)
+    var results = 0
+    let received = Date()
+    for index in 0..<count {
+        corpus[index % corpus.count].withUnsafeBytes { bytes in
+            reader.read(bytes, receivedAt: received) { _ in results += 1 }
+        }
+    }
+    reader.flush { _ in results += 1 }
+    return results
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, linesPerSecond, .peakMemoryResident],
+        units: [linesPerSecond: .kilo, .peakMemoryResident: .kilo],
+        warmupIterations: 1,
+        maxDuration: .seconds(5),
+        maxIterations: 10
+    )
+    let cases: [(String, [[UInt8]], LogFormat)] = [
+        ("LineReader mixed shapes (auto)", mixedCorpus, .auto),
+        ("LineReader our wire lines (auto)", wireCorpus, .auto),
+        ("WireDecoder alone, our wire lines (--format wire)", wireCorpus, .wire),
+    ]
+    for (name, corpus, format) in cases {
+        Benchmark(name, configuration: configuration) { benchmark in
+            let start = ContinuousClock.now
+            benchmark.startMeasurement()
+            let results = readRound(corpus, count: linesPerRound, format: format)
+            benchmark.stopMeasurement()
+            blackHole(results)
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
+            benchmark.measurement(linesPerSecond, Int(Double(linesPerRound) / seconds))
+        }
+    }
+}
