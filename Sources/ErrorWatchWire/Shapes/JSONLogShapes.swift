@@ -71,7 +71,7 @@ enum JSONLogShapes {
         record.hostName = fields.text("hostname")
         record.pid = fields.number("pid").flatMap { Int(exactly: $0) }
         record.attributes = fields.attributes(
-            excluding: ["level", "time", "msg", "err", "error", "name", "hostname", "pid", "v"])
+            excluding: Known.pino)
         if let err = fields.object("err") ?? fields.object("error") {
             record.exceptionType = err.text("type") ?? err.text("name")
             record.exceptionMessage = err.text("message")
@@ -91,9 +91,7 @@ enum JSONLogShapes {
         if let caller = fields.text("caller") { record.setCaller(caller) }
         if let error = fields.text("error") { record.exceptionMessage = joined(record.message, error) }
         record.stacktrace = fields.text("stacktrace")
-        record.attributes = fields.attributes(excluding: [
-            "level", "ts", "msg", "logger", "caller", "error", "stacktrace",
-        ])
+        record.attributes = fields.attributes(excluding: Known.zap)
         return record
     }
 
@@ -104,7 +102,7 @@ enum JSONLogShapes {
         if let error = fields.text("error") { record.exceptionMessage = joined(record.message, error) }
         record.codeFunction = fields.text("func")
         if let file = fields.text("file") { record.setCaller(file) }
-        record.attributes = fields.attributes(excluding: ["level", "time", "msg", "error", "func", "file"])
+        record.attributes = fields.attributes(excluding: Known.logrus)
         return record
     }
 
@@ -119,7 +117,7 @@ enum JSONLogShapes {
             record.stacktrace = exception
             record.exceptionMessage = record.message
         }
-        record.attributes = fields.attributes(excluding: ["event", "level", "timestamp", "logger", "exception"])
+        record.attributes = fields.attributes(excluding: Known.structlog)
         return record
     }
 
@@ -133,7 +131,7 @@ enum JSONLogShapes {
         record.source = fields.text("SourceContext")
         record.serviceName = fields.text("Application")
         record.attributes = fields.attributes(
-            excluding: ["@t", "@m", "@mt", "@l", "@x", "@r", "SourceContext", "Application"])
+            excluding: Known.clef)
         if let id = record.attributes.removeValue(forKey: "@i") { record.attributes["event.id"] = id }
         return record
     }
@@ -174,10 +172,7 @@ enum JSONLogShapes {
         record.codeLineNumber = fields.number("lineno").flatMap { Int(exactly: $0) }
         record.pid = fields.number("process").flatMap { Int(exactly: $0) }
         record.attributes = fields.attributes(
-            excluding: [
-                "asctime", "timestamp", "levelname", "message", "msg", "name", "exc_info", "exc_text", "funcName",
-                "pathname", "filename", "lineno", "process",
-            ])
+            excluding: Known.pythonJSON)
         return record
     }
 
@@ -200,11 +195,7 @@ enum JSONLogShapes {
             record.message = String(decoding: fields.bytes, as: UTF8.self)
         } else {
             record.attributes = fields.attributes(
-                excluding: [
-                    "msg", "message", "event", "text", "level", "severity", "lvl", "loglevel", "log.level", "time",
-                    "timestamp", "ts", "@timestamp", "service", "service.name", "app", "error", "err", "stack",
-                    "stacktrace", "stack_trace",
-                ])
+                excluding: Known.generic)
         }
         return record
     }
@@ -217,6 +208,23 @@ enum JSONLogShapes {
             record.severity = LogLevel.severity(word: word)
             record.levelWord = word
         }
+    }
+
+    /// The members each shape reads, kept out of its attributes: made once, not once per line.
+    private enum Known {
+        static let pino: Set<String> = ["level", "time", "msg", "err", "error", "name", "hostname", "pid", "v"]
+        static let zap: Set<String> = ["level", "ts", "msg", "logger", "caller", "error", "stacktrace"]
+        static let logrus: Set<String> = ["level", "time", "msg", "error", "func", "file"]
+        static let structlog: Set<String> = ["event", "level", "timestamp", "logger", "exception"]
+        static let clef: Set<String> = ["@t", "@m", "@mt", "@l", "@x", "@r", "SourceContext", "Application"]
+        static let pythonJSON: Set<String> = [
+            "asctime", "timestamp", "levelname", "message", "msg", "name", "exc_info", "exc_text", "funcName",
+            "pathname", "filename", "lineno", "process",
+        ]
+        static let generic: Set<String> = [
+            "msg", "message", "event", "text", "level", "severity", "lvl", "loglevel", "log.level", "time", "timestamp",
+            "ts", "@timestamp", "service", "service.name", "app", "error", "err", "stack", "stacktrace", "stack_trace",
+        ]
     }
 
     /// `message: error`, as Go programs wrap errors; the error alone when there is no message.

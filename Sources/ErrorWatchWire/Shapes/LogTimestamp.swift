@@ -1,5 +1,6 @@
 import ErrorStreaming
 import Foundation
+import Synchronization
 
 /// The timestamps log lines start with or carry, read leniently but never into a date that does not exist.
 ///
@@ -123,8 +124,15 @@ enum LogTimestamp {
         return (Date(timeIntervalSince1970: Double(local - localOffset(at: local))), start + 15)
     }
 
-    /// The local time zone's offset from UTC, in seconds, near the local time `seconds`.
+    /// The local time zone's offset from UTC, in seconds, near the local time `seconds`: asked of the time zone
+    /// once per hour of local time (zone rules change on the hour at the finest), not once per line.
     private static func localOffset(at seconds: Int64) -> Int64 {
-        Int64(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        let hour = seconds >= 0 ? seconds / 3600 : (seconds - 3599) / 3600
+        if let cached = offsetCache.withLock({ $0.hour == hour ? $0.offset : nil }) { return cached }
+        let offset = Int64(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        offsetCache.withLock { $0 = (hour, offset) }
+        return offset
     }
+
+    private static let offsetCache = Mutex<(hour: Int64, offset: Int64)>((.min, 0))
 }
