@@ -50,35 +50,48 @@ extension ScreenBuffer {
             }
             return (column, false)
         }
-        for character in text {
-            if column >= limit { return (column, true) }
-            let grapheme: String
-            let width: Int
-            if let ascii = character.asciiValue, ascii >= 0x20, ascii != 0x7F {
-                grapheme = String(character)
-                width = 1
-            } else if let scalar = character.unicodeScalars.first, Sanitizer.isUnsafe(scalar) {
+        // Cells as ncurses places them (see ``DisplayWidth``): a scalar that takes columns with the zero-width
+        // scalars after it, so the buffer's columns are the terminal's, whatever the graphemes.
+        var cell = ""
+        var cellWidth = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        var next = scalars.next()
+        while let scalar = next {
+            next = scalars.next()
+            if Sanitizer.isUnsafe(scalar) {
                 // Unsanitised control text: show its picture (or a replacement), never the control itself.
                 let picture = Sanitizer.sanitize(String(scalar))
-                grapheme = picture.count == 1 ? picture : "\u{FFFD}"
-                width = 1
+                cell = picture.unicodeScalars.count == 1 ? picture : "\u{FFFD}"
+                cellWidth = 1
             } else {
-                grapheme = String(character)
-                width = DisplayWidth.of(character)
+                let width = DisplayWidth.width(of: scalar)
+                // A zero-width scalar with no cell before it in this text cannot be placed: leave it out.
+                guard width > 0 else { continue }
+                cell = String(scalar)
+                cellWidth = width
             }
+            // The zero-width scalars that follow join this cell, as ncurses joins them.
+            while let following = next, !Sanitizer.isUnsafe(following), following.value >= 0x300,
+                DisplayWidth.width(of: following) == 0
+            {
+                // Joiners and variation selectors are left out: the terminal must not join what ncurses placed apart.
+                if !Sanitizer.isShaping(following.value) { cell.unicodeScalars.append(following) }
+                next = scalars.next()
+            }
+            if column >= limit { return (column, true) }
             if column < bounds.x {
-                column += width
+                column += cellWidth
                 continue
             }
-            if width == 2 && column + 1 >= limit {
+            if cellWidth == 2 && column + 1 >= limit {
                 put(Cell(grapheme: " ", width: 1, style: style), x: column, y: y)
                 return (column + 1, true)
             }
-            put(Cell(grapheme: grapheme, width: UInt8(width), style: style), x: column, y: y)
-            if width == 2 {
+            put(Cell(grapheme: cell, width: UInt8(cellWidth), style: style), x: column, y: y)
+            if cellWidth == 2 {
                 put(Cell(grapheme: "", width: 0, style: style), x: column + 1, y: y)
             }
-            column += width
+            column += cellWidth
         }
         return (column, false)
     }

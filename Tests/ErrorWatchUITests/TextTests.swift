@@ -8,10 +8,56 @@ struct TextTests {
         #expect(DisplayWidth.of("漢字") == 4)
         #expect(DisplayWidth.of("한국어") == 6)
         #expect(DisplayWidth.of("🔥") == 2)
-        #expect(DisplayWidth.of("👩‍💻") == 2)
+        // ncurses places a zero-width-joined sequence by its parts' widths (wcwidth), so it takes their columns.
+        #expect(DisplayWidth.of("👩‍💻") == 4)
+        #expect(Sanitizer.sanitize("👩‍💻") == "👩💻", "the joiner is dropped; both parts show, side by side")
         #expect(DisplayWidth.of("🇫🇷") == 2)
         #expect(DisplayWidth.of("e\u{301}") == 1, "combining mark stays attached")
         #expect(DisplayWidth.of("ＡＢ") == 4)
+    }
+
+    @Test func invisibleAndLoneCharactersAreShownOrDropped() {
+        #expect(Sanitizer.sanitize(String(repeating: "\u{200B}", count: 3)) == "\\u{200B}\\u{200B}\\u{200B}")
+        #expect(Sanitizer.sanitize("a\u{FEFF}b\u{2060}c") == "a\\u{FEFF}b\\u{2060}c")
+        #expect(Sanitizer.sanitize("flag\u{E0067}\u{E007F}") == "flag\\u{E0067}\\u{E007F}")
+        #expect(Sanitizer.sanitize("\u{301}x") == "\u{25CC}\u{301}x", "a lone combining mark sits on a dotted circle")
+        #expect(Sanitizer.sanitize("\u{FE0F}") == "")
+        #expect(Sanitizer.sanitize("e\u{301}") == "e\u{301}")
+        #expect(Sanitizer.sanitize("line\u{2028}break") == "line\\u{2028}break")
+        #expect(Sanitizer.sanitize("\u{378}") == "\\u{378}", "unassigned: ncurses could not place it")
+    }
+
+    /// Random text made safe never keeps a control, joiner or invisible character, never starts with a zero-width
+    /// scalar, and takes in a screen buffer exactly the columns ``DisplayWidth`` says (so ncurses agrees).
+    @Test func sanitizedTextDrawsInTheColumnsItMeasures() {
+        var seed: UInt64 = 0xC0FFEE
+        func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let interesting: [UInt32] = [
+            0x1B, 0x9B, 0x200B, 0x200D, 0xFE0F, 0x301, 0x1F469, 0x1F4BB, 0x4DC0, 0x1F1EB, 0xE0067, 0x2028, 0x202E,
+            0x1160, 0xAC00, 0x0915, 0x093F, 0x1F3FD, 0x16FF0, 0x378, 0xFEFF, 0x61, 0x20,
+        ]
+        for _ in 0..<2_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int(next() % 24) {
+                let value =
+                    next() % 3 == 0 ? interesting[Int(next() % UInt64(interesting.count))] : UInt32(next() % 0x110000)
+                if let scalar = Unicode.Scalar(value) { text.append(scalar) }
+            }
+            let safe = Sanitizer.sanitize(String(text))
+            #expect(!safe.unicodeScalars.contains { Sanitizer.isUnsafe($0) || Sanitizer.isShaping($0.value) })
+            if let first = safe.unicodeScalars.first { #expect(DisplayWidth.width(of: first) > 0) }
+            let width = DisplayWidth.of(safe)
+            var buffer = ScreenBuffer(width: 400, height: 1)
+            let (end, truncated) = buffer.writeCells(safe, x: 0, y: 0, style: .plain, clip: nil)
+            #expect(!truncated)
+            #expect(end == width, "\(safe.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
     }
 
     @Test func truncation() {
