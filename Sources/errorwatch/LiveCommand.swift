@@ -137,7 +137,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             player = try RecordingPlayer(path: file, speed: speed)
         } catch {
-            printError("errorwatch: cannot read the recording \(file): \(error)")
+            printError("errorwatch: \(error)")
             throw ExitCode(1)
         }
         let runtime = DashboardRuntime(

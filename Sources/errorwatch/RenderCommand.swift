@@ -63,7 +63,7 @@ struct RenderCommand: ParsableCommand {
             do {
                 player = try RecordingPlayer(path: from, speed: speed)
             } catch {
-                printError("errorwatch: cannot read the recording \(from): \(error)")
+                printError("errorwatch: \(error)")
                 throw ExitCode(1)
             }
         }

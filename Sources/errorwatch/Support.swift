@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorWatchUI
 import Foundation
 import Synchronization
 
@@ -33,8 +34,14 @@ func localeIsUTF8() -> Bool {
     return name == "UTF-8" || name == "UTF8"
 }
 
+/// Prints one message on stderr.
+///
+/// Messages quote paths, theme keys and system text, any of which may carry escape sequences: each line goes
+/// through the same ``Sanitizer`` as the screen, so nothing printed can change the terminal's state.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { Sanitizer.sanitize(String($0)) }.joined(separator: "\n")
+    FileHandle.standardError.write(Data((safe + "\n").utf8))
 }
 
 /// Parses `10s`, `500ms`, `2m`, `1.5s`.

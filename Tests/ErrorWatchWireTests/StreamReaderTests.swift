@@ -121,3 +121,33 @@ struct StreamReaderTests {
         #expect(problem.description == "cannot open /var/log/app.log: permission denied")
     }
 }
+
+/// File, socket and recording problems read as one sentence with the path and the system's reason.
+struct ProblemMessageTests {
+    @Test func aRecordingIntoADirectoryIsRefusedInOneSentence() throws {
+        let directory = try temporaryDirectory()
+        #expect(throws: FileProblem.self) { try Recorder(path: directory) }
+        do {
+            _ = try Recorder(path: directory)
+        } catch {
+            #expect("\(error)" == "cannot write the recording to \(directory): is a directory")
+        }
+        do {
+            _ = try RecordingReader(path: directory + "/missing.ndjson").read()
+        } catch {
+            #expect("\(error)" == "cannot read the recording \(directory)/missing.ndjson: no such file or directory")
+        }
+    }
+
+    @Test func aSocketThatCannotBeBoundSaysWhy() async throws {
+        let path = try temporaryDirectory() + "/no/such/dir/ew.sock"
+        let listener = FeedListener(endpoint: .unix(path: path), onStatus: { _ in }, onEvent: { _, _ in })
+        do {
+            try await listener.start()
+            Issue.record("bound a socket in a missing directory")
+        } catch {
+            #expect("\(error)" == "cannot listen on unix:\(path): no such file or directory")
+        }
+        await listener.shutdown()
+    }
+}

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Appends wire events to an NDJSON file: buffered in memory, written when the buffer fills or on ``flush()``.
 ///
 /// The recording is itself a valid feed: ``FileTailer`` can follow it and ``RecordingReader`` replays it.
@@ -24,14 +28,17 @@ public final class Recorder: Sendable {
     private let state: Mutex<State>
     private let encoder = WireEncoder()
 
-    /// Opens `path` for appending, creating it (mode 0600) if needed.
+    /// Opens `path` for appending, creating it (mode 0600) if needed. Throws a ``FileProblem`` that says why not
+    /// in one sentence (`cannot write the recording to /tmp: is a directory`).
     public init(path: String, bufferCapacity: Int = 64 * 1024) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileProblem(path: path, errno: errno, doing: "write the recording to") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(descriptor)
+            throw FileProblem(path: path, doing: "write the recording to", reason: "it is not a regular file")
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.path = path
         self.bufferCapacity = bufferCapacity
         self.state = Mutex(State(handle: handle))
@@ -66,8 +73,13 @@ public final class Recorder: Sendable {
 
     private static func write(_ state: inout State) throws {
         guard !state.buffer.isEmpty else { return }
-        guard let handle = state.handle else { throw CocoaError(.fileWriteUnknown) }
-        try handle.write(contentsOf: state.buffer)
+        guard let handle = state.handle else { throw FileProblem(path: "", doing: "write", reason: "it was closed") }
+        do {
+            try handle.write(contentsOf: state.buffer)
+        } catch {
+            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
+            throw FileProblem(path: "the recording", errno: code, doing: "write")
+        }
         state.buffer.removeAll(keepingCapacity: true)
     }
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a recording (an NDJSON file of wire events) for `replay` and `render --from FILE`.
 ///
 /// Events come with their offsets from the first event, so a caller can replay them at any speed on any clock:
@@ -57,7 +61,18 @@ public struct RecordingReader: Sendable {
     /// Reads the whole file; an unterminated last line counts too (a recorder that crashed mid-write leaves one).
     /// Entries keep the file's order; their offsets count from the earliest event.
     public func read() throws -> Recording {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read the recording") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileProblem(path: path, doing: "read the recording", reason: "it is not a regular file")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
+            throw FileProblem(path: path, errno: code, doing: "read the recording")
+        }
         var framer = LineFramer()
         var recording = Recording(entries: [], badLines: [])
         var events: [WireEvent] = []

@@ -78,6 +78,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case notASocket(path: String)
     /// The listener was asked to start twice, or after shutting down.
     case alreadyStarted
+    /// The system refused to listen on the endpoint; `reason` is its word for why (`permission denied`).
+    case cannotListen(endpoint: String, reason: String)
 
     /// The message to show a user, for example `another errorwatch is listening on /tmp/ew.sock`.
     public var description: String {
@@ -89,6 +91,7 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
             "the socket path \(path) is \(path.utf8.count) bytes; the system allows at most \(limit)"
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .alreadyStarted: "the listener was already started"
+        case .cannotListen(let endpoint, let reason): "cannot listen on \(endpoint): \(reason)"
         }
     }
 }

@@ -130,14 +130,22 @@ public final class FeedListener: Sendable {
             }
         let channel: any Channel
         let bound: Endpoint
-        switch endpoint {
-        case .unix(let path):
-            channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
-            bound = endpoint
-            socketIdentity.withLock { $0 = UnixSocketFile.identity(of: path) }
-        case .tcp(let host, let port):
-            channel = try await bootstrap.bind(host: host, port: port).get()
-            bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
+        do {
+            switch endpoint {
+            case .unix(let path):
+                channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
+                bound = endpoint
+                socketIdentity.withLock { $0 = UnixSocketFile.identity(of: path) }
+            case .tcp(let host, let port):
+                channel = try await bootstrap.bind(host: host, port: port).get()
+                bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
+            }
+        } catch let error as IOError {
+            // NIO's text names the system call (`bind(descriptor:ptr:bytes:)`); a user wants the reason.
+            throw WireTransportError.cannotListen(
+                endpoint: endpoint.description, reason: FileProblem.reason(error.errnoCode))
+        } catch let error as SocketAddressError {
+            throw WireTransportError.cannotListen(endpoint: endpoint.description, reason: "\(error)")
         }
         let accepted = phase.withLock { phase in
             guard case .idle = phase else { return false }
