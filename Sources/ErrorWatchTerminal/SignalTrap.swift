@@ -34,8 +34,15 @@ nonisolated(unsafe) private let previousCrashActions: UnsafeMutablePointer<sigac
     return p
 }()
 
-let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+/// Every signal whose default action ends the process without a core dump, plus SIGQUIT: each ends the dashboard
+/// the way `q` does (terminal restored, socket removed, exit 0).
+let terminationSignals: [Int32] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+    SIGPWR, SIGSTKFLT,
+]
+/// Signals that mean the process itself failed: the terminal is restored, then the previous handler (the Swift
+/// runtime's backtracer) prints the backtrace and the process ends with the signal.
+let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
 
 private func onTermination(_ signal: Int32) {
     if terminationCount.add(1, ordering: .relaxed).newValue >= 2 {
@@ -56,11 +63,21 @@ private func onWindowChange(_ signal: Int32) {
     _ = write(fd, &byte, 1)
 }
 
-private func onCrash(_ signal: Int32) {
+private func onCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
     emergencyRestore()
-    // Chain to whatever handled this signal before us (or the default action), then re-raise.
-    var previous = previousCrashActions[Int(signal)]
-    sigaction(signal, &previous, nil)
+    // Call whatever handled this signal before us (the Swift runtime's backtracer prints the backtrace). It may
+    // return: it does for a SIGSEGV sent with kill, and the dashboard would then draw on. So whatever it did, the
+    // process ends with the signal: the default action, raised now and delivered when this handler returns.
+    let previous = previousCrashActions[Int(signal)]
+    if previous.sa_flags & SA_SIGINFO != 0 {
+        previous.__sigaction_handler.sa_sigaction?(signal, info, context)
+    } else if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
+        handler(signal)  // not SIG_DFL (0) nor SIG_IGN (1)
+    }
+    var fallback = sigaction()
+    fallback.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&fallback.sa_mask)
+    sigaction(signal, &fallback, nil)
     raise(signal)
 }
 
@@ -101,11 +118,12 @@ enum SignalTrap {
         setHandler(SIGWINCH) { onWindowChange($0) }
         for sig in crashSignals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { onCrash($0) }
+            action.__sigaction_handler.sa_sigaction = { onCrash($0, $1, $2) }
             sigemptyset(&action.sa_mask)
             // On the alternate stack, so a stack overflow can still restore the terminal.
             action.sa_flags = Int32(
-                bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND) | UInt32(truncatingIfNeeded: SA_ONSTACK))
+                bitPattern: UInt32(truncatingIfNeeded: SA_RESETHAND) | UInt32(truncatingIfNeeded: SA_ONSTACK)
+                    | UInt32(truncatingIfNeeded: SA_SIGINFO))
             sigaction(sig, nil, previousCrashActions.advanced(by: Int(sig)))
             sigaction(sig, &action, nil)
         }

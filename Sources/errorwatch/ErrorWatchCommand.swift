@@ -6,7 +6,6 @@ import Foundation
 /// `errorwatch`: a live terminal dashboard of an app's errors. Argument parsing and wiring only; the work is
 /// done by ErrorWatchRuntime (sources, feeds, sessions), ErrorWatchUI (the screen), ErrorWatchTerminal (ncurses)
 /// and ErrorWatchDemo (the simulated app, attached like any app).
-@main
 struct ErrorWatchCommand: ParsableCommand {
     static let version = "0.1.0"
 

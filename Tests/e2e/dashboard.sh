@@ -158,12 +158,26 @@ check "first frame (run 2)" "Alerts" 30
 pkill -TERM -f "^$BIN --seed 7" || true
 restored_checks "SIGTERM"
 
-# --- Run 3: a crash signal still restores the terminal (the Swift backtracer is off so nothing waits) ---
-start SWIFT_BACKTRACE=enable=no
+# --- Run 3: a crash signal restores the terminal, the backtrace is printed, the process ends (no prompt) ---
+start
 check "first frame (run 3)" "Alerts" 30
 pkill -SEGV -f "^$BIN --seed 7" || true
-check "crash exits with the signal's status" "EXIT=139"
+check "crash exits with the signal's status" "EXIT=139" 60
+check "the backtrace was printed" "Program crashed|Segmentation fault"
 check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
+
+# --- Run 3b: a signal whose default action ends the process (SIGUSR1) ends it like q: socket removed ---
+USR_SOCKET="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
+start "" --listen "unix:$USR_SOCKET"
+check "first frame (run 3b)" "Alerts" 30
+pkill -USR1 -f "^$BIN --seed 7" || true
+restored_checks "SIGUSR1"
+checks=$((checks + 1))
+if [[ -e "$USR_SOCKET" ]]; then
+    failures=$((failures + 1)); echo "FAIL SIGUSR1 left the socket $USR_SOCKET behind"
+else
+    echo "ok   SIGUSR1 removed the socket"
+fi
 
 # --- Run 4: two processes: the dashboard listens, the demo connects from outside ---
 SOCKET_PATH="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
