@@ -139,6 +139,8 @@ let package = Package(
             name: "ErrorWatchWireTests",
             dependencies: [
                 "ErrorWatchWire",
+                "CZlib",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "ErrorStreaming",
                 "ErrorStreamingTesting",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -12,6 +12,7 @@ public final class ExternalSources: Sendable {
     let clock: ErasedClock
     private let listeners: [FeedListener]
     private let tailers: [FileTailer]
+    private let receivers: [OTLPReceiver]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// How often a tailed file is checked for new lines.
     public let tailInterval: Duration
@@ -19,10 +20,11 @@ public final class ExternalSources: Sendable {
     /// - Parameters:
     ///   - listen: endpoints to accept producers on.
     ///   - tail: NDJSON files to follow from their current end, across truncation and rotation.
+    ///   - otlp: OTLP/HTTP endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
     public init(
-        listen: [Endpoint], tail: [String], ingest: RemoteIngest, clock: ErasedClock,
+        listen: [Endpoint], tail: [String], otlp: [OTLPEndpoint] = [], ingest: RemoteIngest, clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
-        tailInterval: Duration = .milliseconds(200)
+        otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200)
     ) {
         self.ingest = ingest
         self.clock = clock
@@ -45,19 +47,26 @@ public final class ExternalSources: Sendable {
                 })
         }
         tailers = tail.map { FileTailer(path: $0, from: .end) }
+        receivers = otlp.map { endpoint in ingest.makeOTLPReceiver(endpoint: endpoint, limits: otlpLimits) }
     }
 
     /// Starts listening and tailing. Throws a clear error when an endpoint cannot be used (a live socket, a port
     /// in use); nothing is left listening then.
     public func start() async throws {
         var started: [FeedListener] = []
+        var startedReceivers: [OTLPReceiver] = []
         do {
             for listener in listeners {
                 try await listener.start()
                 started.append(listener)
             }
+            for receiver in receivers {
+                try await receiver.start()
+                startedReceivers.append(receiver)
+            }
         } catch {
             for listener in started { await listener.shutdown() }
+            for receiver in startedReceivers { await receiver.shutdown() }
             throw error
         }
         let ingest = self.ingest
@@ -98,12 +107,16 @@ public final class ExternalSources: Sendable {
     /// The endpoints actually bound (a TCP port 0 becomes the port chosen).
     public var boundEndpoints: [Endpoint] { listeners.compactMap(\.localEndpoint) }
 
+    /// The OTLP endpoints actually bound (port 0 becomes the port chosen).
+    public var boundOTLPEndpoints: [OTLPEndpoint] { receivers.compactMap(\.localEndpoint) }
+
     /// Stops tailing, closes every connection and removes socket files.
     public func shutdown() async {
         let running = tasks.withLock { $0 }
         for task in running { task.cancel() }
         for task in running { await task.value }
         for listener in listeners { await listener.shutdown() }
+        for receiver in receivers { await receiver.shutdown() }
     }
 }
 

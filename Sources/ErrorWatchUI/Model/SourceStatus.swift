@@ -8,6 +8,8 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         case socket
         case file
         case replay
+        /// An OpenTelemetry resource (service and instance) sending to an OTLP/HTTP receiver.
+        case otlp
     }
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.

@@ -87,13 +87,15 @@ enum OTLPLogMapper {
             kind: isError ? .error : .log, time: time(record, receivedAt), serviceName: identity.serviceName,
             pid: identity.pid, hostName: identity.hostName, source: scope.isEmpty ? nil : scope,
             exceptionType: isError ? (exceptionType ?? unnamedExceptionType) : nil,
-            exceptionMessage: exceptionMessage.map { OTLPAttributes.clipped($0, to: OTLPAttributes.maximumMessageLength) },
+            exceptionMessage: exceptionMessage.map { clip($0, OTLPAttributes.maximumMessageLength) },
             severity: severity(number: record.severityNumber.rawValue, text: record.severityText),
             attributes: attributes,
-            body: body.map { OTLPAttributes.clipped($0, to: OTLPAttributes.maximumMessageLength) },
-            exceptionStacktrace: stacktrace.map { OTLPAttributes.clipped($0, to: OTLPAttributes.maximumStacktraceLength) },
+            body: body.map { clip($0, OTLPAttributes.maximumMessageLength) },
+            exceptionStacktrace: stacktrace.map { clip($0, OTLPAttributes.maximumStacktraceLength) },
             codeFilePath: filePath, codeLineNumber: line, codeFunction: function)
     }
+
+    private static func clip(_ text: String, _ limit: Int) -> String { OTLPAttributes.clipped(text, to: limit) }
 
     /// `time_unix_nano`, else `observed_time_unix_nano`, else when the request arrived.
     static func time(_ record: OTLPProtoLogRecord, _ receivedAt: Date) -> Date {

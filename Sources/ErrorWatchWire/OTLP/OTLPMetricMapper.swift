@@ -70,7 +70,9 @@ struct OTLPMetricMapper {
             return "\(identity.key)|\(metric.name)|\(pairs.joined(separator: ","))"
         }
 
-        func event(_ value: Double, _ kind: WireMetricKind, _ attributes: [String: String], _ nanos: UInt64) -> WireEvent {
+        func event(
+            _ value: Double, _ kind: WireMetricKind, _ attributes: [String: String], _ nanos: UInt64
+        ) -> WireEvent {
             WireEvent(
                 kind: .metric, time: nanos == 0 ? receivedAt : OTLPLogMapper.date(unixNanos: nanos),
                 serviceName: identity.serviceName, pid: identity.pid, hostName: identity.hostName,
@@ -92,7 +94,8 @@ struct OTLPMetricMapper {
                     continue
                 }
                 budget -= 1
-                context.events.append(context.event(value, .gauge, Self.attributes(point.attributes), point.timeUnixNano))
+                let attributes = Self.attributes(point.attributes)
+                context.events.append(context.event(value, .gauge, attributes, point.timeUnixNano))
             }
         case .sum(let sum)?:
             for point in sum.dataPoints {
@@ -177,8 +180,10 @@ struct OTLPMetricMapper {
     ) {
         guard point.flags & 1 == 0 else { return }
         guard point.bucketCounts.count == point.explicitBounds.count + 1 || point.bucketCounts.isEmpty else {
-            return context.reject(1, "a histogram point has \(point.bucketCounts.count) buckets for "
-                + "\(point.explicitBounds.count) bounds (\(context.metric.name))")
+            return context.reject(
+                1,
+                "a histogram point has \(point.bucketCounts.count) buckets for "
+                    + "\(point.explicitBounds.count) bounds (\(context.metric.name))")
         }
         let attributes = Self.attributes(point.attributes)
         var counts = point.bucketCounts

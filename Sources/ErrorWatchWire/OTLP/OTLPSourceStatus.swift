@@ -75,7 +75,9 @@ final class OTLPSourceRegistry: Sendable {
                 }
                 body(&status)
                 if sources[key] == nil, sources.count >= Self.maximumSources,
-                    let oldest = sources.values.min(by: { ($0.lastEventAt ?? .distantPast) < ($1.lastEventAt ?? .distantPast) })
+                    let oldest = sources.values.min(by: {
+                        ($0.lastEventAt ?? .distantPast) < ($1.lastEventAt ?? .distantPast)
+                    })
                 {
                     sources[oldest.key] = nil
                 }
