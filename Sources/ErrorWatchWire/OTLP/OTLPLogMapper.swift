@@ -26,6 +26,15 @@ struct OTLPMappedBatch: Sendable {
 ///
 /// A record with an `exception.type` or `exception.message` attribute is an error; any other record is a log line.
 enum OTLPLogMapper {
+    /// The record attributes read into the wire event's own members, by OpenTelemetry name (the current semantic
+    /// conventions' `code.*` names and the older ones); every other attribute stays an attribute.
+    static let attributeMembers: [String: WireEvent.CodingKeys] = [
+        "exception.type": .exceptionType, "exception.message": .exceptionMessage,
+        "exception.stacktrace": .exceptionStacktrace, "code.filepath": .codeFilePath, "code.file.path": .codeFilePath,
+        "code.lineno": .codeLineNumber, "code.line.number": .codeLineNumber, "code.function": .codeFunction,
+        "code.function.name": .codeFunction,
+    ]
+
     /// The `exception.type` of an error record that has only an `exception.message`.
     static let unnamedExceptionType = "Exception"
 
@@ -65,13 +74,13 @@ enum OTLPLogMapper {
         var others: [OTLPProtoKeyValue] = []
         others.reserveCapacity(min(record.attributes.count, OTLPAttributes.maximumCount))
         for pair in record.attributes {
-            switch pair.key {
-            case "exception.type": exceptionType = OTLPAttributes.render(pair.value)
-            case "exception.message": exceptionMessage = OTLPAttributes.render(pair.value)
-            case "exception.stacktrace": stacktrace = OTLPAttributes.render(pair.value)
-            case "code.filepath", "code.file.path": filePath = OTLPAttributes.render(pair.value)
-            case "code.lineno", "code.line.number": line = Int(OTLPAttributes.render(pair.value))
-            case "code.function", "code.function.name": function = OTLPAttributes.render(pair.value)
+            switch attributeMembers[pair.key] {
+            case .exceptionType?: exceptionType = OTLPAttributes.render(pair.value)
+            case .exceptionMessage?: exceptionMessage = OTLPAttributes.render(pair.value)
+            case .exceptionStacktrace?: stacktrace = OTLPAttributes.render(pair.value)
+            case .codeFilePath?: filePath = OTLPAttributes.render(pair.value)
+            case .codeLineNumber?: line = Int(OTLPAttributes.render(pair.value))
+            case .codeFunction?: function = OTLPAttributes.render(pair.value)
             default: others.append(pair)
             }
         }
