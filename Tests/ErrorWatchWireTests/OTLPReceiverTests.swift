@@ -275,6 +275,21 @@ struct OTLPReceiverTests {
         #expect(await stalled?.closed == true)
     }
 
+    @Test func malformedHTTPIsAnswered400AndClosed() async throws {
+        let (receiver, probe, port) = try await startReceiver()
+        defer { Task { await receiver.shutdown() } }
+        let garbage = Array("NOT HTTP AT ALL\r\n\r\n".utf8)
+        let response = try #require(await RawHTTP.exchange(port: port, garbage, readToClose: true))
+        #expect(response.status == 400 && response.closed)
+        // A broken chunk in the middle of a body.
+        let head = "POST /v1/logs HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+        let broken = Array((head + "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n").utf8)
+        let chunk = try #require(await RawHTTP.exchange(port: port, broken, readToClose: true))
+        #expect(chunk.status == 400 && chunk.closed)
+        #expect(probe.events.isEmpty)
+        #expect(probe.sources["client 127.0.0.1"]?.badRequests == 2)
+    }
+
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         let (receiver, probe, port) = try await startReceiver()
         defer { Task { await receiver.shutdown() } }

@@ -115,14 +115,14 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard context.channel.isActive else { return }
-        if error is HTTPParserError, case .waiting = state {
-            let response = OTLPExchange.status(.badRequest, "malformed HTTP request: \(error)")
-            record(OTLPExchange.Outcome(response: response, problem: "malformed HTTP request"))
-            state = .draining
-            respond(context, response, keepAlive: false)
-        } else {
-            context.close(promise: nil)
-        }
+        // Malformed HTTP (a bad request line, a broken chunk): answered 400 unless an answer already went out, then
+        // closed, since the stream cannot be trusted any more. Anything else (a reset) just closes.
+        guard error is HTTPParserError else { return context.close(promise: nil) }
+        if case .draining = state { return context.close(promise: nil) }
+        let response = OTLPExchange.status(.badRequest, "malformed HTTP request: \(error)")
+        record(OTLPExchange.Outcome(response: response, problem: "malformed HTTP request"))
+        state = .draining
+        respond(context, response, keepAlive: false)
     }
 
     /// Answers before the request's end and reads off the rest, closing once it is in (or the timer fires).
