@@ -32,6 +32,7 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
     private var state = State.waiting
     private var timer: Scheduled<Void>?
     private var peer = "unknown"
+    private var peerHost = "unknown"
 
     init(
         exchange: OTLPExchange, registry: OTLPSourceRegistry, limits: OTLPReceiver.Limits,
@@ -45,7 +46,8 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         if let address = context.channel.remoteAddress {
-            peer = "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+            peerHost = address.ipAddress ?? "?"
+            peer = peerHost.contains(":") ? "[\(peerHost)]:\(address.port ?? 0)" : "\(peerHost):\(address.port ?? 0)"
         }
         arm(context, limits.requestTimeout, reason: "no complete request")
         context.fireChannelActive()
@@ -162,7 +164,7 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
     /// Counts the outcome for its senders; returns their rows, one per group of an accepted batch.
     @discardableResult
     private func record(_ outcome: OTLPExchange.Outcome) -> [OTLPSourceStatus] {
-        registry.record(outcome, peer: peer, at: Date())
+        registry.record(outcome, peer: peer, host: peerHost, at: Date())
     }
 
     /// Closes the connection after `timeout` unless re-armed first; `reason` (when set) is counted for the client.

@@ -59,9 +59,10 @@ final class OTLPSourceRegistry: Sendable {
     /// Every sender, by key.
     var snapshot: [OTLPSourceStatus] { sources.withLock { Array($0.values) }.sorted { $0.key < $1.key } }
 
-    /// Counts what a request became; returns the rows of an accepted batch's groups, in order.
+    /// Counts what a request from `peer` (address and port; `host` alone) became; returns the rows of an accepted
+    /// batch's groups, in order.
     @discardableResult
-    func record(_ outcome: OTLPExchange.Outcome, peer: String, at date: Date) -> [OTLPSourceStatus] {
+    func record(_ outcome: OTLPExchange.Outcome, peer: String, host: String, at date: Date) -> [OTLPSourceStatus] {
         var changed: [OTLPSourceStatus] = []
         sources.withLock { sources in
             func update(_ key: String, _ identity: OTLPResourceIdentity?, _ body: (inout OTLPSourceStatus) -> Void) {
@@ -103,8 +104,7 @@ final class OTLPSourceRegistry: Sendable {
                     }
                 }
             } else if outcome.response.status != .ok {
-                let host = peer.split(separator: ":").dropLast().joined(separator: ":")
-                update("client " + (host.isEmpty ? peer : host), nil) { status in
+                update("client " + host, nil) { status in
                     status.badRequests += 1
                     status.lastProblem = "\(outcome.response.status.code): \(outcome.problem ?? "")"
                 }
