@@ -130,7 +130,9 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
     /// Answers before the request's end and reads off the rest, closing once it is in (or the timer fires).
     private func answerEarly(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response) {
         state = .draining
-        write(context, response, keepAlive: false).whenComplete { _ in }
+        write(context, response, keepAlive: false)
+        // Counted once already: the timer only bounds how long the rest is read off.
+        arm(context, limits.requestTimeout, reason: nil)
     }
 
     private func respond(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool) {
