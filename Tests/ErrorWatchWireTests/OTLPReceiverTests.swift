@@ -114,6 +114,28 @@ struct OTLPReceiverTests {
         #expect(probe.events.filter { $0.metricName == "latency" }.map(\.metricValue) == [10, 55, 55])
     }
 
+    @Test func rejectedRecordsAreReportedInPartialSuccess() async throws {
+        let (receiver, probe, port) = try await startReceiver()
+        defer { Task { await receiver.shutdown() } }
+        let logs = OTLPFixtures.logs([OTLPProtoLogRecord(), OTLPFixtures.record(body: "kept")])
+        let answer = try await post(port, headers: Self.protobuf, body: try logs.serializedBytes())
+        #expect(answer.status == 200)
+        let response = try OTLPProtoExportLogsServiceResponse(serializedBytes: answer.body)
+        #expect(response.partialSuccess.rejectedLogRecords == 1)
+        #expect(!response.partialSuccess.errorMessage.isEmpty)
+        #expect(probe.sources["shop/i-1"]?.rejected == 1)
+        #expect(probe.sources["shop/i-1"]?.lastProblem == response.partialSuccess.errorMessage)
+        // In JSON, the answer is OTLP/JSON: the 64-bit count as a string, lowerCamelCase names.
+        let json = """
+            {"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"name":"rpc","summary":{"dataPoints":[{},{}]}}]}]}]}
+            """
+        let metrics = try await post(port, "/v1/metrics", headers: Self.json, body: Array(json.utf8))
+        #expect(metrics.status == 200)
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(text.contains(#""rejectedDataPoints":"2""#), "\(text)")
+        #expect(text.contains("summary metrics are not supported"))
+    }
+
     @Test func otherPathsAre404AndOtherMethods405() async throws {
         let (receiver, probe, port) = try await startReceiver()
         defer { Task { await receiver.shutdown() } }
