@@ -199,6 +199,8 @@ struct OTLPMappingTests {
         #expect(try OTLPEndpoint(parsing: "otlp:[::1]:4318").url == "http://[::1]:4318")
         #expect(throws: WireTransportError.self) { try OTLPEndpoint(parsing: "otlp:") }
         #expect(throws: WireTransportError.self) { try OTLPEndpoint(parsing: "tcp:4318") }
+        #expect(throws: WireTransportError.invalidEndpoint("otlp:http")) { try OTLPEndpoint(parsing: "otlp:http") }
+        #expect("\(WireTransportError.invalidEndpoint("otlp:x"))".contains("expected otlp:PORT or otlp:HOST:PORT"))
     }
 
     @Test func inflatingStopsAtTheLimit() throws {

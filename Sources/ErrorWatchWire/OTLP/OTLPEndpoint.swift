@@ -24,7 +24,7 @@ public struct OTLPEndpoint: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(WireTransportError) {
         guard Self.matches(text) else { throw .invalidEndpoint(text) }
         // The same host and port rules as a TCP feed endpoint.
-        guard case .tcp(let host, let port) = try Endpoint(parsing: "tcp:" + text.dropFirst(5)) else {
+        guard case .tcp(let host, let port)? = try? Endpoint(parsing: "tcp:" + text.dropFirst(5)) else {
             throw .invalidEndpoint(text)
         }
         self.init(host: host, port: port)
