@@ -267,6 +267,23 @@ struct OTLPReceiverTests {
         #expect(dropped + event.attributes.count - 1 >= 10_000)
     }
 
+    @Test func aTenMegabyteAttributeValueIsOverTheBodyLimit() async throws {
+        let (receiver, probe, port) = try await startReceiver()
+        defer { Task { await receiver.shutdown() } }
+        var record = OTLPFixtures.record(body: "huge")
+        record.attributes.append(OTLPFixtures.string("blob", String(repeating: "x", count: 10 * 1024 * 1024)))
+        let response = try await post(
+            port, headers: Self.protobuf, body: try OTLPFixtures.logs([record]).serializedBytes())
+        #expect(response.status == 413)
+        #expect(probe.events.isEmpty)
+        // The same record gzip'ed is small on the wire and is stopped while inflating.
+        var headers = Self.protobuf
+        headers["Content-Encoding"] = "gzip"
+        let compressed = gzip(try OTLPFixtures.logs([record]).serializedBytes())
+        #expect(compressed.count < receiver.limits.maximumBodyBytes)
+        #expect(try await post(port, headers: headers, body: compressed).status == 413)
+    }
+
     @Test func aClientThatSendsHeadersAndStallsIsClosed() async throws {
         let limits = OTLPReceiver.Limits(requestTimeout: .milliseconds(200))
         let (receiver, probe, port) = try await startReceiver(limits: limits)
