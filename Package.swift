@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // OTLP/HTTP's protobuf bodies; the code is generated once (scripts/generate-otlp.sh) and committed.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // The library an app imports: broadcast stream, handler tree, classification, bindings. No UI, no terminal.
@@ -51,8 +53,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // The OTLP/HTTP receiver: NIO's HTTP/1.1 codec, protobuf, gzip bodies.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "CZlib",
             ]
         ),
+        // zlib, for OTLP/HTTP's `Content-Encoding: gzip` (Foundation on Linux has no inflate). Debian's zlib1g-dev.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure dashboard model: state, actions, store, reducer, layout, panes, ScreenBuffer, themes, keymap.
         // Knows no demo, no terminal, no clock.
         .target(
@@ -131,6 +139,8 @@ let package = Package(
             name: "ErrorWatchWireTests",
             dependencies: [
                 "ErrorWatchWire",
+                "CZlib",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "ErrorStreaming",
                 "ErrorStreamingTesting",
                 .product(name: "NIOCore", package: "swift-nio"),

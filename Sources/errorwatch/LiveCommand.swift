@@ -31,7 +31,8 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT. Repeatable.",
+            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, or OpenTelemetry logs and "
+                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT. Repeatable.",
             valueName: "endpoint"))
     var listen: [String] = []
 
@@ -88,14 +89,21 @@ struct LiveCommand: ParsableCommand {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
         for text in listen {
-            do { _ = try Endpoint(parsing: text) } catch { throw ValidationError("--listen \(text): \(error)") }
+            do {
+                if OTLPEndpoint.matches(text) {
+                    _ = try OTLPEndpoint(parsing: text)
+                } else {
+                    _ = try Endpoint(parsing: text)
+                }
+            } catch { throw ValidationError("--listen \(text): \(error)") }
         }
     }
 
     func run() throws {
         let launched = ContinuousClock.now
-        let endpoints = try listen.map { try Endpoint(parsing: $0) }
-        let watchesOthers = !endpoints.isEmpty || !tail.isEmpty || watchesStandardInput
+        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
+        let otlp = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
+        let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
@@ -104,7 +112,7 @@ struct LiveCommand: ParsableCommand {
         }
         let external = ExternalSources(
             listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
-            ingest: runtime.ingest, clock: runtime.clock)
+            otlp: otlp, ingest: runtime.ingest, clock: runtime.clock)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)

@@ -175,6 +175,9 @@ public final class ActionInbox: Sendable {
     /// Events that gave way to newer ones before the UI could show them.
     public var sampledOut: UInt64 { pending.withLock { $0.sampledOut } }
 
+    /// Events waiting for the UI to drain them.
+    public var pendingEventCount: Int { pending.withLock { $0.events.count } }
+
     /// Whether nothing is waiting.
     public var isEmpty: Bool { pending.withLock { $0.isEmpty } }
 }

@@ -17,6 +17,7 @@ public final class ExternalSources: Sendable {
     private let readsStandardInput: Bool
     private let format: LogFormat
     private let pipes = Mutex<[PipeFollower]>([])
+    private let receivers: [OTLPReceiver]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// How often a tailed file is checked for new lines.
     public let tailInterval: Duration
@@ -27,11 +28,12 @@ public final class ExternalSources: Sendable {
     ///     until their writer closes them. Anything else (a directory, a device, a socket) is refused at start.
     ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
     ///   - format: the shape of every line read (``LogFormat/auto``: per line).
+    ///   - otlp: OTLP/HTTP endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
     public init(
         listen: [Endpoint], tail: [String], standardInput: Bool = false, format: LogFormat = .auto,
-        ingest: RemoteIngest, clock: ErasedClock,
+        otlp: [OTLPEndpoint] = [], ingest: RemoteIngest, clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
-        tailInterval: Duration = .milliseconds(200)
+        otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200)
     ) {
         var configuration = configuration
         configuration.format = format
@@ -59,6 +61,7 @@ public final class ExternalSources: Sendable {
                 })
         }
         tailers = tail.filter { !Self.isFIFO($0) }.map { FileTailer(path: $0, from: .end, format: format) }
+        receivers = otlp.map { endpoint in ingest.makeOTLPReceiver(endpoint: endpoint, limits: otlpLimits) }
     }
 
     private static func isFIFO(_ path: String) -> Bool {
@@ -102,13 +105,19 @@ public final class ExternalSources: Sendable {
                     detail: "standard input"))
         }
         var started: [FeedListener] = []
+        var startedReceivers: [OTLPReceiver] = []
         do {
             for listener in listeners {
                 try await listener.start()
                 started.append(listener)
             }
+            for receiver in receivers {
+                try await receiver.start()
+                startedReceivers.append(receiver)
+            }
         } catch {
             for listener in started { await listener.shutdown() }
+            for receiver in startedReceivers { await receiver.shutdown() }
             throw error
         }
         for follower in followers { follower.start(into: ingest) }
@@ -160,6 +169,9 @@ public final class ExternalSources: Sendable {
     /// The endpoints actually bound (a TCP port 0 becomes the port chosen).
     public var boundEndpoints: [Endpoint] { listeners.compactMap(\.localEndpoint) }
 
+    /// The OTLP endpoints actually bound (port 0 becomes the port chosen).
+    public var boundOTLPEndpoints: [OTLPEndpoint] { receivers.compactMap(\.localEndpoint) }
+
     /// Stops tailing, closes every connection and removes socket files.
     public func shutdown() async {
         let running = tasks.withLock { $0 }
@@ -167,6 +179,7 @@ public final class ExternalSources: Sendable {
         for task in running { await task.value }
         for follower in pipes.withLock({ $0 }) { await follower.stop() }
         for listener in listeners { await listener.shutdown() }
+        for receiver in receivers { await receiver.shutdown() }
     }
 }
 

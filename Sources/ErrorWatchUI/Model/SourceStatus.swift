@@ -10,6 +10,8 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         case replay
         /// Standard input or a named pipe, read until its writer closes it.
         case pipe
+        /// An OpenTelemetry resource (service and instance) sending to an OTLP/HTTP receiver.
+        case otlp
     }
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.

@@ -84,6 +84,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
     /// The message to show a user, for example `another errorwatch is listening on /tmp/ew.sock`.
     public var description: String {
         switch self {
+        case .invalidEndpoint(let text) where text.hasPrefix("otlp:"):
+            "invalid endpoint \(text.debugDescription): expected otlp:PORT or otlp:HOST:PORT"
         case .invalidEndpoint(let text):
             "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
         case .addressInUse(let path): "another errorwatch is listening on \(path)"

@@ -1,0 +1,47 @@
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+
+extension RemoteIngest {
+    /// Whether the dashboard can take more events now: the UI has drained its inbox below its event capacity.
+    ///
+    /// An OTLP receiver asks before it maps a batch and answers `503` with `Retry-After` when there is no room, so
+    /// an SDK backs off and sends the batch again instead of its records being folded away unseen. A batch is
+    /// admitted whole whatever its size once there is room: its events are then counted exactly, as any others.
+    public func hasRoom(for count: Int) -> Bool {
+        inbox.pendingEventCount < inbox.eventCapacity
+    }
+
+    /// An OTLP/HTTP receiver on `endpoint` that feeds this ingest: each accepted batch's events are ingested
+    /// (from `otlp SERVICE/INSTANCE on otlp:HOST:PORT`) and each sender is a row in the Sources pane.
+    public func makeOTLPReceiver(
+        endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
+    ) -> OTLPReceiver {
+        OTLPReceiver(
+            endpoint: endpoint, limits: limits, hasRoom: { [self] in hasRoom(for: $0) },
+            onStatus: { [self] in update(SourceStatus($0, receiver: endpoint)) },
+            onEvents: { [self] source, events in
+                let from = "otlp \(source.key) on \(endpoint)"
+                for event in events { ingest(event, from: from) }
+            })
+    }
+}
+
+extension SourceStatus {
+    /// The `Sources` pane's view of an OTLP sender on `receiver`: one row per resource (service and instance),
+    /// or per client address for requests that never decoded.
+    init(_ sender: OTLPSourceStatus, receiver: OTLPEndpoint) {
+        var detail: [String] = []
+        if let pid = sender.pid { detail.append("pid \(pid)") }
+        if let host = sender.hostName { detail.append(host) }
+        detail.append(sender.peer)
+        var state = "\(sender.requests) exports"
+        if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
+        let problems = Int(clamping: sender.rejected + sender.badRequests)
+        self.init(
+            id: "otlp:\(sender.key)@\(receiver)", kind: .otlp, name: sender.displayName,
+            detail: detail.joined(separator: " · "), state: state,
+            health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
+            lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
+    }
+}

@@ -1,0 +1,67 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ErrorWatchRuntime
+@testable import ErrorWatchWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `--listen otlp:PORT` through the runtime: OTLP records reach the ingest, each resource is a Sources row, and
+/// the receiver asks the inbox for room.
+struct OTLPSourcesTests {
+    /// One OTLP/JSON log export with an exception record and a plain one.
+    static let export = """
+        {"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"billing"}},
+        {"key":"service.instance.id","value":{"stringValue":"b-7"}}]},"scopeLogs":[{"scope":{"name":"invoices"},
+        "logRecords":[{"severityNumber":17,"body":{"stringValue":"invoice failed"},"attributes":[
+        {"key":"exception.type","value":{"stringValue":"TaxError"}},
+        {"key":"exception.message","value":{"stringValue":"no rate for XX"}}]},
+        {"severityNumber":9,"body":{"stringValue":"invoice 12 sent"}}]}]}]}
+        """
+
+    static func post(_ body: String, to port: Int) async throws -> Int {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/v1/logs")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return try #require(response as? HTTPURLResponse).statusCode
+    }
+
+    @Test func otlpRecordsReachTheIngestAndEachResourceIsASourcesRow() async throws {
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let seen = Mutex<[WireEvent]>([])
+        runtime.ingest.observe { event in seen.withLock { $0.append(event) } }
+        let external = ExternalSources(
+            listen: [], tail: [], otlp: [OTLPEndpoint(port: 0)], ingest: runtime.ingest, clock: runtime.clock)
+        try await external.start()
+        let port = try #require(external.boundOTLPEndpoints.first?.port)
+        #expect(try await Self.post(Self.export, to: port) == 200)
+        await external.shutdown()
+
+        let events = seen.withLock { $0 }
+        #expect(events.map(\.kind) == [.error, .log])
+        #expect(events.first?.exceptionType == "TaxError")
+        let row = try #require(runtime.ingest.statuses.first { $0.kind == .otlp })
+        #expect(row.name == "billing (b-7)")
+        #expect(row.events == 2)
+        #expect(row.health == .ok)
+    }
+
+    @Test func theIngestHasRoomUntilTheInboxHoldsAsManyEventsAsItKeeps() {
+        let inbox = ActionInbox(eventCapacity: 3)
+        let ingest = RemoteIngest(
+            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { Date() })
+        let line = WireEvent(kind: .log, time: Date(), body: "x")
+        #expect(ingest.hasRoom(for: 100))
+        for _ in 0..<3 { ingest.ingest(line) }
+        #expect(!ingest.hasRoom(for: 1))
+        _ = inbox.drain()
+        #expect(ingest.hasRoom(for: 1))
+    }
+}
