@@ -59,6 +59,27 @@ struct LiveCommand: ParsableCommand {
             valueName: "name"))
     var format: String = "auto"
 
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Connections each --listen endpoint accepts at once; more are refused and counted.")
+    var maxConnections = 256
+
+    @Option(
+        name: .customLong("partial-line-budget"),
+        help: ArgumentHelp(
+            "Bytes of unfinished lines all connections may hold; over it the largest holder is closed.",
+            valueName: "bytes"),
+        transform: parseByteCount)
+    var partialLineBudget = 16 * 1024 * 1024
+
+    @Option(
+        name: .customLong("stall-timeout"),
+        help: ArgumentHelp(
+            "How long a connection may stop in the middle of a line before it is closed (0s: never).",
+            valueName: "duration"),
+        transform: parseDuration)
+    var stallTimeout: Duration = .seconds(10)
+
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
 
@@ -85,6 +106,9 @@ struct LiveCommand: ParsableCommand {
         guard LogFormat(name: format) != nil else {
             throw ValidationError("--format \(format): expected one of \(LogFormat.names)")
         }
+        guard maxConnections >= 1, maxConnections <= 100_000 else {
+            throw ValidationError("--max-connections must be 1…100000")
+        }
         guard stormRate >= 100, stormRate <= 10_000_000 else {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
@@ -97,6 +121,15 @@ struct LiveCommand: ParsableCommand {
                 }
             } catch { throw ValidationError("--listen \(text): \(error)") }
         }
+    }
+
+    /// The listeners' budgets from the command line.
+    var listenerConfiguration: FeedListener.Configuration {
+        var configuration = FeedListener.Configuration()
+        configuration.maximumConnections = maxConnections
+        configuration.partialLineBudget = partialLineBudget
+        configuration.stalledLineTimeout = stallTimeout == .zero ? nil : stallTimeout
+        return configuration
     }
 
     func run() throws {
@@ -112,7 +145,7 @@ struct LiveCommand: ParsableCommand {
         }
         let external = ExternalSources(
             listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
-            otlp: otlp, ingest: runtime.ingest, clock: runtime.clock)
+            otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)

@@ -44,6 +44,18 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((safe + "\n").utf8))
 }
 
+/// Parses `16MiB`, `512KiB`, `1GiB`, `65536` (bytes): 1 KiB to 1 GiB.
+func parseByteCount(_ text: String) throws -> Int {
+    let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("B", 1), ("", 1)]
+    for (suffix, scale) in units where text.hasSuffix(suffix) {
+        guard let value = Int(text.dropLast(suffix.count)), value > 0, value <= (1 << 30) / scale else { continue }
+        let bytes = value * scale
+        guard bytes >= 1024 else { break }
+        return bytes
+    }
+    throw ValidationError("\(text.debugDescription) is not a size from 1KiB to 1GiB (like 16MiB, 512KiB or 65536)")
+}
+
 /// Parses `10s`, `500ms`, `2m`, `1.5s`.
 func parseDuration(_ text: String) throws -> Duration {
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]

@@ -35,8 +35,9 @@ public final class ExternalSources: Sendable {
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
         otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200)
     ) {
-        var configuration = configuration
-        configuration.format = format
+        var adjusted = configuration
+        adjusted.format = format
+        let configuration = adjusted
         self.format = format
         self.readsStandardInput = standardInput
         self.tailPaths = tail
@@ -48,6 +49,9 @@ public final class ExternalSources: Sendable {
             return FeedListener(
                 endpoint: endpoint, configuration: configuration,
                 onStatus: { ingest.update(SourceStatus($0, listener: endpoint)) },
+                onStatistics: { statistics in
+                    ingest.update(SourceStatus(listener: endpoint, statistics, configuration: configuration))
+                },
                 onEvent: { producer, event in
                     // Named once per producer, not once per event: this runs for every line at full rate.
                     let name = names.withLock { names in
@@ -260,4 +264,22 @@ final class ProducerNames: Sendable {
     private let names = Mutex<[ProducerID: String]>([:])
 
     func withLock<T>(_ body: (inout [ProducerID: String]) -> T) -> T { names.withLock { body(&$0) } }
+}
+
+extension SourceStatus {
+    /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
+    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
+        var parts: [String] = []
+        if statistics.refusedConnections > 0 {
+            parts.append(
+                "refused \(statistics.refusedConnections) connections (limit \(configuration.maximumConnections))")
+        }
+        if statistics.closedForPartialLines > 0 {
+            parts.append("closed \(statistics.closedForPartialLines) holding unfinished lines")
+        }
+        if statistics.closedStalledMidLine > 0 { parts.append("closed \(statistics.closedStalledMidLine) stalled mid-line") }
+        self.init(
+            id: "listener:\(endpoint)", kind: .socket, name: "\(endpoint)", detail: "listener budgets",
+            state: parts.joined(separator: ", "), health: .degraded)
+    }
 }

@@ -26,6 +26,9 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private var idleTask: Scheduled<Void>?
     /// Hands on a plain-text line the reader holds (a trace may follow it) once the connection is quiet.
     private var flushTask: Scheduled<Void>?
+    /// Closes the connection when it stops mid-line for the configured time (slowloris).
+    private var stallTask: Scheduled<Void>?
+    private var lastReadAt = NIODeadline.now()
     /// How quiet a connection must be for a held line to be handed on.
     static let heldLineDelay: TimeAmount = .milliseconds(150)
 
@@ -83,6 +86,32 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             self.status = status
             close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
         }
+        lastReadAt = NIODeadline.now()
+        if let (victim, bytes) = registry.holdPartialLine(status.id, bytes: framer.pendingByteCount) {
+            // The unfinished lines of all connections are over the budget: the largest holder goes (maybe this one).
+            FeedListener.close(victim, reason: .partialLineBudgetExceeded(bytes: bytes))
+            registry.publishStatistics()
+        }
+        if framer.hasPartialLine, stallTask == nil { scheduleStallCheck(context: context) }
+    }
+
+    private func scheduleStallCheck(context: ChannelHandlerContext, after delay: TimeAmount? = nil) {
+        guard let timeout = configuration.stalledLineTimeout else { return }
+        let limit = TimeAmount(timeout)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        stallTask = context.eventLoop.scheduleTask(in: delay ?? limit) {
+            let (handler, context) = loopBound.value
+            handler.stallTask = nil
+            guard handler.closeReason == nil, handler.framer.hasPartialLine else { return }
+            let quiet = NIODeadline.now() - handler.lastReadAt
+            if quiet >= limit {
+                handler.registry.countStalled()
+                handler.close(context: context, reason: .stalledMidLine(seconds: Int(timeout.components.seconds)))
+            } else {
+                // Bytes came since the check was set: look again when the line could have stalled for the limit.
+                handler.scheduleStallCheck(context: context, after: limit - quiet)
+            }
+        }
     }
 
     /// Hands on one result of the reader: an event to `onEvent` (the first that names its producer identifies the
@@ -126,6 +155,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         idleTask?.cancel()
         flushTask?.cancel()
+        stallTask?.cancel()
         guard var status else { return }
         if closeReason == nil || closeReason == .closedByPeer {
             reader.flush { _ = deliver($0, status: &status) }

@@ -36,6 +36,13 @@ public final class FeedListener: Sendable {
         public var idleTimeout: Duration?
         /// How many disconnected producers ``FeedListener/producers`` keeps showing.
         public var keptDisconnected: Int
+        /// Connections open at once; more are refused at once and counted (``Statistics/refusedConnections``).
+        public var maximumConnections: Int = 256
+        /// Bytes of unfinished lines held across all connections; over it, the connection holding the largest
+        /// is closed and counted (``Statistics/closedForPartialLines``).
+        public var partialLineBudget: Int = 16 * 1024 * 1024
+        /// How long a connection may stop in the middle of a line before it is closed (slowloris). `nil`: forever.
+        public var stalledLineTimeout: Duration? = .seconds(10)
         /// The shape of the lines producers send: ``LogFormat/auto`` reads our wire format and every log shape a
         /// ``LineReader`` knows; ``LogFormat/wire`` counts anything else as a bad line.
         public var format: LogFormat = .auto
@@ -53,6 +60,20 @@ public final class FeedListener: Sendable {
             self.idleTimeout = idleTimeout
             self.keptDisconnected = keptDisconnected
         }
+    }
+
+    /// What the listener refused or cut off to stay within its budgets.
+    public struct Statistics: Sendable, Hashable {
+        /// Connections refused because ``Configuration/maximumConnections`` were open.
+        public var refusedConnections: UInt64 = 0
+        /// Connections closed because the unfinished lines of all connections went over
+        /// ``Configuration/partialLineBudget`` and theirs was the largest.
+        public var closedForPartialLines: UInt64 = 0
+        /// Connections closed because they stopped mid-line for ``Configuration/stalledLineTimeout``.
+        public var closedStalledMidLine: UInt64 = 0
+
+        /// Nothing refused or cut off yet.
+        public init() {}
     }
 
     private enum Phase {
@@ -84,17 +105,23 @@ public final class FeedListener: Sendable {
         endpoint: Endpoint, configuration: Configuration = Configuration(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         onStatus: @escaping @Sendable (ProducerStatus) -> Void = { _ in },
+        onStatistics: @escaping @Sendable (Statistics) -> Void = { _ in },
         onEvent: @escaping @Sendable (ProducerID, WireEvent) -> Void
     ) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.group = eventLoopGroup
-        self.registry = ProducerRegistry(keptDisconnected: configuration.keptDisconnected, onStatus: onStatus)
+        self.registry = ProducerRegistry(
+            keptDisconnected: configuration.keptDisconnected, maximumConnections: configuration.maximumConnections,
+            partialLineBudget: configuration.partialLineBudget, onStatus: onStatus, onStatistics: onStatistics)
         self.onEvent = onEvent
     }
 
     /// Every producer known, connected or recently disconnected, in connection order.
     public var producers: [ProducerStatus] { registry.snapshot }
+
+    /// What the listener refused or cut off so far.
+    public var statistics: Statistics { registry.statistics }
 
     /// The endpoint actually bound (a TCP port 0 becomes the port chosen), once started.
     public var localEndpoint: Endpoint? {
@@ -159,6 +186,17 @@ public final class FeedListener: Sendable {
     }
 
     /// Stops accepting, closes every producer's connection (state `listenerShutdown`) and removes the socket file.
+    /// Closes a connection from outside its handler, on its event loop, saying why.
+    static func close(_ channel: any Channel, reason: ProducerStatus.DisconnectReason) {
+        channel.pipeline.handler(type: FeedConnectionHandler.self).whenSuccess { _ in
+            if let context = try? channel.pipeline.syncOperations.context(handlerType: FeedConnectionHandler.self),
+                let handler = context.handler as? FeedConnectionHandler
+            {
+                handler.close(context: context, reason: reason)
+            }
+        }
+    }
+
     public func shutdown() async {
         let previous = phase.withLock { phase in
             defer { phase = .shutDown }
@@ -167,13 +205,7 @@ public final class FeedListener: Sendable {
         guard case .listening(let server, let bound) = previous else { return }
         try? await server.close()
         for channel in registry.beginShutdown() {
-            channel.pipeline.handler(type: FeedConnectionHandler.self).whenSuccess { _ in
-                if let context = try? channel.pipeline.syncOperations.context(handlerType: FeedConnectionHandler.self),
-                    let handler = context.handler as? FeedConnectionHandler
-                {
-                    handler.close(context: context, reason: .listenerShutdown)
-                }
-            }
+            Self.close(channel, reason: .listenerShutdown)
             try? await channel.closeFuture.get()
         }
         // Only the socket this listener created is removed: a file put at the path since, or another listener's

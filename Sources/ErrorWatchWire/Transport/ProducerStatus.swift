@@ -43,6 +43,11 @@ public struct ProducerStatus: Sendable, Hashable {
         case errorBudgetExceeded(badLines: Int)
         /// The producer sent nothing for the configured idle time; the listener closed it.
         case idle
+        /// The producer stopped in the middle of a line for the configured time; the listener closed it.
+        case stalledMidLine(seconds: Int)
+        /// The unfinished lines of all connections together went over the listener's budget, and this connection
+        /// held the largest; the listener closed it.
+        case partialLineBudgetExceeded(bytes: Int)
         /// The listener shut down.
         case listenerShutdown
         /// A socket error.
@@ -55,6 +60,8 @@ public struct ProducerStatus: Sendable, Hashable {
             case .rateLimitExceeded(let limit): "closed: over \(limit) bytes/s"
             case .errorBudgetExceeded(let count): "closed: \(count) bad lines"
             case .idle: "closed: idle"
+            case .stalledMidLine(let seconds): "closed: stalled mid-line for \(seconds)s"
+            case .partialLineBudgetExceeded(let bytes): "closed: held \(bytes) bytes of an unfinished line"
             case .listenerShutdown: "listener shut down"
             case .failed(let reason): "failed: \(reason)"
             }
