@@ -1,5 +1,6 @@
 import ErrorStreamingTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ErrorStreaming
@@ -137,4 +138,20 @@ struct SourceLocationTests {
         #expect(literal != Location(file: "Shop/Cart.swift", line: 3, function: "" as String))
         #expect(Location(file: "a.swift", line: 1, function: "").description == "a.swift:1")
     }
+}
+
+struct StreamOnAddTests {
+    /// `onAdd` sees every event synchronously, in order, on the adding thread: nothing is left to drain.
+    @Test func onAddSeesEveryEventAsItIsAdded() {
+        let seen = Mutex<[UInt64]>([])
+        let stream = ErrorStream(onAdd: { event in seen.withLock { $0.append(event.sequence) } })
+        var sequences: [UInt64] = []
+        for _ in 0..<1_000 { if let sequence = stream.add(CocoaLikeError()) { sequences.append(sequence) } }
+        #expect(seen.withLock { $0 } == sequences)
+        stream.finish()
+        stream.add(CocoaLikeError())
+        #expect(seen.withLock { $0.count } == 1_000, "an event added after finish is not an event")
+    }
+
+    struct CocoaLikeError: Error {}
 }

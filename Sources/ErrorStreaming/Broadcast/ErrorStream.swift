@@ -67,18 +67,28 @@ public final class ErrorStream: Sendable {
     /// The handling reports' listeners (see ``report(_:)``); a lock of its own, never held with `state`'s.
     let reports = Mutex(HandlingBroadcast())
     private let now: @Sendable () -> Date
+    private let onAdd: (@Sendable (ErrorEvent) -> Void)?
 
     /// Creates a stream.
     ///
     /// ```swift
     /// let stream = ErrorStream(historyCapacity: 64, now: { Date(timeIntervalSince1970: 0) })
+    /// let counted = ErrorStream(onAdd: { event in counter.count(event) })   // exact counts, no backlog
     /// ```
     /// - Parameters:
     ///   - historyCapacity: how many recent events the stream keeps for listeners that ask for replay.
     ///   - now: the time source for event timestamps; inject a fixed one in tests.
-    public init(historyCapacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - onAdd: called with every event, synchronously in ``add(_:file:line:function:)`` on the adding thread,
+    ///     after the stream's lock is released: for counting that must be exact whatever the rate, which a
+    ///     listener cannot promise (an unbounded one holds a backlog under a storm, a bounded one drops). Keep it
+    ///     short and never call back into the stream's `add` from it.
+    public init(
+        historyCapacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() },
+        onAdd: (@Sendable (ErrorEvent) -> Void)? = nil
+    ) {
         self.state = Mutex(BroadcastLog(historyCapacity: historyCapacity))
         self.now = now
+        self.onAdd = onAdd
     }
 
     /// Adds an error with the default context (source `"app"`, severity `.error`, origin `.user`).
@@ -142,6 +152,10 @@ public final class ErrorStream: Sendable {
             $0.add(error, context: context, location: location, timestamp: timestamp)
         }
         for waiter in woken { waiter.resume() }
+        if let onAdd, let sequence {
+            onAdd(
+                ErrorEvent(error: error, sequence: sequence, timestamp: timestamp, context: context, addedAt: location))
+        }
         return sequence
     }
 

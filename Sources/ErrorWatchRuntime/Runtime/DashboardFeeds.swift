@@ -21,9 +21,8 @@ final class DashboardFeeds: Sendable {
     let now: @Sendable () -> Date
     let executor: (any TaskExecutor)?
     let counter: ErrorCounter
-    let issues = IssueTracker()
+    let issues: IssueTracker
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let countingTask = Mutex<Task<Void, Never>?>(nil)
     private let coalescer: SharedAlertCoalescer<ErasedClock>
     /// Each alert group's current run: when it started, and its title and short type, made once per run rather
     /// than once per coalesced error.
@@ -44,7 +43,8 @@ final class DashboardFeeds: Sendable {
 
     init(
         stream: ErrorStream, metrics: DashboardMetrics, inbox: ActionInbox, clock: ErasedClock,
-        now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)?
+        now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)?, counter: ErrorCounter,
+        issues: IssueTracker
     ) {
         self.stream = stream
         self.metrics = metrics
@@ -52,7 +52,8 @@ final class DashboardFeeds: Sendable {
         self.clock = clock
         self.now = now
         self.executor = executor
-        counter = ErrorCounter(metrics: metrics)
+        self.counter = counter
+        self.issues = issues
         coalescer = SharedAlertCoalescer(
             clock: clock,
             configuration: AlertCoalescer<ErasedClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
@@ -65,7 +66,6 @@ final class DashboardFeeds: Sendable {
     func start() {
         let logs = stream.events(bufferingPolicy: .bufferingNewest(8_192))
         let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
-        let counts = stream.events(bufferingPolicy: .unbounded)
         let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
         let started = [
             spawn { [self] in
@@ -94,27 +94,12 @@ final class DashboardFeeds: Sendable {
                 }
             },
         ]
-        // Counting is not cancelled on stop: it ends when the stream finishes and it has counted everything, so
-        // the totals a session reports at exit are exact.
-        let counting = spawn { [self] in
-            for await event in counts {
-                let facts = ErrorFacts(event)
-                counter.count(event, facts: facts)
-                issues.count(event, facts: facts)
-            }
-        }
         tasks.withLock { $0 += started }
-        countingTask.withLock { $0 = counting }
     }
 
-    /// Cancels every feed but the counting one, which ends when the stream finishes.
+    /// Cancels every feed. Counting is not a feed: the stream counts as errors are added (see `DashboardRuntime`).
     func stop() {
         for task in tasks.withLock({ $0 }) { task.cancel() }
-    }
-
-    /// Waits until the counting feed has counted everything the stream held; call after the stream finished.
-    func countingFinished() async {
-        await countingTask.withLock { $0 }?.value
     }
 
     private func receiveAlert(_ event: ErrorEvent) {
@@ -155,16 +140,7 @@ final class DashboardFeeds: Sendable {
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.
     func sample() -> MetricsSnapshot {
-        let counters = metrics.counters()
-        let byTypeAndCategory = counters.filter { $0.key.label == "errors" }
-        var byType: [String: Int] = [:]
-        var byCategory: [ErrorCategory: Int] = [:]
-        for (key, value) in byTypeAndCategory {
-            byType[key.dimensions["type"] ?? "?", default: 0] += Int(value)
-            if let category = key.dimensions["category"].flatMap(ErrorCategory.init(rawValue:)) {
-                byCategory[category, default: 0] += Int(value)
-            }
-        }
+        let totals = counter.totals
         // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
         // Read back by exact key: remote producers' metrics live under `remote.` and cannot shadow these.
         let statistics = stream.statistics
@@ -173,12 +149,12 @@ final class DashboardFeeds: Sendable {
         Gauge(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
         let dropped = UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.dropped"))
         let listeners = Int(clamping: UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.listeners")))
-        return MetricsSnapshot(
-            totalErrors: byType.values.reduce(0, +),
-            errorsByType: counter.typeOrder.map { MetricsSnapshot.TypeCount(name: $0, count: byType[$0] ?? 0) },
-            errorsByCategory: byCategory,
+        var snapshot = MetricsSnapshot(
+            totalErrors: totals.total, errorsByType: totals.byType, errorsByCategory: totals.byCategory,
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
             series: sampleSeries(), droppedEvents: dropped, listenerCount: listeners)
+        snapshot.otherTypeErrors = totals.otherTypes
+        return snapshot
     }
 
     /// What the apps and producers record, the most recently updated first; counters get their rate over the

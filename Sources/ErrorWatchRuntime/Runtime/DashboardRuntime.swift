@@ -58,14 +58,22 @@ public final class DashboardRuntime: Sendable {
         self.timeScale = timeScale
         self.executor = executor
         let now: @Sendable () -> Date = { startDate.addingTimeInterval(clock.now.offset.seconds * timeScale) }
-        let stream = ErrorStream(historyCapacity: historyCapacity, now: now)
         let metrics = DashboardMetrics(now: now)
+        // Counting happens where errors are added, synchronously: exact at any rate, with no backlog to hold.
+        let counter = ErrorCounter(metrics: metrics)
+        let issues = IssueTracker()
+        let stream = ErrorStream(historyCapacity: historyCapacity, now: now) { event in
+            let facts = ErrorFacts(event)
+            counter.count(event, facts: facts)
+            issues.count(event, facts: facts)
+        }
         let inbox = ActionInbox()
         self.stream = stream
         self.metrics = metrics
         self.inbox = inbox
         feeds = DashboardFeeds(
-            stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor)
+            stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor,
+            counter: counter, issues: issues)
         ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now)
     }
 
@@ -120,34 +128,12 @@ public final class DashboardRuntime: Sendable {
         for app in attachedApps { app.start() }
     }
 
-    /// Stops the apps and the feeds, and finishes the stream. The counting feed goes on until it has counted
-    /// what the stream held: ``countingFinished()`` waits for it.
+    /// Stops the apps and the feeds, and finishes the stream. Every error added was counted as it was added, so
+    /// totals read after this are exact.
     public func stop() {
         for app in attachedApps { app.stop() }
         feeds.stop()
         stream.finish()
-    }
-
-    /// Waits, after ``stop()``, until every error added has been counted, so totals read now are exact; gives up
-    /// after `limit` (a flood's backlog must not hold the exit), and says whether counting finished.
-    @discardableResult
-    public func countingFinished(within limit: Duration = .seconds(2)) async -> Bool {
-        let feeds = self.feeds
-        let first = FirstOfTwo()
-        // Not a task group: awaiting the counting task cannot be cancelled, and a group would wait for it anyway.
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            first.resume(with: false)
-        }
-        let result = await withCheckedContinuation { continuation in
-            first.set(continuation)
-            Task {
-                await feeds.countingFinished()
-                first.resume(with: true)
-            }
-        }
-        timer.cancel()
-        return result
     }
 
     /// Performs what the reducer asked for that concerns an attached app. Quit and redraw belong to the terminal
@@ -195,42 +181,5 @@ extension Duration {
     var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
-    }
-}
-
-/// Resumes one continuation with whichever of two outcomes comes first; the later one is dropped.
-private final class FirstOfTwo: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Bool, Never>?
-        var early: Bool?
-        var done = false
-    }
-    private let state = Mutex(State())
-
-    func set(_ continuation: CheckedContinuation<Bool, Never>) {
-        let early = state.withLock { s -> Bool? in
-            if let early = s.early, !s.done {
-                s.done = true
-                return early
-            }
-            s.continuation = continuation
-            return nil
-        }
-        // Resumed outside the lock.
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func resume(with value: Bool) {
-        let continuation = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-            guard !s.done else { return nil }
-            guard let continuation = s.continuation else {
-                if s.early == nil { s.early = value }
-                return nil
-            }
-            s.done = true
-            s.continuation = nil
-            return continuation
-        }
-        continuation?.resume(returning: value)
     }
 }

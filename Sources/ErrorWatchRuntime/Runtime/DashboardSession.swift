@@ -141,8 +141,7 @@ public final class DashboardSession: Sendable {
         }
         for source in running.reversed() { await source.shutdown() }
         if wasRunning { runtime.stop() }
-        // Read once everything added has been counted: the exit totals are exact.
-        await runtime.countingFinished()
+        // Every error was counted as it was added: the exit totals are exact now.
         let statistics = runtime.stream.statistics
         let counted = runtime.sampleMetrics().totalErrors
         if let recorder { await recorder.stop() }

@@ -4,16 +4,17 @@ import ErrorWatchUI
 import Foundation
 import Synchronization
 
-/// Counts every error of a stream by type and category through swift-metrics, and keeps a per-second rate
-/// for the last minute. Fed by the `Metrics` pane's own, unbounded subscription, so its totals are exact.
+/// Counts every error of a stream, exactly and in bounded memory: the total, per category, and per type in a
+/// table of the ``typeTableCapacity`` most frequent types with an exact `other` row (``TopKCounts``), plus a
+/// per-second rate for the last minute. Called synchronously where errors are added (the stream's `onAdd`), so it
+/// can never fall behind a storm and hold a backlog; the cost per error is one lock and O(log K).
 final class ErrorCounter: Sendable {
+    /// The most error types counted by name; the rest are counted together as `other`.
+    static let typeTableCapacity = 1_000
+
     private struct State {
-        /// One counter per type and category (two levels, so counting builds no key string).
-        var counters: [String: [ErrorCategory: Counter]] = [:]
-        /// Short type names by qualified name.
-        var shortNames: [String: String] = [:]
-        /// Type names in order of first appearance: the numbering of the `1`…`9` filters.
-        var typeOrder: [String] = []
+        var types = TopKCounts<String>(capacity: ErrorCounter.typeTableCapacity)
+        var byCategory: [ErrorCategory: Int] = [:]
         /// Errors per wall-clock second, keyed by whole seconds since 1970.
         var perSecond: [Int: Int] = [:]
     }
@@ -21,34 +22,50 @@ final class ErrorCounter: Sendable {
     private let state = Mutex(State())
     private let metrics: DashboardMetrics
 
+    /// - Parameter metrics: the backend whose `errors` counters (one per category: a handful of series, however
+    ///   many types) an exporter would see.
     init(metrics: DashboardMetrics) { self.metrics = metrics }
 
     func count(_ event: ErrorEvent) { count(event, facts: ErrorFacts(event)) }
 
     /// Counts `event`, whose facts the caller already read (one cast of the error serves every counter).
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
-        let (qualified, category) = (facts.typeName, facts.category)
+        let type = DashboardEvent.shortTypeName(facts.typeName)
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
-        let counter = state.withLock { s in
+        state.withLock { s in
+            s.types.add(type)
+            s.byCategory[facts.category, default: 0] += 1
             s.perSecond[second, default: 0] += 1
             if s.perSecond.count > 120 {
                 let cutoff = second - 90
                 s.perSecond = s.perSecond.filter { $0.key >= cutoff }
             }
-            if let existing = s.counters[qualified]?[category] { return existing }
-            let type = s.shortNames[qualified] ?? DashboardEvent.shortTypeName(qualified)
-            s.shortNames[qualified] = type
-            if !s.typeOrder.contains(type) { s.typeOrder.append(type) }
-            let created = Counter(
-                label: "errors", dimensions: [("type", type), ("category", category.rawValue)], factory: metrics)
-            s.counters[qualified, default: [:]][category] = created
-            return created
         }
-        counter.increment()
+        Counter(label: "errors", dimensions: [("category", facts.category.rawValue)], factory: metrics).increment()
     }
 
-    /// Type names in order of first appearance.
-    var typeOrder: [String] { state.withLock { $0.typeOrder } }
+    /// The counts as the Metrics pane shows them.
+    struct Totals {
+        var total: Int
+        /// The types listed, in the order they were first listed (the `1`…`9` filters' numbering).
+        var byType: [MetricsSnapshot.TypeCount]
+        /// Errors of every type not listed.
+        var otherTypes: Int
+        var byCategory: [ErrorCategory: Int]
+    }
+
+    /// Every count, read at once.
+    var totals: Totals {
+        state.withLock { s in
+            Totals(
+                total: s.types.total,
+                byType: s.types.top.map { MetricsSnapshot.TypeCount(name: $0.name, count: $0.count) },
+                otherTypes: s.types.other, byCategory: s.byCategory)
+        }
+    }
+
+    /// Type names listed, in order of first listing.
+    var typeOrder: [String] { totals.byType.map(\.name) }
 
     /// Errors in each of the 60 seconds up to and including `now`'s second, oldest first.
     func ratePerSecond(endingAt now: Date) -> [Int] {

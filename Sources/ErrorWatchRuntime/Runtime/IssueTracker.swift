@@ -5,12 +5,13 @@ import Foundation
 import Synchronization
 
 /// Groups every error of the stream by fingerprint, background ones included, for the Issues view: exact counts
-/// (fed by the counting subscription, which never drops), services, first and last seen, a per-second history of
-/// the last minute and the most recent occurrences.
+/// (fed synchronously as errors are added, so nothing is dropped or left behind), services, first and last seen, a
+/// per-second history of the last minute and the most recent occurrences.
 ///
 /// Counting stays cheap: an occurrence keeps its raw event and is turned into text only when a sample that
-/// includes it is taken. At most ``capacity`` issues are kept; beyond that the least recently seen is forgotten
-/// (and reported as evicted, so the view forgets it too).
+/// includes it is taken. At most ``capacity`` issues are kept; beyond that the least recently counted is forgotten
+/// (and reported as evicted, so the view forgets it too), found in amortised O(1) through a queue of touches, so
+/// a flood of new fingerprints costs the same per error as a flood of one.
 final class IssueTracker: Sendable {
     fileprivate struct Issue {
         var record: IssueRecord
@@ -19,11 +20,37 @@ final class IssueTracker: Sendable {
         /// Occurrences per whole second since 1970.
         var seconds: [Int: Int] = [:]
         var changed = true
+        /// When it was last counted, in the tracker's touch order.
+        var touch: UInt64 = 0
     }
 
     private struct State {
         var issues: [String: Issue] = [:]
         var evicted: [String] = []
+        /// Every touch in order, each with its stamp; an entry whose stamp is not its issue's latest is stale.
+        var touches: Deque<(fingerprint: String, stamp: UInt64)> = []
+        var nextTouch: UInt64 = 0
+
+        /// Records that `fingerprint` was counted now.
+        mutating func touch(_ fingerprint: String) {
+            nextTouch += 1
+            issues[fingerprint]?.touch = nextTouch
+            touches.append((fingerprint, nextTouch))
+            // Stale entries are dropped when they outnumber the issues, so the queue stays within a small multiple.
+            if touches.count > 4 * max(issues.count, 64) {
+                touches = Deque(touches.filter { issues[$0.fingerprint]?.touch == $0.stamp })
+            }
+        }
+
+        /// Forgets the least recently counted issue.
+        mutating func evictLeastRecent() {
+            while let first = touches.popFirst() {
+                guard issues[first.fingerprint]?.touch == first.stamp else { continue }
+                issues[first.fingerprint] = nil
+                evicted.append(first.fingerprint)
+                return
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -51,19 +78,17 @@ final class IssueTracker: Sendable {
         let service = event.metadata["service.name"]
         // The common case, an issue already known, takes the lock once and updates the record in place.
         let counted = state.withLock { s in
-            s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
+            guard s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
+            else { return false }
+            s.touch(fingerprint)
+            return true
         }
         if counted { return }
         // A new issue: its names are built outside the lock.
         let classification = Classification(of: event.error)
         state.withLock { s in
             if s.issues[fingerprint] == nil {
-                if s.issues.count >= capacity,
-                    let oldest = s.issues.min(by: { $0.value.record.lastSeen < $1.value.record.lastSeen })
-                {
-                    s.issues[oldest.key] = nil
-                    s.evicted.append(oldest.key)
-                }
+                if s.issues.count >= capacity { s.evictLeastRecent() }
                 s.issues[fingerprint] = Issue(
                     record: IssueRecord(
                         fingerprint: fingerprint, typeName: DashboardEvent.shortTypeName(classification.typeName),
@@ -72,6 +97,7 @@ final class IssueTracker: Sendable {
                         firstSeen: event.timestamp, lastSeen: event.timestamp))
             }
             s.issues[fingerprint]?.add(event, category: category, second: second, service: service)
+            s.touch(fingerprint)
         }
     }
 

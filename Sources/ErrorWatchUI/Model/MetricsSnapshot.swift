@@ -19,8 +19,11 @@ public struct MetricsSnapshot: Sendable, Hashable {
 
     /// Every error added to the stream so far.
     public var totalErrors: Int
-    /// Counts per error type, in display order (the Metrics pane numbers them 1…9 for the type filter).
+    /// Counts per error type, in display order (the Metrics pane numbers them 1…9 for the type filter): the most
+    /// frequent types, at most a thousand.
     public var errorsByType: [TypeCount]
+    /// Errors of the types not in ``errorsByType`` (counted exactly, together).
+    public var otherTypeErrors: Int = 0
     /// Counts per category; missing categories count 0.
     public var errorsByCategory: [ErrorCategory: Int]
     /// Errors per second over the last 60 one-second buckets, oldest first.

@@ -37,7 +37,7 @@ public enum MetricsPane {
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
-        let typeRows = min(9, m.errorsByType.count) + 1 + (m.errorsByType.count > 9 ? 1 : 0)
+        let typeRows = min(9, m.errorsByType.count) + 1 + (m.errorsByType.count > 9 || m.otherTypeErrors > 0 ? 1 : 0)
         let side = width >= 56
         if inner.maxY - y < typeRows + 2 {
             // Short pane: the numbered types matter most (keys 1…9 toggle them), so pack them first, leaving half
@@ -180,8 +180,16 @@ public enum MetricsPane {
             buffer.write(" " + count, x: x + 3 + nameWidth, y: y, width: count.count + 1, style: style)
             y += 1
         }
-        if types.count > 9, y < bottom {
-            buffer.write("+\(types.count - 9) more", x: x + 3, y: y, width: width - 3, style: palette[.muted])
+        // The rest in one row with its exact count: types past the ninth, and those past the table's thousand.
+        let other = state.metrics.otherTypeErrors
+        let hidden = types.dropFirst(9).reduce(0) { $0 + $1.count } + other
+        if hidden > 0, y < bottom {
+            let label =
+                types.count > 9 ? "+\(types.count - 9) more" + (other > 0 ? " & other types" : "") : "other types"
+            let count = Format.count(hidden)
+            let nameWidth = max(1, width - 3 - count.count - 1)
+            buffer.write(label, x: x + 3, y: y, width: nameWidth, style: palette[.muted])
+            buffer.write(" " + count, x: x + 3 + nameWidth, y: y, width: count.count + 1, style: palette[.muted])
             y += 1
         }
         return y
