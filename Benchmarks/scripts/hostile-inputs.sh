@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Repeats issue 14's attacks against the release dashboard in a real terminal (tmux 120x40) and prints, for each:
+# resident memory (VmRSS while attacked, VmHWM at exit), key-to-visible latency (`?` to the help overlay), and the
+# counts the dashboard reports at exit against what was sent.
+#   1. 4,000 connections each holding 64,994 bytes of an unfinished line
+#   2. 30,000 one-shot connections (one error line each), timed per 5,000
+#   3. 200,000 distinct exception.type values
+#   4. a storm of 10,000,000 errors/s asked for 20 s (the simulated app's S key)
+# Usage: Benchmarks/scripts/hostile-inputs.sh            (figures go to docs/benchmarks-hostile.md by hand)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release --product errorwatch >/dev/null
+BIN="$(swift build -c release --show-bin-path)/errorwatch"
+PRODUCER="python3 Benchmarks/scripts/hostile_producer.py"
+SOCK="errorwatch-hostile-$$"
+T=(tmux -L "$SOCK")
+trap '"${T[@]}" kill-server >/dev/null 2>&1 || true' EXIT
+ulimit -n 16384 || true
+screen() { "${T[@]}" capture-pane -p -t hostile; }
+wait_for() { local deadline=$((SECONDS + ${2:-30})); until screen | grep -Eq -- "$1"; do ((SECONDS < deadline)) || return 1; sleep 0.005; done; }
+ms() { date +%s%3N; }
+pid() { pgrep -f "^$BIN --stats" | head -1; }
+rss() { awk '/VmRSS/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+run() {
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    "${T[@]}" -f /dev/null new-session -d -s hostile -x 120 -y 40 \
+        "ulimit -n 16384; env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats $* ; sleep 600"
+    "${T[@]}" set-option -t hostile status off >/dev/null
+    wait_for "Alerts"
+}
+keys() {
+    local worst=0
+    for _ in 1 2 3; do
+        local start end
+        start=$(ms); "${T[@]}" send-keys -t hostile '?'; wait_for "Help . keys" 10; end=$(ms)
+        (((end - start) > worst)) && worst=$((end - start))
+        "${T[@]}" send-keys -t hostile Escape; sleep 0.3
+    done
+    echo "   worst key-to-visible: ${worst} ms (tmux send + capture included)"
+}
+finish() {
+    "${T[@]}" send-keys -t hostile q
+    wait_for "peak memory" 30
+    screen | sed -n '/errorwatch stats/,/peak memory/p' | grep -E "errors added|errors counted|peak memory" | sed 's/^/   /'
+}
+
+P=$(port)
+echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
+run --listen "tcp:$P"
+coproc HALF { $PRODUCER halflines "$P" 4000 64994; }
+read -r result <&"${HALF[0]}"; echo "   $result"
+echo "   RSS while held: $(rss)"
+screen | grep -Eo "refused [0-9]+ connections[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+exec {HALF[1]}>&-
+wait "$HALF_PID" || true
+finish
+
+P=$(port)
+echo "== 2. 30,000 one-shot connections (tcp:$P)"
+run --listen "tcp:$P"
+$PRODUCER oneshot "$P" 30000 | sed 's/^/   /'
+echo "   RSS after: $(rss)"
+keys
+finish
+
+P=$(port)
+echo "== 3. 200,000 distinct exception.type values (tcp:$P)"
+run --listen "tcp:$P"
+start=$(ms)
+$PRODUCER types "$P" 200000 | sed 's/^/   /'
+wait_for "errors 200,000|errors 200000" 300 && echo "   total shown exact after $(( $(ms) - start )) ms"
+echo "   RSS after: $(rss)"
+keys
+finish
+
+echo "== 4. storm: 10,000,000 errors/s asked for 20 s"
+run --storm-rate 10000000 --storm-duration 20s
+"${T[@]}" send-keys -t hostile S
+sleep 5
+echo "   RSS during storm: $(rss)"
+keys
+sleep 12
+echo "   RSS near the end: $(rss)"
+finish
