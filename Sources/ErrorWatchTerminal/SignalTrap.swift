@@ -95,9 +95,24 @@ private func emergencyRestore() {
             lseek(capture, 0, SEEK_SET)
             var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
             withUnsafeMutableBytes(of: &buffer) { raw in
+                var afterC2 = false
                 while true {
                     let n = read(capture, raw.baseAddress, raw.count)
                     if n <= 0 { break }
+                    // Held text may carry escape sequences (a library's log line quoting hostile input). A signal
+                    // handler cannot run the Sanitizer (it allocates), so controls are masked byte by byte: C0 but
+                    // newline and tab, DEL, and C1 (UTF-8 C2 80–9F) become `?`, so nothing changes the terminal.
+                    for index in 0..<n {
+                        let byte = raw[index]
+                        if afterC2, byte >= 0x80, byte <= 0x9F {
+                            // At a chunk's start the lead byte is already out: alone, it is only invalid UTF-8.
+                            if index > 0 { raw[index - 1] = UInt8(ascii: "?") }
+                            raw[index] = UInt8(ascii: "?")
+                        } else if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F {
+                            raw[index] = UInt8(ascii: "?")
+                        }
+                        afterC2 = byte == 0xC2
+                    }
                     _ = write(STDERR_FILENO, raw.baseAddress, n)
                 }
             }

@@ -23,7 +23,7 @@ struct StderrHoldTests {
         }
 
         SignalTrap.holdStderr()
-        let message = "errorwatch-test: written while the screen was active\n"
+        let message = "errorwatch-test: written while the screen was active \u{1B}]0;pwned\u{07}\u{9B}2J\n"
         _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         // Other tests run in parallel and may write to the process's stderr too (swift-log's default handler):
         // what matters is that this message does not get through before the release, and does after it.
@@ -36,5 +36,9 @@ struct StderrHoldTests {
         let count = read(fds[0], &buffer, buffer.count)
         let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
         #expect(text.contains("written while the screen was active"))
+        // Escape sequences in held text are masked, so nothing printed after the screen changes the terminal.
+        #expect(text.contains("active ?]0;pwned?"))
+        #expect(text.contains("?2J"))
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{9B}"))
     }
 }

@@ -279,6 +279,22 @@ else
     echo "skip the pipe: no python3"
 fi
 
+# --- Run 7: two named pipes tailed, one writer holding its pipe open without writing: keys work, q exits at once ---
+FIFO_DIR="$(mktemp -d)"
+mkfifo "$FIFO_DIR/a.fifo" "$FIFO_DIR/b.fifo"
+start "" --tail "$FIFO_DIR/a.fifo" --tail "$FIFO_DIR/b.fifo"
+check "tailing two FIFOs, first frame (run 7)" "Alerts" 30
+# A writer that says one thing and then holds the pipe open; the other pipe never gets a writer.
+(printf 'ERROR fifo writer: disk full\n'; sleep 120) >"$FIFO_DIR/a.fifo" &
+FIFO_WRITER=$!
+check "the FIFO's line is read" "disk full"
+check "both FIFOs are sources" "b.fifo"
+keys q
+check "q exits while a writer holds the pipe open" "EXIT=0" 5
+check "echo and icanon restored (FIFO)" "^echo icanon <stty|^icanon echo <stty"
+kill "$FIFO_WRITER" 2>/dev/null || true
+rm -rf "$FIFO_DIR"
+
 # --- A terminal that cannot move the cursor: a clear message and exit code 1 at once, terminal untouched ---
 start "TERM=dumb"
 check "TERM=dumb is refused with the render hint" "cannot move the cursor.*errorwatch render|cannot move the cursor" 15
