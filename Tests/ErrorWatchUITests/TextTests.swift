@@ -30,14 +30,8 @@ struct TextTests {
     /// Random text made safe never keeps a control, joiner or invisible character, never starts with a zero-width
     /// scalar, and takes in a screen buffer exactly the columns ``DisplayWidth`` says (so ncurses agrees).
     @Test func sanitizedTextDrawsInTheColumnsItMeasures() {
-        var seed: UInt64 = 0xC0FFEE
-        func next() -> UInt64 {
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: 0xC0FFEE)
+        func next() -> UInt64 { generator.next() }
         let interesting: [UInt32] = [
             0x1B, 0x9B, 0x200B, 0x200D, 0xFE0F, 0x301, 0x1F469, 0x1F4BB, 0x4DC0, 0x1F1EB, 0xE0067, 0x2028, 0x202E,
             0x1160, 0xAC00, 0x0915, 0x093F, 0x1F3FD, 0x16FF0, 0x378, 0xFEFF, 0x61, 0x20,
