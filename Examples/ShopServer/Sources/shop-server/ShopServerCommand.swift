@@ -31,6 +31,11 @@ struct ShopServerCommand: AsyncParsableCommand {
             valueName: "endpoint"))
     var errorwatch: String?
 
+    @Option(
+        name: .customLong("errorwatch-queue"),
+        help: "Lines the forwarder may hold while the dashboard reads late; beyond them it drops and counts.")
+    var errorwatchQueue = 4_096
+
     @Option(help: "Seed for the simulated failures.")
     var seed: UInt64 = 7
 
@@ -39,6 +44,7 @@ struct ShopServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard errorwatchQueue > 0 else { throw ValidationError("--errorwatch-queue must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level") }
         if let errorwatch {
             do { _ = try Endpoint(parsing: errorwatch) } catch {
@@ -52,7 +58,8 @@ struct ShopServerCommand: AsyncParsableCommand {
         let stream = ErrorStream()
         let forwarder = try errorwatch.map {
             ErrorForwarder(
-                endpoint: try Endpoint(parsing: $0), source: SourceInfo(serviceName: "shop-server"), stream: stream)
+                endpoint: try Endpoint(parsing: $0), source: SourceInfo(serviceName: "shop-server"), stream: stream,
+                configuration: ErrorForwarder.Configuration(queueCapacity: errorwatchQueue))
         }
         forwarder?.start()
         LoggingSystem.bootstrap { label in
