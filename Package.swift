@@ -12,6 +12,8 @@ let package = Package(
         // Test doubles for apps' own tests (ManualClock), kept apart so an app that links ErrorStreaming does not
         // link them, as swift-log keeps InMemoryLogging apart.
         .library(name: "ErrorStreamingTesting", targets: ["ErrorStreamingTesting"]),
+        // Error counters through swift-metrics (`errors_total`), apart so apps without swift-metrics do not link it.
+        .library(name: "ErrorStreamingMetrics", targets: ["ErrorStreamingMetrics"]),
         // What crosses a process boundary: NDJSON format, forwarder, listener, tailer, recorder.
         .library(name: "ErrorWatchWire", targets: ["ErrorWatchWire"]),
         // The pure dashboard model, exported so Benchmarks/ (a separate package) can measure rendering.
@@ -44,6 +46,12 @@ let package = Package(
             ]
         ),
         .target(name: "ErrorStreamingTesting", dependencies: ["ErrorStreaming"]),
+        // A stream's errors as swift-metrics counters and its drops and listeners as gauges; CoreMetrics only, so
+        // any backend (swift-prometheus, OTel) exports them.
+        .target(
+            name: "ErrorStreamingMetrics",
+            dependencies: ["ErrorStreaming", .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
         // The NDJSON wire feed: format, forwarder, listener, tailer, recorder. SwiftNIO for the sockets.
         .target(
             name: "ErrorWatchWire",
@@ -135,6 +143,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ErrorStreamingTests", dependencies: ["ErrorStreaming", "ErrorStreamingTesting"]),
+        .testTarget(
+            name: "ErrorStreamingMetricsTests",
+            dependencies: [
+                "ErrorStreamingMetrics", "ErrorStreaming",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
         .testTarget(
             name: "ErrorWatchWireTests",
             dependencies: [

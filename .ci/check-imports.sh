@@ -21,8 +21,11 @@ forbid() {
     done
 }
 
-forbid ErrorStreaming ErrorStreamingTesting ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal \
-    ErrorWatchDemo CNCurses Logging CoreMetrics Metrics
+forbid ErrorStreaming ErrorStreamingTesting ErrorStreamingMetrics ErrorWatchWire ErrorWatchUI ErrorWatchRuntime \
+    ErrorWatchTerminal ErrorWatchDemo CNCurses Logging CoreMetrics Metrics
+# The metrics recorder needs ErrorStreaming and swift-metrics' CoreMetrics, nothing else: an app links only those.
+forbid ErrorStreamingMetrics ErrorStreamingTesting ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal \
+    ErrorWatchDemo CNCurses Logging Metrics
 forbid ErrorWatchUI ErrorWatchDemo ErrorWatchRuntime ErrorWatchTerminal CNCurses ErrorWatchWire
 forbid ErrorWatchDemo ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchWire CNCurses
 forbid ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses

@@ -1,0 +1,106 @@
+import ArgumentParser
+import ErrorStreaming
+import ErrorStreamingMetrics
+import ErrorWatchWire
+import Hummingbird
+import Logging
+import Prometheus
+import ShopCore
+
+/// `shop-server`: the example shop, its errors and logs sent to an errorwatch dashboard, its error counters
+/// served to Prometheus.
+@main
+struct ShopServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shop-server",
+        abstract: "A Hummingbird shop whose checkout fails in realistic ways, watched live by errorwatch.",
+        discussion: """
+            GET /products, POST /checkout {"sku":"mug","quantity":1}, GET /metrics (Prometheus text).
+            Watch it: errorwatch --listen unix:/tmp/ew.sock, then shop-server --errorwatch unix:/tmp/ew.sock
+            """)
+
+    @Option(help: "The TCP port to serve HTTP on.")
+    var port = 8080
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(
+        help: ArgumentHelp(
+            "Send errors and logs to this errorwatch dashboard: unix:PATH, tcp:PORT or tcp:HOST:PORT.",
+            valueName: "endpoint"))
+    var errorwatch: String?
+
+    @Option(
+        name: .customLong("errorwatch-queue"),
+        help: "Lines the forwarder may hold while the dashboard reads late; beyond them it drops and counts.")
+    var errorwatchQueue = 4_096
+
+    @Option(help: "Seed for the simulated failures.")
+    var seed: UInt64 = 7
+
+    @Option(name: .customLong("log-level"), help: "The lowest level logged (trace…critical).")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard errorwatchQueue > 0 else { throw ValidationError("--errorwatch-queue must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level") }
+        if let errorwatch {
+            do { _ = try Endpoint(parsing: errorwatch) } catch {
+                throw ValidationError("--errorwatch \(errorwatch): \(error)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let stream = ErrorStream()
+        let forwarder = try errorwatch.map {
+            ErrorForwarder(
+                endpoint: try Endpoint(parsing: $0), source: SourceInfo(serviceName: "shop-server"), stream: stream,
+                configuration: ErrorForwarder.Configuration(queueCapacity: errorwatchQueue))
+        }
+        forwarder?.start()
+        LoggingSystem.bootstrap { label in
+            var console = StreamLogHandler.standardError(label: label)
+            console.logLevel = level
+            guard let forwarder else { return console }
+            return MultiplexLogHandler([
+                console, ForwardingLogHandler(label: label, forwarder: forwarder, logLevel: level),
+            ])
+        }
+        let logger = Logger(label: "shop")
+
+        // One registry for everything /metrics serves; the factory is passed explicitly, nothing global.
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let recorder = ErrorMetricsRecorder(stream: stream, factory: factory)
+        let recording = Task { await recorder.run() }
+        let forwarderGauges = forwarder.map { ForwarderGauges(forwarder: $0, factory: factory) }
+
+        let routes = ShopRoutes(
+            checkout: CheckoutService(
+                stream: stream, dice: ShopDice(seed: seed), logger: Logger(label: "shop.checkout")),
+            handling: ShopErrorHandling(stream: stream, logger: Logger(label: "shop.errors")),
+            recorder: recorder, registry: registry, beforeScrape: { forwarderGauges?.refresh() })
+        let app = Application(
+            router: routes.router(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-server"),
+            logger: logger)
+        logger.info(
+            "shop-server starting",
+            metadata: ["port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatch ?? "off")"])
+        // Runs until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish first.
+        try await app.runService()
+
+        stream.finish()
+        await recording.value
+        if let forwarder {
+            await forwarder.shutdown()
+            let statistics = forwarder.statistics
+            print("shop-server: forwarder sent \(statistics.sent) lines, dropped \(statistics.dropped)")
+        }
+        print("shop-server: \(stream.statistics.added) errors added to the stream")
+    }
+}
