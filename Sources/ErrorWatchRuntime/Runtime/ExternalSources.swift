@@ -270,14 +270,17 @@ extension SourceStatus {
     /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
     init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
         var parts: [String] = []
+        func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
         if statistics.refusedConnections > 0 {
             parts.append(
-                "refused \(statistics.refusedConnections) connections (limit \(configuration.maximumConnections))")
+                "refused \(connections(statistics.refusedConnections)) (limit \(configuration.maximumConnections))")
         }
         if statistics.closedForPartialLines > 0 {
-            parts.append("closed \(statistics.closedForPartialLines) holding unfinished lines")
+            parts.append("closed \(connections(statistics.closedForPartialLines)) holding unfinished lines")
         }
-        if statistics.closedStalledMidLine > 0 { parts.append("closed \(statistics.closedStalledMidLine) stalled mid-line") }
+        if statistics.closedStalledMidLine > 0 {
+            parts.append("closed \(connections(statistics.closedStalledMidLine)) stalled mid-line")
+        }
         self.init(
             id: "listener:\(endpoint)", kind: .socket, name: "\(endpoint)", detail: "listener budgets",
             state: parts.joined(separator: ", "), health: .degraded)
