@@ -92,7 +92,7 @@ func validateSpeed(_ speed: Double) throws {
 /// `--max-gap`: the longest silence of a recording played in full, in playback time (`5s`, `500ms`, `2m`, up to a
 /// day); `none` or `0` plays every silence in full.
 func parseMaximumGap(_ text: String) throws -> MaximumGap {
-    if text.lowercased() == "none" { return MaximumGap(limit: nil) }
+    if text.lowercased() == "none" || text == "0" { return MaximumGap(limit: nil) }
     do {
         let limit = try parseDuration(text)
         return MaximumGap(limit: limit > .zero ? limit : nil)

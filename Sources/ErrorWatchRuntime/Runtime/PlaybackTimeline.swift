@@ -27,15 +27,21 @@ public struct PlaybackTimeline: Sendable, Equatable {
     /// The longest silence played in full, in playback time; `nil` plays every silence in full.
     public let maximumGap: Duration?
     /// Recorded time left out so far.
-    public private(set) var skipped: Duration = .zero
+    public var skipped: Duration { .microseconds(skippedMicros) }
     /// Silences shortened so far.
     public private(set) var compressedGaps = 0
     /// Where the last event played; `nil` before the first.
-    public private(set) var position: Duration?
-    /// Playback time taken out so far: a later offset plays at `offset / speed - removed`, so without any
-    /// compression every event plays exactly at `offset / speed`.
-    private var removed: Duration = .zero
-    private var lastOffset: Duration = .zero
+    public var position: Duration? { positionMicros.map { .microseconds($0) } }
+
+    // All in whole microseconds, as recordings are written, so the arithmetic is exact: `offset / speed` is the one
+    // rounding, and for speeds in 0.01…10,000 it cannot overflow (offsets are clamped to 2^63 µs by the reader).
+    private let maximumGapMicros: Int64?
+    private var skippedMicros: Int64 = 0
+    private var positionMicros: Int64?
+    /// Playback time taken out so far: an event plays at `offset / speed - removed`, so without any compression
+    /// every event plays exactly at `offset / speed`.
+    private var removedMicros: Int64 = 0
+    private var lastOffsetMicros: Int64 = 0
 
     /// A timeline at `speed` (positive and finite) that shortens silences longer than `maximumGap` (positive).
     public init(speed: Double, maximumGap: Duration?) {
@@ -43,26 +49,38 @@ public struct PlaybackTimeline: Sendable, Equatable {
         precondition(maximumGap.map { $0 > .zero } ?? true, "a maximum gap must be positive")
         self.speed = speed
         self.maximumGap = maximumGap
+        maximumGapMicros = maximumGap.map { max(1, Self.micros($0)) }
     }
 
     /// Places the event recorded at `offset` (offsets must not decrease).
     public mutating func place(_ offset: Duration) -> Placement {
-        defer { lastOffset = offset }
-        let natural = offset / speed - removed
-        guard let last = position else {
-            position = natural
-            return Placement(at: natural, skipped: nil)
+        let offsetMicros = Self.micros(offset)
+        defer { lastOffsetMicros = offsetMicros }
+        let scaled = (Double(offsetMicros) / speed).rounded()
+        let natural = (scaled < 9.2e18 ? Int64(scaled) : Int64.max) - removedMicros
+        guard let last = positionMicros else {
+            positionMicros = natural
+            return Placement(at: .microseconds(natural), skipped: nil)
         }
-        if let maximumGap, natural - last > maximumGap {
-            let at = last + maximumGap
-            removed += natural - at
-            let left = max(.zero, (offset - lastOffset) - maximumGap * speed)
-            skipped += left
+        if let limit = maximumGapMicros, natural - last > limit {
+            let at = last + limit
+            removedMicros += natural - at
+            let recordedLimit = (Double(limit) * speed).rounded()
+            let played = recordedLimit < 9.2e18 ? Int64(recordedLimit) : .max
+            let left = max(0, (offsetMicros - lastOffsetMicros) - played)
+            skippedMicros += left
             compressedGaps += 1
-            position = at
-            return Placement(at: at, skipped: left)
+            positionMicros = at
+            return Placement(at: .microseconds(at), skipped: .microseconds(left))
         }
-        position = natural
-        return Placement(at: natural, skipped: nil)
+        positionMicros = natural
+        return Placement(at: .microseconds(natural), skipped: nil)
+    }
+
+    /// Whole microseconds in `duration` (recorded offsets have no finer part), clamped to `Int64`.
+    private static func micros(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product + attoseconds / 1_000_000_000_000
     }
 }

@@ -87,7 +87,8 @@ public struct RecordingPlayer: Sendable {
     public func play(into ingest: RemoteIngest, clock: ErasedClock) async {
         let name = (path as NSString).lastPathComponent
         let playing = speed == 1 ? "playing" : "playing ×\(Format.speed(speed))"
-        var status = SourceStatus(id: "replay:" + path, kind: .replay, name: name, detail: path, state: playing, health: .ok)
+        var status = SourceStatus(
+            id: "replay:" + path, kind: .replay, name: name, detail: path, state: playing, health: .ok)
         var timeline = PlaybackTimeline(speed: speed, maximumGap: maximumGap)
         var played: UInt64 = 0
         func publish(_ state: String, reader: RecordingReader?) {
