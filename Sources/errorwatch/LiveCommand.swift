@@ -136,7 +136,7 @@ struct ReplayCommand: ParsableCommand {
         name: .customLong("max-gap"),
         help: ArgumentHelp(
             "Play a silence longer than this (in playback time) as this long, and mark it; none or 0 plays every "
-                + "silence in full.",
+                + "silence in full. (default: 5s)",
             valueName: "duration"),
         transform: parseMaximumGap)
     var maximumGap = MaximumGap(limit: RecordingPlayer.defaultMaximumGap)

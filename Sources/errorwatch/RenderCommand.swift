@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
         name: .customLong("max-gap"),
         help: ArgumentHelp(
             "With --from: play a silence longer than this (in playback time) as this long, and mark it; none or 0 "
-                + "plays every silence in full.",
+                + "plays every silence in full. (default: 5s)",
             valueName: "duration"),
         transform: parseMaximumGap)
     var maximumGap = MaximumGap(limit: RecordingPlayer.defaultMaximumGap)

@@ -102,10 +102,7 @@ func parseMaximumGap(_ text: String) throws -> MaximumGap {
 }
 
 /// A parsed `--max-gap`.
-struct MaximumGap: Sendable, CustomStringConvertible {
+struct MaximumGap: Sendable {
     /// The limit, or `nil` for none.
     var limit: Duration?
-
-    /// `5s`, `none`: the default shown in `--help`.
-    var description: String { limit.map { "\($0.wholeMilliseconds / 1000)s" } ?? "none" }
 }
