@@ -162,8 +162,17 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The recording to play.", valueName: "file"))
     var file: String
 
-    @Option(help: "Playback speed: 4 plays four times as fast.")
+    @Option(help: "Playback speed, from 0.01 to 10000: 4 plays four times as fast.")
     var speed: Double = 1
+
+    @Option(
+        name: .customLong("max-gap"),
+        help: ArgumentHelp(
+            "Play a silence longer than this (in playback time) as this long, and mark it; none or 0 plays every "
+                + "silence in full. (default: 5s)",
+            valueName: "duration"),
+        transform: parseMaximumGap)
+    var maximumGap = MaximumGap(limit: RecordingPlayer.defaultMaximumGap)
 
     @Flag(help: "After exit, print run statistics.")
     var stats = false
@@ -176,7 +185,7 @@ struct ReplayCommand: ParsableCommand {
         let launched = ContinuousClock.now
         let player: RecordingPlayer
         do {
-            player = try RecordingPlayer(path: file, speed: speed)
+            player = try RecordingPlayer(path: file, speed: speed, maximumGap: maximumGap.limit)
         } catch {
             printError("errorwatch: \(error)")
             throw ExitCode(1)

@@ -46,8 +46,17 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Play this NDJSON recording instead of running the demo app.", valueName: "file"))
     var from: String?
 
-    @Option(help: "Playback speed of --from.")
+    @Option(help: "Playback speed of --from, from 0.01 to 10000.")
     var speed: Double = 1
+
+    @Option(
+        name: .customLong("max-gap"),
+        help: ArgumentHelp(
+            "With --from: play a silence longer than this (in playback time) as this long, and mark it; none or 0 "
+                + "plays every silence in full. (default: 5s)",
+            valueName: "duration"),
+        transform: parseMaximumGap)
+    var maximumGap = MaximumGap(limit: RecordingPlayer.defaultMaximumGap)
 
     func validate() throws {
         if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
@@ -59,15 +68,19 @@ struct RenderCommand: ParsableCommand {
         // A render is a reproducible artefact: NO_COLOR does not change it (ask with --colors none or --no-color).
         let (monochrome, selection) = appearance.resolve(honoringNoColor: false)
         var player: RecordingPlayer?
+        var length = Duration.zero
         if let from {
             do {
-                player = try RecordingPlayer(path: from, speed: speed)
+                let opened = try RecordingPlayer(path: from, speed: speed, maximumGap: maximumGap.limit)
+                // Keys are spaced over the whole recording, so its length is measured first: one more pass over
+                // the file, in the same bounded memory, linear in its lines whatever its times.
+                if duration == nil { length = try opened.measure().playingTime }
+                player = opened
             } catch {
                 printError("errorwatch: \(error)")
                 throw ExitCode(1)
             }
         }
-        let length = player?.playingTime ?? .zero
         let seed = appearance.seed
         let demo: @Sendable (DashboardRuntime) -> AppAttachment = { runtime in
             DemoAttachment.make(in: runtime, configuration: DemoConfiguration(seed: seed))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
 import Synchronization
@@ -91,11 +92,29 @@ extension Duration {
 
 /// The playback speeds `replay` and `render --from` accept: from 0.01 (a hundred times slower) to 10,000. Outside
 /// that range a recorded gap divided by the speed overflows or takes practically forever.
-let playbackSpeeds: ClosedRange<Double> = 0.01...10_000
+let playbackSpeeds: ClosedRange<Double> = RecordingPlayer.speeds
 
 /// Throws a clear message for a speed outside ``playbackSpeeds`` (`1e-300` once crashed, `1e-12` hung `render`).
 func validateSpeed(_ speed: Double) throws {
     guard speed.isFinite, playbackSpeeds.contains(speed) else {
         throw ValidationError("--speed must be from 0.01 to 10000 (got \(speed))")
     }
+}
+
+/// `--max-gap`: the longest silence of a recording played in full, in playback time (`5s`, `500ms`, `2m`, up to a
+/// day); `none` or `0` plays every silence in full.
+func parseMaximumGap(_ text: String) throws -> MaximumGap {
+    if text.lowercased() == "none" || text == "0" { return MaximumGap(limit: nil) }
+    do {
+        let limit = try parseDuration(text)
+        return MaximumGap(limit: limit > .zero ? limit : nil)
+    } catch {
+        throw ValidationError("\"\(text)\" is not a gap like 5s, 500ms or 2m, or none")
+    }
+}
+
+/// A parsed `--max-gap`.
+struct MaximumGap: Sendable {
+    /// The limit, or `nil` for none.
+    var limit: Duration?
 }

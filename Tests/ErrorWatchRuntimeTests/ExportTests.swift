@@ -23,7 +23,7 @@ struct ExportTests {
         // Filter to the shop.payments lines, then save: 2 of the recording's 6 Logs lines.
         let keys = try Key.parseSequence("/ s h o p . p a y m e n t s Enter W").get()
         var options = HeadlessRenderer.Options(
-            width: 120, height: 40, keys: keys, duration: player.playingTime * 4, recording: player)
+            width: 120, height: 40, keys: keys, duration: try player.measure().playingTime * 4, recording: player)
         options.exporter = EventExporter(directory: folder.path)
         let outcome = HeadlessRenderer(options: options).run()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -31,7 +31,7 @@ struct ExportTests {
         let file = try #require(files.first)
         #expect(file.hasPrefix("errorwatch-2026") && file.hasSuffix(".ndjson"))
         #expect(outcome.state.statusMessage?.contains(file) == true)
-        let saved = try RecordingReader(path: folder.appendingPathComponent(file).path).read()
+        let saved = try RecordingReader(path: folder.appendingPathComponent(file).path).readAll()
         #expect(saved.badLines.isEmpty)
         #expect(saved.entries.count == 2)
         #expect(saved.entries.allSatisfy { $0.event.source == "shop.payments" })

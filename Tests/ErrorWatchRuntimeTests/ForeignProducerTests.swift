@@ -15,7 +15,7 @@ struct ForeignProducerTests {
     func render(width: Int = 120, height: Int = 40) throws -> HeadlessRenderer.Outcome {
         let player = try RecordingPlayer(path: Self.fixture)
         return HeadlessRenderer(
-            options: .init(width: width, height: height, duration: player.playingTime + .seconds(1), recording: player)
+            options: .init(width: width, height: height, duration: try player.measure().playingTime + .seconds(1), recording: player)
         ).run()
     }
 

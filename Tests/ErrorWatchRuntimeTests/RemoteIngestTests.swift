@@ -126,13 +126,17 @@ struct RemoteIngestTests {
         try recorder.close()
         let player = try RecordingPlayer(path: file.path)
         #expect(player.startDate == Self.start)
-        #expect(player.playingTime == .seconds(35))
-        #expect(player.recording.entries.map(\.offset) == [.zero, .seconds(5), .seconds(6), .seconds(35)])
+        // Out of order, a 29 s silence: played as the default 5 s, so the recording lasts 11 s, not 35 s.
+        let measured = try player.measure()
+        #expect(measured.playingTime == .seconds(11))
+        #expect(measured.skipped == .seconds(24) && measured.compressedGaps == 1)
+        let entries = try RecordingReader(path: file.path).readAll().entries
+        #expect(entries.map(\.offset) == [.zero, .seconds(5), .seconds(6), .seconds(35)])
         let outcome = HeadlessRenderer(
-            options: .init(width: 120, height: 40, duration: player.playingTime + .seconds(1), recording: player)
+            options: .init(width: 120, height: 40, duration: measured.playingTime + .seconds(1), recording: player)
         ).run()
         #expect(outcome.statistics.added == 4)
-        #expect(outcome.state.sources.first?.state == "finished")
+        #expect(outcome.state.sources.first?.state == "finished · skipped 24s")
     }
 }
 

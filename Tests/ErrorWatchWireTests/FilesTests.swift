@@ -142,14 +142,14 @@ struct RecordingTests {
         #expect(recorder.recordedCount == 3)
         let info = try FileManager.default.attributesOfItem(atPath: path)
         #expect((info[.posixPermissions] as? Int) == 0o600)
-        let recording = try RecordingReader(path: path).read()
+        let recording = try RecordingReader(path: path).readAll()
         #expect(recording.events == events)
         #expect(recording.entries.map(\.offset) == [.zero, .milliseconds(1500), .seconds(4)])
         #expect(recording.badLines.isEmpty)
         let again = try Recorder(path: path)
         try again.append(event(at: 5, 4))
         try again.flush()
-        #expect(try RecordingReader(path: path).read().events.count == 4)
+        #expect(try RecordingReader(path: path).readAll().events.count == 4)
     }
 
     @Test func unterminatedLastLineAndBadLinesAreReported() throws {
@@ -157,30 +157,8 @@ struct RecordingTests {
         let good = try WireEncoder().encode(event(at: 0, 1))
         let bytes = Array("nope\n".utf8) + good + Array(good.dropLast())
         try create(atPath: path, contents: Data(bytes))
-        let recording = try RecordingReader(path: path).read()
+        let recording = try RecordingReader(path: path).readAll()
         #expect(recording.events.count == 2)
         #expect(recording.badLines.count == 1)
-    }
-
-    @Test func replayWaitsTheRecordedGapsDividedBySpeed() async throws {
-        let recording = RecordingReader.Recording(
-            entries: [
-                .init(event: event(at: 0, 1), offset: .zero), .init(event: event(at: 2, 2), offset: .seconds(2)),
-                .init(event: event(at: 6, 3), offset: .seconds(6)),
-            ], badLines: [])
-        let clock = ManualClock()
-        let (played, continuation) = AsyncStream.makeStream(of: UInt64?.self)
-        let task = Task { try await recording.replay(speed: 2, clock: clock) { continuation.yield($0.sequence) } }
-        var iterator = played.makeAsyncIterator()
-        #expect(await iterator.next() == 1)
-        await clock.waitForSleepers(count: 1)
-        #expect(clock.pendingDeadlines == [.init(offset: .seconds(1))])
-        clock.advance(by: .seconds(1))
-        #expect(await iterator.next() == 2)
-        await clock.waitForSleepers(count: 1)
-        #expect(clock.pendingDeadlines == [.init(offset: .seconds(3))])
-        clock.advance(by: .seconds(2))
-        #expect(await iterator.next() == 3)
-        try await task.value
     }
 }

@@ -133,7 +133,7 @@ struct ProblemMessageTests {
             #expect("\(error)" == "cannot write the recording to \(directory): is a directory")
         }
         do {
-            _ = try RecordingReader(path: directory + "/missing.ndjson").read()
+            _ = try RecordingReader(path: directory + "/missing.ndjson").readAll()
         } catch {
             #expect("\(error)" == "cannot read the recording \(directory)/missing.ndjson: no such file or directory")
         }

@@ -49,5 +49,22 @@ struct PlaybackSpeedTests {
         for good in [0.01, 0.5, 1, 4, 10_000] {
             #expect(throws: Never.self, "\(good)") { try validateSpeed(good) }
         }
+        #expect(playbackSpeeds == RecordingPlayer.speeds)
+    }
+
+    /// `--max-gap`: a duration up to a day, or `none` (or 0) for every silence in full.
+    @Test func maximumGapsParseOrAreRefusedWithAMessage() throws {
+        #expect(try parseMaximumGap("5s").limit == .seconds(5))
+        #expect(try parseMaximumGap("250ms").limit == .milliseconds(250))
+        #expect(try parseMaximumGap("2m").limit == .seconds(120))
+        for none in ["none", "NONE", "0", "0s", "0ms"] { #expect(try parseMaximumGap(none).limit == nil, "\(none)") }
+        for bad in ["-1s", "5", "5h", "soon", "1e9s", ""] {
+            #expect(throws: (any Error).self, "\(bad)") { try parseMaximumGap(bad) }
+        }
+        do {
+            _ = try parseMaximumGap("soon")
+        } catch {
+            #expect("\(error)" == "\"soon\" is not a gap like 5s, 500ms or 2m, or none")
+        }
     }
 }

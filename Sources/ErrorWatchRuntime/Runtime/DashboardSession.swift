@@ -172,7 +172,8 @@ extension ExternalSources: DashboardSource {
     public func start(into runtime: DashboardRuntime) async throws { try await start() }
 }
 
-/// `errorwatch replay`: a recording played into the runtime at its recorded pace, scaled.
+/// `errorwatch replay`: a recording played into the runtime at its recorded pace, scaled, streamed from the file,
+/// with silences longer than the player's ``RecordingPlayer/maximumGap`` shortened and marked.
 public final class ReplaySource: DashboardSource {
     /// The recording.
     public let player: RecordingPlayer

@@ -187,64 +187,6 @@ public final class ExternalSources: Sendable {
     }
 }
 
-/// `errorwatch replay` and `render --from`: plays a recording into the runtime at its recorded pace, scaled.
-public struct RecordingPlayer: Sendable {
-    /// The events, in time order, and the lines that were not events.
-    public let recording: RecordingReader.Recording
-    /// Where the recording was read from.
-    public let path: String
-    /// Playback speed: 4 plays four times as fast.
-    public let speed: Double
-
-    /// Reads the recording at `path` (bad lines are kept aside and counted in the Sources pane).
-    public init(path: String, speed: Double = 1) throws {
-        self.path = path
-        self.speed = speed
-        var read = try RecordingReader(path: path).read()
-        // A recording interleaves producers' clocks, local errors and log lines, so its lines are not always in
-        // time order; play them in time order (stable, so equal times keep the file's order).
-        read.entries = read.entries.enumerated().sorted {
-            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
-        }
-        .map(\.element)
-        recording = read
-    }
-
-    /// The time of the first event, which a replaying runtime takes as its start.
-    public var startDate: Date? { recording.entries.first?.event.time }
-
-    /// How long playing takes at ``speed``.
-    public var playingTime: Duration { (recording.entries.last?.offset ?? .zero) / speed }
-
-    /// Plays every event into `ingest` at its offset divided by ``speed`` on `clock`, updating its Sources row.
-    public func play(into ingest: RemoteIngest, clock: ErasedClock) async {
-        let name = (path as NSString).lastPathComponent
-        let total = recording.entries.count
-        var status = SourceStatus(
-            id: "replay:" + path, kind: .replay, name: name, detail: path,
-            state: speed == 1 ? "playing" : "playing ×\(Format.speed(speed))", health: .ok,
-            badLines: recording.badLines.count, lastProblem: recording.badLines.last?.description)
-        ingest.update(status)
-        var played: UInt64 = 0
-        do {
-            try await recording.replay(speed: speed, clock: clock) { event in
-                ingest.ingest(event, from: "recording " + path)
-                played += 1
-                if played % 64 == 0 || Int(played) == total {
-                    status.events = played
-                    ingest.update(status)
-                }
-            }
-            status.state = "finished"
-            status.health = .idle
-        } catch {
-            status.state = "stopped"
-        }
-        status.events = played
-        ingest.update(status)
-    }
-}
-
 extension Format {
     /// `0.5s`, `8s`: a backoff delay.
     static func seconds(_ duration: Duration) -> String {

@@ -36,6 +36,9 @@ public struct HeadlessRenderer {
         public var exporter: EventExporter = .fromEnvironment()
         /// A recording to play (`render --from FILE`); the run then starts at the recording's first event.
         public var recording: RecordingPlayer?
+        /// Jump the clock over quiet time instead of stepping through every sample in it (see ``quietSpan``), so
+        /// a run costs the same whatever the silences in it. Off only to check that a jump changes nothing.
+        public var skipsQuietTime = true
 
         /// Options with a fixed start date, so the same options print the same screen.
         public init(
@@ -62,6 +65,14 @@ public struct HeadlessRenderer {
 
     /// What this renderer runs.
     public let options: Options
+
+    /// After this much simulated time in which nothing happened but periodic metrics samples equal to the one
+    /// before, with nothing due within a second but the sampler, the run jumps to one second before the next thing
+    /// due (a sleeper further away, a key or the end) instead of waking the sampler twice a second all the way.
+    /// Samples stop changing only once every rate and per-second count has emptied (they look back 60 s), so the
+    /// screen after the jump is the one stepping would give; a 130-year silence in a recording costs one jump
+    /// instead of eight billion samples.
+    public static let quietSpan: Duration = .seconds(2)
 
     /// A renderer for `options`.
     public init(options: Options) { self.options = options }
@@ -92,6 +103,9 @@ public struct HeadlessRenderer {
         var store = DashboardStore(state: state)
         if let message = options.statusMessage { store.send(.statusMessage(message)) }
         var quit = false
+        // When something other than an unchanged periodic sample last happened, on the clock.
+        var lastActivity = Duration.zero
+        var lastSample: MetricsSnapshot?
 
         func apply(_ action: DashboardAction) {
             for effect in store.send(action) {
@@ -105,14 +119,38 @@ public struct HeadlessRenderer {
         func settle() {
             repeat {
                 executor.runUntilIdle()
-                for action in runtime.inbox.drain() { apply(action) }
+                for action in runtime.inbox.drain() {
+                    if case .metricsSampled(let sample) = action {
+                        if sample != lastSample { lastActivity = clock.now.offset }
+                        lastSample = sample
+                    } else {
+                        lastActivity = clock.now.offset
+                    }
+                    apply(action)
+                }
             } while executor.pendingJobs > 0
             apply(.tick(runtime.now))
         }
+        /// Where to jump to, when nothing has happened for ``quietSpan`` and the next thing due is far enough away.
+        func quietJump(before target: Duration) -> Duration? {
+            let now = clock.now.offset
+            guard options.skipsQuietTime, now - lastActivity >= Self.quietSpan else { return nil }
+            let deadlines = clock.pendingDeadlines
+            // More than the sampler due within a second: something else is about to happen.
+            guard deadlines.count(where: { $0.offset <= now + .seconds(1) }) <= 1 else { return nil }
+            let far = deadlines.first { $0.offset > now + .seconds(1) }?.offset ?? target
+            let jump = min(far, target) - .seconds(1)
+            return jump > now + .seconds(1) ? jump : nil
+        }
+
         func advance(to target: Duration) {
             settle()
             while let next = clock.pendingDeadlines.first, next.offset <= target {
-                clock.advance(to: next)
+                if let jump = quietJump(before: target) {
+                    clock.advance(to: ManualClock.Instant(offset: jump))
+                } else {
+                    clock.advance(to: next)
+                }
                 settle()
             }
             clock.advance(to: ManualClock.Instant(offset: target))

@@ -1,96 +1,111 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Reads a recording (an NDJSON file of wire events) for `replay` and `render --from FILE`.
+/// Reads a recording (an NDJSON file of wire events) for `replay` and `render --from FILE`, streaming: lines come
+/// from a ``RecordingFile`` (one chunk at a time) through a ``ReorderWindow`` of ``reorderCapacity`` events, so
+/// memory stays bounded whatever the file's size and the whole file is never scanned first.
 ///
-/// Events come with their offsets from the first event, so a caller can replay them at any speed on any clock:
+/// Each event comes with its offset from the recording's start, which is the earliest event of the first window
+/// (the first one to leave it). Events leave in time order within the window; one that comes later in the file
+/// than the window allows (earlier than an event already returned) is returned at once, at the current offset,
+/// in file order, and counted in ``lateCount``. Offsets therefore never decrease.
 ///
 /// ```swift
-/// let recording = try RecordingReader(path: "session.ndjson").read()
-/// try await recording.replay(speed: 4, clock: ContinuousClock()) { event in show(event) }
+/// let reader = try RecordingReader(path: "session.ndjson")
+/// while let entry = try reader.next() { schedule(entry.event, after: entry.offset) }
+/// print(reader.badLineCount)
 /// ```
-public struct RecordingReader: Sendable {
-    /// One recorded event and when it happened relative to the recording's first event.
+///
+/// Not `Sendable`: it owns an open file; one pass uses it.
+public final class RecordingReader {
+    /// One recorded event and when it happens relative to the recording's start.
     public struct Entry: Sendable, Equatable {
         /// The event.
         public var event: WireEvent
-        /// Time since the first event (never negative: out-of-order times replay at once).
+        /// Time since the recording's start; never negative and never less than the previous entry's.
         public var offset: Duration
+
+        /// An event at `offset`.
+        public init(event: WireEvent, offset: Duration) {
+            self.event = event
+            self.offset = offset
+        }
     }
 
-    /// A recording read into memory.
+    /// A whole recording read into memory (``RecordingReader/readAll()``): for tests and small files only.
     public struct Recording: Sendable, Equatable {
-        /// The good events, in file order.
+        /// The good events, in the order they play.
         public var entries: [Entry]
         /// Lines that could not be decoded, by problem.
         public var badLines: [WireError]
 
         /// The events without their offsets.
         public var events: [WireEvent] { entries.map(\.event) }
-
-        /// Calls `body` with each event at its offset divided by `speed`, sleeping on `clock` in between.
-        ///
-        /// A `speed` of 4 plays four times as fast; `.infinity` plays without waiting.
-        public func replay<C: Clock>(
-            speed: Double = 1, clock: C, _ body: (WireEvent) async throws -> Void
-        ) async throws where C.Duration == Duration {
-            precondition(speed > 0, "speed must be positive")
-            let start = clock.now
-            for entry in entries {
-                if speed.isFinite {
-                    let deadline = start.advanced(by: entry.offset / speed)
-                    if deadline > clock.now { try await clock.sleep(until: deadline, tolerance: nil) }
-                }
-                try await body(entry.event)
-            }
-        }
     }
+
+    /// Events held to put lines back in time order: about 10 MB of typical events.
+    public static let defaultReorderCapacity = 10_000
 
     /// The recording's path.
-    public let path: String
-    private let decoder = WireDecoder()
+    public var path: String { file.path }
+    /// The most events held for reordering.
+    public var reorderCapacity: Int { window.capacity }
+    /// The time offsets count from: the first event returned's; `nil` before it.
+    public private(set) var start: Date?
+    /// Lines read so far that were not events.
+    public private(set) var badLineCount = 0
+    /// The last of those lines' problem.
+    public private(set) var lastBadLine: WireError?
+    /// Events returned at the current offset instead of their own, because they came too late for the window.
+    public var lateCount: Int { window.lateCount }
 
-    /// A reader for the file at `path`.
-    public init(path: String) {
-        self.path = path
+    private let file: RecordingFile
+    private var window: ReorderWindow<WireEvent>
+    private var exhausted = false
+    private var lastOffset: Duration = .zero
+    /// Every bad line's problem, while ``readAll()`` collects them.
+    private var keptBadLines: [WireError]?
+
+    /// Opens the recording at `path`.
+    ///
+    /// - Throws: a ``FileProblem``: `cannot read the recording PATH: no such file or directory`.
+    public init(path: String, reorderCapacity: Int = RecordingReader.defaultReorderCapacity) throws(FileProblem) {
+        file = try RecordingFile(path: path)
+        window = ReorderWindow(capacity: reorderCapacity)
     }
 
-    /// Reads the whole file; an unterminated last line counts too (a recorder that crashed mid-write leaves one).
-    /// Entries keep the file's order; their offsets count from the earliest event.
-    public func read() throws -> Recording {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read the recording") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileProblem(path: path, doing: "read the recording", reason: "it is not a regular file")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO
-            throw FileProblem(path: path, errno: code, doing: "read the recording")
-        }
-        var framer = LineFramer()
-        var recording = Recording(entries: [], badLines: [])
-        var events: [WireEvent] = []
-        var frames = framer.feed(Array(data))
-        if let rest = framer.finish() { frames.append(rest) }
-        for frame in frames {
-            switch frame.flatMap({ line in Result { () throws(WireError) in try decoder.decode(line) } }) {
-            case .success(let event): events.append(event)
-            case .failure(let error): recording.badLines.append(error)
+    /// The next event in playing order, or `nil` when the recording is over. Bad lines met on the way are counted.
+    ///
+    /// - Throws: a ``FileProblem`` when reading fails midway.
+    public func next() throws(FileProblem) -> Entry? {
+        while !exhausted, !window.isFull {
+            guard let line = try file.next() else {
+                exhausted = true
+                break
+            }
+            switch line {
+            case .success(let event): window.insert(event, at: event.time)
+            case .failure(let problem):
+                badLineCount += 1
+                lastBadLine = problem
+                keptBadLines?.append(problem)
             }
         }
-        // Offsets count from the earliest event, not the first line: producers' clocks and the order lines were
-        // written in need not agree.
-        guard let origin = events.map(\.time).min() else { return recording }
-        recording.entries = events.map { event in
-            let seconds = event.time.timeIntervalSince(origin)
-            return Entry(event: event, offset: .microseconds(Int64((seconds * 1e6).rounded())))
-        }
-        return recording
+        guard let (event, time) = window.removeFirst() else { return nil }
+        let start = self.start ?? time
+        self.start = start
+        // Microseconds, as recordings are written; clamped so no date a line can carry overflows.
+        let micros = min(max((time.timeIntervalSince(start) * 1e6).rounded(), 0), 9e18)
+        lastOffset = max(lastOffset, .microseconds(Int64(micros)))
+        return Entry(event: event, offset: lastOffset)
+    }
+
+    /// Reads every remaining event into memory, with every bad line's problem. Memory grows with the file: the
+    /// players never call it (they call ``next()``); tests and small exports do.
+    public func readAll() throws(FileProblem) -> Recording {
+        keptBadLines = []
+        defer { keptBadLines = nil }
+        var entries: [Entry] = []
+        while let entry = try next() { entries.append(entry) }
+        return Recording(entries: entries, badLines: keptBadLines ?? [])
     }
 }
