@@ -162,3 +162,20 @@ struct RecordingTests {
         #expect(recording.badLines.count == 1)
     }
 }
+
+struct FileTailerProblemTests {
+    /// A file that can no longer be read is reported as one sentence with its path and the system's reason; the
+    /// runtime retries with backoff and shows it (a directory stands in for a permission taken away, which root,
+    /// who runs CI, would bypass).
+    @Test func aPathThatCannotBeReadIsReportedInOneSentence() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/app.log"
+        let tailer = FileTailer(path: path)
+        try create(atPath: path, contents: Data("INFO one\n".utf8))
+        _ = try tailer.poll()
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(throws: FileProblem(path: path, errno: EISDIR, doing: "read")) { try tailer.poll() }
+        #expect("\(FileProblem(path: path, errno: EISDIR, doing: "read"))" == "cannot read \(path): is a directory")
+    }
+}
