@@ -145,3 +145,14 @@ struct HugeNumberTests {
         #expect(Format.number(1_500_000) == "1.5M")
     }
 }
+
+struct MetricsSeriesRowsTests {
+    /// With room for a single series line, the pane shows the most recent series rather than a bare `+N more`.
+    @Test func aSingleRowShowsASeries() {
+        var buffer = ScreenBuffer(width: 60, height: 3)
+        let end = MetricsPane.drawSeries(
+            MetricSeries.fixtures, x: 0, y: 0, width: 60, bottom: 2, into: &buffer, palette: Palette(theme: .default, depth: .colors256))
+        #expect(end == 2)
+        #expect(buffer.text(ofRow: 1).hasPrefix("auth.login.duration"))
+    }
+}

@@ -89,7 +89,8 @@ public enum MetricsPane {
         }
         let rows = bottom - y
         let fits = series.count <= rows
-        let shown = series.prefix(fits ? rows : max(0, rows - 1))
+        // With a single row, a series is worth more than a bare `+N more`.
+        let shown = series.prefix(fits ? rows : max(1, rows - 1))
         let names = shown.map { line in
             line.service.map { line.name + " · " + $0 } ?? line.name
         }
