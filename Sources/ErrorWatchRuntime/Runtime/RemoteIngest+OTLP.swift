@@ -35,7 +35,7 @@ extension SourceStatus {
         if let pid = sender.pid { detail.append("pid \(pid)") }
         if let host = sender.hostName { detail.append(host) }
         detail.append(sender.peer)
-        var state = "\(sender.requests) exports"
+        var state = sender.requests == 1 ? "1 export" : "\(sender.requests) exports"
         if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
         let problems = Int(clamping: sender.rejected + sender.badRequests)
         self.init(
