@@ -33,12 +33,22 @@ public final class RemoteIngest: Sendable {
         var order: Deque<String> = []
     }
     private let joins = Mutex(Joins())
+    /// Whether OTLP requests are admitted (``hasRoom(for:)``).
+    let admission: Mutex<IngestAdmission>
 
-    init(stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date) {
+    /// How long the UI may leave posted actions undrawn before OTLP requests are refused: three frames at 30 a
+    /// second, and the time within which a key must be answered.
+    public static let uiStallLimit: TimeInterval = 0.1
+
+    init(
+        stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date,
+        uiStallLimit: TimeInterval = RemoteIngest.uiStallLimit
+    ) {
         self.stream = stream
         self.inbox = inbox
         self.metrics = metrics
         self.now = now
+        admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
     }
 
     /// At most this many distinct metric series are kept from remote producers; later new ones are ignored.
