@@ -38,11 +38,12 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 for round in $(seq 1 "$ROUNDS"); do
     P=$(port)
     echo "== round $round: $CLIENTS OTLP clients, $RATE records/s for $DURATION s, otlp:127.0.0.1:$P ${GZIP_FLAG[*]}"
-    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    # A tmux server of its own per round: a new session right after kill-server can race the old server's exit.
+    T=(tmux -L "$SOCK-$round")
     "${T[@]}" -f /dev/null new-session -d -s otlp -x 120 -y 40 \
         "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen otlp:$P ; sleep 600"
     "${T[@]}" set-option -t otlp status off >/dev/null
-    wait_for "Sources"
+    wait_for "Alerts"
     "$LOAD" --otlp --connect "otlp:127.0.0.1:$P" --clients "$CLIENTS" --rate "$RATE" --duration "$DURATION" \
         "${GZIP_FLAG[@]}" >"$OUT/load.txt" 2>&1 &
     loader=$!
@@ -67,6 +68,7 @@ for round in $(seq 1 "$ROUNDS"); do
     wait_for "peak memory" 60
     screen | sed -n '/errorwatch stats/,/peak memory/p' | sed 's/^/   /' >"$OUT/stats.txt"
     cat "$OUT/stats.txt"
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
     accepted=$(awk '/^accepted:/ {print $2}' "$OUT/load.txt")
     added=$(awk '/errors added/ {print $3}' "$OUT/stats.txt")
     events=$(awk '/source events/ {print $3}' "$OUT/stats.txt")

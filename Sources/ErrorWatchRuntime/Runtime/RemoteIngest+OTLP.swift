@@ -4,7 +4,7 @@ import Foundation
 
 extension RemoteIngest {
     /// Whether the dashboard can take more records now: the UI has drained what was posted for it within the
-    /// last ``uiStallLimit`` (``IngestAdmission`` has the rule and why).
+    /// last ``uiStallLimit``, 50 ms (``IngestAdmission`` has the rule and why).
     ///
     /// An OTLP receiver asks before it maps a batch and answers `503` with `Retry-After` when there is no room, so
     /// an SDK backs off (and the cores go back to the UI) instead of the dashboard stopping answering keys. A full
