@@ -70,7 +70,8 @@ extension LoadCommand {
             let sent = gzip ? OTLPLogsRequestBody.gzip(body) : body
             (bodyBytes, sentBytes) = (body.count, sent.count)
             let request = OTLPLoadClient.Batch(
-                body: ByteBuffer(bytes: sent), records: batch, gzip: gzip, host: "\(target.host):\(target.port)")
+                body: ByteBuffer(bytes: sent), records: batch, gzip: gzip,
+                host: String(target.url.dropFirst("http://".count)))
             running.append(
                 try await OTLPLoadClient.connect(
                     to: target, group: group, batch: request, batchesPerSecond: batchesPerSecond, counters: counters))
