@@ -10,12 +10,13 @@ import Synchronization
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "errorwatch-load",
-        abstract: "Send NDJSON error events from many producers at a target rate and check nothing is lost.",
+        abstract: "Send NDJSON or OTLP events from many producers at a target rate and check nothing is lost.",
         discussion: """
             Without --connect, a FeedListener runs in this process on --listen and every count is checked at both
             ends. With --connect, events go to a running `errorwatch --listen` and only the sending side is counted.
             With --producers 0, only the listener runs, for --duration seconds, and prints what it received: run
-            one of those and one --connect to measure across processes.
+            one of those and one --connect to measure across processes. With --otlp, HTTP/1.1 clients post OTLP log
+            batches instead (docs/otlp.md, "Load").
             """)
 
     @Option(help: "Producer connections.") var producers = 50
@@ -26,9 +27,20 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Send to a running listener instead of starting one.") var connect: String?
     @Option(help: "Event loop threads for the producers.") var producerThreads = 1
     @Flag(help: "Only time encoding and decoding one line, single-threaded, and exit.") var codecOnly = false
+    @Flag(
+        help: """
+            Speak OTLP/HTTP: clients POST protobuf ExportLogsServiceRequest batches to /v1/logs (in-process \
+            receiver on otlp:0, or --connect otlp:HOST:PORT); --rate counts log records.
+            """)
+    var otlp = false
+    @Option(help: "OTLP clients (keep-alive connections); --producers by default.") var clients: Int?
+    @Option(help: "Log records per OTLP request, half of them exceptions.") var batch = 500
+    @Flag(help: "gzip the OTLP request bodies.") var gzip = false
+    @Option(help: "In-process OTLP receiver: answer every Nth request 503 (0: admit all).") var refuseEvery = 0
 
     func run() async throws {
         if codecOnly { return try Self.measureCodec() }
+        if otlp { return try await runOTLP() }
         let counters = LoadCounters()
         var listener: FeedListener?
         let target: Endpoint

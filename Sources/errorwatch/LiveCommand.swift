@@ -257,6 +257,7 @@ func runDashboard(
               errors added     \(statistics.errorsAdded)
               errors counted   \(statistics.errorsCounted) (Metrics pane total)
               dropped (views)  \(statistics.dropped)
+              source events    \(statistics.sourceEvents) (Sources pane, all rows)
               recorded         \(statistics.recorded.map { "\($0) events" } ?? "—")
               peak memory      \(peakResidentKilobytes().map { "\($0 / 1024) MB (VmHWM)" } ?? "unknown")
             """)

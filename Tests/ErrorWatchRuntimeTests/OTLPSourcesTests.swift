@@ -53,15 +53,75 @@ struct OTLPSourcesTests {
         #expect(row.health == .ok)
     }
 
-    @Test func theIngestHasRoomUntilTheInboxHoldsAsManyEventsAsItKeeps() {
+    @Test func aFullInboxStillHasRoomItSamplesWhatItCannotShow() {
         let inbox = ActionInbox(eventCapacity: 3)
         let ingest = RemoteIngest(
-            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { Date() })
+            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { Date(timeIntervalSince1970: 0) })
         let line = WireEvent(kind: .log, time: Date(), body: "x")
         #expect(ingest.hasRoom(for: 100))
-        for _ in 0..<3 { ingest.ingest(line) }
+        for _ in 0..<10 { ingest.ingest(line) }
+        #expect(inbox.sampledOut == 7)
+        #expect(ingest.hasRoom(for: 1))
+    }
+
+    @Test func theIngestRefusesOnlyWhileTheUIHasLeftTheInboxUndrainedPastTheStallLimit() {
+        let inbox = ActionInbox(eventCapacity: 3)
+        let time = Mutex(Date(timeIntervalSince1970: 1_000))
+        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
+        let ingest = RemoteIngest(
+            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { time.withLock { $0 } },
+            uiStallLimit: 0.1)
+        let line = WireEvent(kind: .log, time: Date(), body: "x")
+        advance(60)
+        #expect(ingest.hasRoom(for: 1), "an empty inbox: nothing to fall behind on, however long it has been")
+
+        ingest.ingest(line)
+        #expect(ingest.hasRoom(for: 1))
+        advance(0.09)
+        #expect(ingest.hasRoom(for: 1), "within the limit")
+        advance(0.02)
+        #expect(!ingest.hasRoom(for: 1), "undrained for 0.11 s: the UI is behind")
+        ingest.ingest(line)
+        #expect(!ingest.hasRoom(for: 1), "more posts do not restart the wait")
+
+        _ = inbox.drain()
+        #expect(ingest.hasRoom(for: 1), "drained")
+        ingest.ingest(line)
+        #expect(ingest.hasRoom(for: 1), "a new arrival is watched from when a request first sees it")
+        advance(0.05)
+        #expect(ingest.hasRoom(for: 1))
+        advance(0.06)
         #expect(!ingest.hasRoom(for: 1))
         _ = inbox.drain()
-        #expect(ingest.hasRoom(for: 1))
+        ingest.ingest(line)
+        #expect(ingest.hasRoom(for: 1), "drained and refilled between two requests: the UI is keeping up")
+    }
+
+    /// A batch far larger than the inbox keeps is admitted whole and every error of it is counted, with its
+    /// source's row exact, though the inbox shows only the latest of them.
+    @Test func everyAdmittedRecordIsCountedWhateverTheInboxKeeps() async throws {
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let external = ExternalSources(
+            listen: [], tail: [], otlp: [OTLPEndpoint(port: 0)], ingest: runtime.ingest, clock: runtime.clock)
+        try await external.start()
+        let port = try #require(external.boundOTLPEndpoints.first?.port)
+        let records = (0..<5_000).map { index in
+            OTLPLogsRequestBody.Record(
+                body: "failed \(index)", severityNumber: 17,
+                exception: .init(type: "LoadError", message: "failed \(index)", stacktrace: "at load()"))
+        }
+        let body = OTLPLogsRequestBody.protobuf(service: "load", instance: "l-1", scope: "load", records: records)
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/v1/logs")))
+        request.httpMethod = "POST"
+        request.setValue("application/x-protobuf", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body)
+        let (answer, response) = try await URLSession.shared.data(for: request)
+        await external.shutdown()
+
+        #expect(try #require(response as? HTTPURLResponse).statusCode == 200)
+        #expect(OTLPLogsRequestBody.rejectedLogRecords(inResponse: Array(answer)) == 0)
+        #expect(runtime.sampleMetrics().totalErrors == 5_000)
+        let row = try #require(runtime.ingest.statuses.first { $0.kind == .otlp })
+        #expect(row.events == 5_000)
     }
 }

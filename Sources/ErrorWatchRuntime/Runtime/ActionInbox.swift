@@ -44,6 +44,8 @@ public final class ActionInbox: Sendable {
         var forgottenSources: Int?
         var metrics: MetricsSnapshot?
         var sampledOut: UInt64 = 0
+        /// How many times the inbox went from empty to holding something; kept across drains.
+        var arrivals: UInt64 = 0
         /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
         /// at most ``ActionInbox/pendingKeyLimit`` new ones are kept; later new ones are dropped (their next update gets
         /// through once the UI has drained).
@@ -135,6 +137,7 @@ public final class ActionInbox: Sendable {
         let wasEmpty = pending.withLock { p in
             let wasEmpty = p.isEmpty
             body(&p)
+            if wasEmpty && !p.isEmpty { p.arrivals &+= 1 }
             return wasEmpty
         }
         if wasEmpty { waker.notify(()) }
@@ -145,9 +148,10 @@ public final class ActionInbox: Sendable {
     public func drain() -> [DashboardAction] {
         let taken = pending.withLock { p in
             let taken = p
-            let sampledOut = p.sampledOut
+            let (sampledOut, arrivals) = (p.sampledOut, p.arrivals)
             p = Pending()
             p.sampledOut = sampledOut
+            p.arrivals = arrivals
             return taken
         }
         var result: [DashboardAction] = []
@@ -177,6 +181,18 @@ public final class ActionInbox: Sendable {
 
     /// Events waiting for the UI to drain them.
     public var pendingEventCount: Int { pending.withLock { $0.events.count } }
+
+    /// What is waiting for the UI, as admission sees it (``RemoteIngest/hasRoom(for:)``).
+    public struct Backlog: Sendable, Hashable {
+        /// Whether anything is waiting to be drained.
+        public var waiting: Bool
+        /// Which arrival it is: how many times the inbox went from empty to non-empty. While `waiting` and this
+        /// stays the same, the UI has not drained since.
+        public var arrival: UInt64
+    }
+
+    /// Whether anything is waiting and since which arrival, read in one step.
+    public var backlog: Backlog { pending.withLock { Backlog(waiting: !$0.isEmpty, arrival: $0.arrivals) } }
 
     /// Whether nothing is waiting.
     public var isEmpty: Bool { pending.withLock { $0.isEmpty } }

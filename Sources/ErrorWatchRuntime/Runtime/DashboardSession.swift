@@ -51,6 +51,8 @@ public final class DashboardSession: Sendable {
         public var peakFramesPerSecond: Int
         /// When the first frame was presented, on the session's clock; `nil` when none was.
         public var firstFrameAt: ErasedClock.Instant?
+        /// Events the `Sources` pane counted over all its rows (producers, files, OTLP senders), at stop.
+        public var sourceEvents: UInt64 = 0
     }
 
     /// The runtime behind the screen.
@@ -149,7 +151,8 @@ public final class DashboardSession: Sendable {
         return Statistics(
             errorsAdded: statistics.added, errorsCounted: counted, dropped: statistics.dropped,
             recorded: recorder?.recordedCount, recordingProblem: recorder?.problem, framesDrawn: frames.framesDrawn,
-            peakFramesPerSecond: frames.peakFramesPerSecond, firstFrameAt: frames.firstFrameAt)
+            peakFramesPerSecond: frames.peakFramesPerSecond, firstFrameAt: frames.firstFrameAt,
+            sourceEvents: runtime.ingest.statuses.reduce(0) { $0 &+ $1.events })
     }
 }
 

@@ -3,13 +3,17 @@ import ErrorWatchWire
 import Foundation
 
 extension RemoteIngest {
-    /// Whether the dashboard can take more events now: the UI has drained its inbox below its event capacity.
+    /// Whether the dashboard can take more records now: the UI has drained what was posted for it within the
+    /// last ``uiStallLimit``, 50 ms (``IngestAdmission`` has the rule and why).
     ///
     /// An OTLP receiver asks before it maps a batch and answers `503` with `Retry-After` when there is no room, so
-    /// an SDK backs off and sends the batch again instead of its records being folded away unseen. A batch is
-    /// admitted whole whatever its size once there is room: its events are then counted exactly, as any others.
+    /// an SDK backs off (and the cores go back to the UI) instead of the dashboard stopping answering keys. A full
+    /// inbox is not "no room": it samples what it cannot show, and every admitted record is counted exactly as it
+    /// is ingested, whatever its size and whatever the inbox keeps.
     public func hasRoom(for count: Int) -> Bool {
-        inbox.pendingEventCount < inbox.eventCapacity
+        let backlog = inbox.backlog
+        let at = now()
+        return admission.withLock { $0.admits(backlog, at: at) }
     }
 
     /// An OTLP/HTTP receiver on `endpoint` that feeds this ingest: each accepted batch's events are ingested

@@ -33,12 +33,23 @@ public final class RemoteIngest: Sendable {
         var order: Deque<String> = []
     }
     private let joins = Mutex(Joins())
+    /// Whether OTLP requests are admitted (``hasRoom(for:)``).
+    let admission: Mutex<IngestAdmission>
 
-    init(stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date) {
+    /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
+    /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice
+    /// this (measured in docs/otlp.md, "Load": 100 ms let keys wait up to 261 ms under load).
+    public static let uiStallLimit: TimeInterval = 0.05
+
+    init(
+        stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date,
+        uiStallLimit: TimeInterval = RemoteIngest.uiStallLimit
+    ) {
         self.stream = stream
         self.inbox = inbox
         self.metrics = metrics
         self.now = now
+        admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
     }
 
     /// At most this many distinct metric series are kept from remote producers; later new ones are ignored.

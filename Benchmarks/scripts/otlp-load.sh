@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Issue 12, item 5 (OTLP): the release dashboard in a real terminal (tmux 120x40) with `--listen otlp:PORT`, under
+# `errorwatch-load --otlp` (CLIENTS keep-alive HTTP/1.1 clients posting protobuf batches of 500 log records, half
+# of them exceptions, RATE records/s in total for DURATION s), run ROUNDS times. For each round it prints:
+#   - the clients' report (records accepted in 200s, refused in 503/429, other errors, not sent, answer times);
+#   - key-to-visible latency during the load (`?` to the help overlay, tmux's round trip included);
+#   - the dashboard's resident memory during the load (VmRSS) and at exit (VmHWM, from --stats);
+#   - the dashboard's counts at exit (--stats): errors added (every exception record accepted) and the Sources
+#     pane's events over all rows (every record accepted), checked against the clients' accepted count.
+# Usage: Benchmarks/scripts/otlp-load.sh [RATE] [CLIENTS] [DURATION] [ROUNDS]   (default 100000 50 10 1)
+#        SCRATCH=.build-load Benchmarks/scripts/otlp-load.sh      (another build folder)
+#        GZIP=1 Benchmarks/scripts/otlp-load.sh                   (gzip'ed bodies)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RATE="${1:-100000}"
+CLIENTS="${2:-50}"
+DURATION="${3:-10}"
+ROUNDS="${4:-1}"
+SCRATCH="${SCRATCH:-.build}"
+swift build -c release --scratch-path "$SCRATCH" --product errorwatch >/dev/null
+swift build -c release --scratch-path "$SCRATCH" --product errorwatch-load >/dev/null
+BIN_DIR="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+BIN="$BIN_DIR/errorwatch"
+LOAD="$BIN_DIR/errorwatch-load"
+GZIP_FLAG=()
+[[ "${GZIP:-0}" == 1 ]] && GZIP_FLAG=(--gzip)
+SOCK="errorwatch-otlp-$$"
+T=(tmux -L "$SOCK")
+OUT="$(mktemp -d)"
+trap '"${T[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$OUT"' EXIT
+screen() { "${T[@]}" capture-pane -p -t otlp; }
+wait_for() { local deadline=$((SECONDS + ${2:-30})); until screen | grep -Eq -- "$1"; do ((SECONDS < deadline)) || return 1; sleep 0.005; done; }
+ms() { date +%s%3N; }
+pid() { pgrep -f "^$BIN --stats" | head -1; }
+rss() { awk '/VmRSS/ {print int($2/1024)}' "/proc/$(pid)/status"; }
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+for round in $(seq 1 "$ROUNDS"); do
+    P=$(port)
+    echo "== round $round: $CLIENTS OTLP clients, $RATE records/s for $DURATION s, otlp:127.0.0.1:$P ${GZIP_FLAG[*]}"
+    # A tmux server of its own per round: a new session right after kill-server can race the old server's exit.
+    T=(tmux -L "$SOCK-$round")
+    "${T[@]}" -f /dev/null new-session -d -s otlp -x 120 -y 40 \
+        "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen otlp:$P ; sleep 600"
+    "${T[@]}" set-option -t otlp status off >/dev/null
+    wait_for "Alerts"
+    "$LOAD" --otlp --connect "otlp:127.0.0.1:$P" --clients "$CLIENTS" --rate "$RATE" --duration "$DURATION" \
+        "${GZIP_FLAG[@]}" >"$OUT/load.txt" 2>&1 &
+    loader=$!
+    sleep 2
+    worst=0
+    peak_rss=0
+    for _ in 1 2 3 4 5; do
+        r=$(rss); ((r > peak_rss)) && peak_rss=$r
+        start=$(ms); "${T[@]}" send-keys -t otlp '?'; wait_for "Help . keys" 10; end=$(ms)
+        lat=$((end - start)); ((lat > worst)) && worst=$lat
+        echo "   ? -> help visible: ${lat} ms"
+        "${T[@]}" send-keys -t otlp Escape
+        sleep 0.8
+    done
+    echo "   worst key-to-visible: ${worst} ms (tmux send + capture included)"
+    wait "$loader" || echo "   (errorwatch-load exited with $?)"
+    r=$(rss); ((r > peak_rss)) && peak_rss=$r
+    echo "   dashboard VmRSS sampled during the load: peak ${peak_rss} MB"
+    sed 's/^/   load: /' "$OUT/load.txt"
+    screen | grep -E "refused \(503\)" | head -2 | sed 's/^/   Sources row: /' || true
+    "${T[@]}" send-keys -t otlp q
+    wait_for "peak memory" 60
+    screen | sed -n '/errorwatch stats/,/peak memory/p' | sed 's/^/   /' >"$OUT/stats.txt"
+    cat "$OUT/stats.txt"
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    accepted=$(awk '/^accepted:/ {print $2}' "$OUT/load.txt")
+    added=$(awk '/errors added/ {print $3}' "$OUT/stats.txt")
+    events=$(awk '/source events/ {print $3}' "$OUT/stats.txt")
+    # Every accepted batch is half exceptions (errors) and half plain records (log lines).
+    if [[ "$events" == "$accepted" && "$added" == "$((accepted / 2))" ]]; then
+        echo "   CHECK: accepted $accepted = Sources events $events; errors added $added = accepted / 2"
+    else
+        echo "   MISMATCH: accepted $accepted, Sources events $events, errors added $added"
+    fi
+done
