@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import ErrorWatchWire
+
+/// What the fuzz targets (Fuzz/, docs/fuzzing.md) found, kept with the input that showed it.
+struct FuzzFindingsTests {
+    /// FuzzWireDecoder and FuzzRFC3339: an offset carried a time out of the four-digit years. It was read, then
+    /// written with a five-digit or negative year that no reader takes back, so a recording of it would not replay.
+    @Test(arguments: [
+        // FuzzWireDecoder's crash: 10000-01-01T23:59:00.5Z once in UTC.
+        "9999-12-31T23:59:60.5-23:59",
+        // FuzzRFC3339's crash, crash-9028b9298cf15ae8226f36c592d98017142d92d2: year -1 once in UTC.
+        "0000-01-01T00:00:00+23:59",
+        "9999-12-31T23:59:60Z", "9999-12-31T23:59:59.9999999Z", "0000-01-01T00:00:00+00:01",
+    ])
+    func timesOutsideTheFourDigitYearsAreMalformed(_ time: String) {
+        #expect(RFC3339.parse(time) == nil)
+        let line = #"{"v":1,"kind":"log","time":"\#(time)","body":"x"}"#
+        #expect(throws: WireError.invalidField("time")) { try WireDecoder().decode(Array(line.utf8)) }
+    }
+
+    @Test(arguments: ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "9999-12-31T00:00:00-23:59"])
+    func theEdgesOfTheFourDigitYearsRoundTrip(_ time: String) throws {
+        let date = try #require(RFC3339.parse(time))
+        let event = WireEvent(kind: .log, time: date, body: "x")
+        let again = try WireDecoder().decode(try WireEncoder().encode(event))
+        #expect(abs(again.time.timeIntervalSince(date)) < 0.001)
+    }
+
+    /// The writer refuses what it cannot write readably, as it refuses a negative `code.lineno`.
+    @Test(arguments: [
+        Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: -62_167_219_201),
+        Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: 1e300),
+    ])
+    func theWriterRefusesTimesOutsideTheFourDigitYears(_ time: Date) {
+        let event = WireEvent(kind: .log, time: time, body: "x")
+        #expect(throws: WireError.invalidField("time")) { try WireEncoder().encode(event) }
+        #expect(throws: WireError.invalidField("time")) { try JSONEncoder().encode(event) }
+    }
+}
