@@ -39,3 +39,22 @@ struct FuzzFindingsTests {
         #expect(throws: WireError.invalidField("time")) { try JSONEncoder().encode(event) }
     }
 }
+
+extension FuzzFindingsTests {
+    /// FuzzWireDecoder, crash-2c3ccebe55c986425e053e89c60867a44848cf0c: a metric value beyond a Double's range was
+    /// read as an infinite sample, which no writer writes back (JSON has no infinity) and which turns every sum it
+    /// joins into infinity or NaN. It is malformed, as Foundation's JSONDecoder has it.
+    @Test(arguments: ["-2.7976931348623157e308", "1e999", "-1E+400"])
+    func metricValuesBeyondADoubleAreMalformed(_ value: String) {
+        let line = #"{"v":1,"kind":"metric","time":"2026-11-22T00:40:00.999999999Z","metric.name":"m","metric.value":"#
+            + value + #","metric.kind":"counter"}"#
+        #expect(throws: WireError.invalidField("metric.value")) { try WireDecoder().decode(Array(line.utf8)) }
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(WireEvent.self, from: Data(line.utf8)) }
+    }
+
+    @Test func theLargestFiniteMetricValueStillReads() throws {
+        let line = #"{"v":1,"kind":"metric","time":"2026-11-22T00:40:00Z","metric.name":"m","metric.value":-1.7976931348623157e308}"#
+        let event = try WireDecoder().decode(Array(line.utf8))
+        #expect(event.metricValue == -Double.greatestFiniteMagnitude)
+    }
+}
