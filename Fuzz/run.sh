@@ -39,9 +39,24 @@ dictionary() {
     esac
 }
 
+# SwiftPM's --sanitize flags make it link libFuzzer's main and instrument the C targets, but it passes them to
+# swiftc as two flags in no fixed order, and when -sanitize=address comes last the Swift code gets no coverage
+# counters at all (libFuzzer then finds nothing new, ever). The combined -Xswiftc flag, last on the line, wins.
+build=(swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
+    --scratch-path "$scratch")
 echo "fuzz: building (release, fuzzer + address sanitizers) into $scratch"
-(cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path "$scratch")
-bin=$(cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --show-bin-path)
+(cd Fuzz && "${build[@]}")
+bin=$(cd Fuzz && "${build[@]}" --show-bin-path)
+
+# Refuse to run uninstrumented binaries: the Swift code has some 120,000 counters, the C targets alone 2,500.
+for target in "${targets[@]}"; do
+    [[ -x $bin/$target ]] || { echo "fuzz: no target $target" >&2; exit 2; }
+    counters=$("$bin/$target" -runs=0 2>&1 | sed -n 's/.*(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -1)
+    if ((${counters:-0} < 10000)); then
+        echo "fuzz: $target has ${counters:-no} coverage counters; the Swift code is not instrumented" >&2
+        exit 2
+    fi
+done
 
 run_one() {
     local target=$1 dir=$runs/$1
@@ -73,7 +88,6 @@ run_one() {
 failed=0
 pids=()
 for target in "${targets[@]}"; do
-    [[ -x $bin/$target ]] || { echo "fuzz: no target $target" >&2; exit 2; }
     echo "fuzz: $target for ${seconds}s (log: $runs/$target/log)"
     run_one "$target" &
     pids+=($!)
