@@ -85,3 +85,32 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// FuzzOTLP, crash-2bffd7c11fc857c79ef45b871932b811518c8dd4: a histogram point whose bucket counts add up past
+    /// `UInt64.max` trapped on the sum (arithmetic overflow), so any sender could stop the dashboard with one
+    /// request. The sum saturates; a point that large is over the budget, or sampled like any large point.
+    @Test(arguments: [true, false])
+    func histogramCountsThatOverflowWhenAddedAreNotACrash(_ cumulative: Bool) throws {
+        var histogram = OTLPFixtures.histogram(
+            "latency", counts: [1, 1, 1], bounds: [10, 100], cumulative: cumulative)
+        histogram.histogram.dataPoints[0].bucketCounts = [.max, .max, 2]
+        var exponential = OTLPProtoMetric()
+        exponential.name = "size"
+        var point = OTLPProtoExponentialHistogramDataPoint()
+        point.scale = 2
+        point.zeroCount = .max
+        point.positive.bucketCounts = [.max, 1]
+        point.negative.bucketCounts = [.max]
+        exponential.exponentialHistogram.dataPoints = [point]
+        exponential.exponentialHistogram.aggregationTemporality = cumulative ? .cumulative : .delta
+        let body = try OTLPFixtures.metrics([histogram, exponential]).serializedBytes() as [UInt8]
+        let decoder = OTLPRequestDecoder(now: { Date(timeIntervalSince1970: 1_795_000_000) })
+        for _ in 0..<2 {
+            let answer = decoder.decode(path: "/v1/metrics", contentType: "application/x-protobuf", body: body)
+            #expect(answer.status == 200)
+        }
+        #expect(OTLPMetricMapper.total([.max, 1]) == .max)
+        #expect(OTLPMetricMapper.total([2, 3]) == 5)
+    }
+}

@@ -195,11 +195,11 @@ struct OTLPMetricMapper {
             {
                 counts = zip(counts, last).map { $0 - $1 }
             }
-            guard emit(counts.reduce(0, +), &context, &budget) else { return }
+            guard emit(Self.total(counts), &context, &budget) else { return }
             table.remember(
                 .histogram(start: point.startTimeUnixNano, bounds: point.explicitBounds, counts: point.bucketCounts),
                 for: key)
-        } else if !emit(counts.reduce(0, +), &context, &budget) {
+        } else if !emit(Self.total(counts), &context, &budget) {
             return
         }
         let buckets = OTLPHistogramSampler.explicitBuckets(
@@ -236,11 +236,11 @@ struct OTLPMetricMapper {
                 positive = grownPositive
                 negative = grownNegative
             }
-            let total = zero + positive.values.reduce(0, +) + negative.values.reduce(0, +)
+            let total = Self.total([zero, Self.total(positive.values), Self.total(negative.values)])
             guard emit(total, &context, &budget) else { return }
             table.remember(now, for: key)
         } else {
-            let total = zero + positive.values.reduce(0, +) + negative.values.reduce(0, +)
+            let total = Self.total([zero, Self.total(positive.values), Self.total(negative.values)])
             guard emit(total, &context, &budget) else { return }
         }
         let buckets = OTLPHistogramSampler.exponentialBuckets(
@@ -260,6 +260,18 @@ struct OTLPMetricMapper {
         }
         budget -= needed
         return true
+    }
+
+    /// The sum of a point's counts, `UInt64.max` when it would overflow: counts are the sender's to choose, and a
+    /// total past the largest count is as over the budget as the largest count.
+    static func total(_ counts: some Sequence<UInt64>) -> UInt64 {
+        var total: UInt64 = 0
+        for count in counts {
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            if overflow { return .max }
+            total = sum
+        }
+        return total
     }
 
     /// Bucket counts by bucket index.
