@@ -114,3 +114,34 @@ extension FuzzFindingsTests {
         #expect(OTLPMetricMapper.total([2, 3]) == 5)
     }
 }
+
+extension FuzzFindingsTests {
+    /// FuzzOTLP, crash-a77dbfaff432d9e363eda6d04dc4b28603719998: a histogram's bounds are the sender's doubles, and
+    /// a NaN bound (or an infinite min or max, or two huge bounds) made a NaN or infinite observation, which the
+    /// writer refuses (a recording drops it) and which poisons the pane's percentiles. Such buckets are left out,
+    /// as exponential ones were; a sum whose running total or increment overflows a Double is rejected.
+    @Test func nonFiniteHistogramValuesAndOverflowingSumsMakeNoEvent() throws {
+        var histogram = OTLPFixtures.histogram(
+            "latency", counts: [1, 2, 3, 4], bounds: [.nan, 1e308, .greatestFiniteMagnitude], cumulative: false,
+            min: -.infinity, max: .infinity)
+        histogram.histogram.dataPoints[0].explicitBounds = [.nan, 1e308, .greatestFiniteMagnitude]
+        var upDown = OTLPFixtures.sum("queue", 0, cumulative: false, monotonic: false)
+        upDown.sum.dataPoints[0].asDouble = .greatestFiniteMagnitude
+        upDown.sum.dataPoints.append(upDown.sum.dataPoints[0])
+        var counter = OTLPFixtures.sum("bytes", 0, cumulative: true, monotonic: true)
+        counter.sum.dataPoints[0].asDouble = -.greatestFiniteMagnitude
+        var later = counter.sum.dataPoints[0]
+        later.asDouble = .greatestFiniteMagnitude
+        counter.sum.dataPoints.append(later)
+        let body = try OTLPFixtures.metrics([histogram, upDown, counter]).serializedBytes() as [UInt8]
+        let decoder = OTLPRequestDecoder(now: { Date(timeIntervalSince1970: 1_795_000_000) })
+        let answer = decoder.decode(path: "/v1/metrics", contentType: "application/x-protobuf", body: body)
+        #expect(answer.status == 200)
+        #expect(answer.rejected == 2)
+        #expect(!answer.events.isEmpty)
+        for event in answer.events {
+            #expect(event.metricValue?.isFinite == true)
+            #expect(throws: Never.self) { try WireEncoder().encode(event) }
+        }
+    }
+}

@@ -123,6 +123,7 @@ struct OTLPMetricMapper {
 
     static let overBudget = "too many metric events in one request; send smaller batches"
     static let tooManyStreams = "too many metric series; new series are not kept"
+    static let beyondADouble = "a sum's running total or increment is beyond a double's range"
 
     /// A number point's value, `nil` when it has none or is flagged as having no recorded value.
     static func value(_ point: OTLPProtoNumberDataPoint) -> Double? {
@@ -159,6 +160,8 @@ struct OTLPMetricMapper {
         if !sum.isMonotonic {
             // A delta up-down counter: the pane shows its running total.
             let total = (previous ?? 0) + value
+            // Two finite values can add up past a Double (JSON has no infinity to write it as).
+            guard total.isFinite else { return context.reject(1, Self.beyondADouble) }
             table.remember(.sum(start: point.startTimeUnixNano, value: total), for: key)
             return context.events.append(context.event(total, .gauge, attributes, point.timeUnixNano))
         }
@@ -171,6 +174,7 @@ struct OTLPMetricMapper {
             increment = value
         }
         guard increment > 0 else { return }
+        guard increment.isFinite else { return context.reject(1, Self.beyondADouble) }
         context.events.append(context.event(increment, .counter, attributes, point.timeUnixNano))
     }
 
