@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // libFuzzer targets for errorwatch's decoders of untrusted input, kept in their own package so that the root
 // package's `swift build` and `swift test` (and so CI) never build them. Build and run with `Fuzz/run.sh`
-// (docs/fuzzing.md): `swift build -c release --sanitize=fuzzer --sanitize=address`, one executable per decoder,
-// each exposing `LLVMFuzzerTestOneInput` (libFuzzer supplies `main`).
+// (docs/fuzzing.md): `swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address`
+// (both kinds of flag: see the script), one executable per decoder, each exposing `LLVMFuzzerTestOneInput`
+// (libFuzzer supplies `main`).
 
 import PackageDescription
 
