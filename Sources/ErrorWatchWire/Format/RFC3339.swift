@@ -103,9 +103,26 @@ enum RFC3339 {
         }
         guard index == bytes.count else { return nil }
         let seconds = CivilDate.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        // An offset can carry a time out of the four-digit years (`0000-01-01T00:00:00+00:01` is in year -1,
+        // `9999-12-31T23:59:60Z` in 10000); UTC has no RFC 3339 form for it, so ``format(_:)`` could not write it
+        // back readably (a recording of it would not replay). Such a time is malformed.
+        guard seconds >= earliestSecond, seconds < endSecond else { return nil }
         let micros = (fraction * 1_000_000).rounded()
-        return Date(timeIntervalSince1970: Double(seconds) + micros / 1_000_000)
+        // Near year 10000 a Double holds a time to 30 µs only: `23:59:59.999999` would round up into year 10000.
+        let interval = min(Double(seconds) + micros / 1_000_000, Double(endSecond).nextDown)
+        return Date(timeIntervalSince1970: interval)
     }
+
+    /// Whether ``format(_:)`` writes `date` as a time ``parse(_:)`` reads back: years 0000 to 9999 in UTC.
+    static func canFormat(_ date: Date) -> Bool {
+        let interval = date.timeIntervalSince1970
+        return interval >= Double(earliestSecond) && interval < Double(endSecond)
+    }
+
+    /// `0000-01-01T00:00:00Z`, the earliest time with an RFC 3339 form in UTC, in seconds since 1970.
+    private static let earliestSecond = CivilDate.days(fromCivil: 0, 1, 1) * 86_400
+    /// `10000-01-01T00:00:00Z`: this and later times would be written with a five-digit year.
+    private static let endSecond = CivilDate.days(fromCivil: 10_000, 1, 1) * 86_400
 
     private static func append(_ text: inout String, _ value: Int64, width: Int) {
         let digits = String(value)

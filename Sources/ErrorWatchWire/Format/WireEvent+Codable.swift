@@ -77,9 +77,10 @@ extension WireEvent {
     }
 
     /// Writes the wire object; absent optional fields and empty attributes are left out. Throws
-    /// ``WireError/invalidField(_:)`` for a negative `code.lineno` or an over-long `handling.path`, which a reader
-    /// would refuse.
+    /// ``WireError/invalidField(_:)`` for a negative `code.lineno`, an over-long `handling.path` or a time outside
+    /// the years 0000–9999 (UTC), which a reader would refuse.
     public func encode(to encoder: any Encoder) throws {
+        guard RFC3339.canFormat(time) else { throw WireError.invalidField("time") }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(version, forKey: .version)
         try c.encode(kind.rawValue, forKey: .kind)

@@ -63,7 +63,11 @@ extension WireEvent {
         switch raw.metricValue {
         case nil, .null?: break
         case .number(let range)?:
-            metricValue = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+            // A number too large for a Double (`1e999`) would be an infinite sample, which poisons every sum it
+            // joins and which no writer can write back (JSON has no infinity): malformed, as JSONDecoder has it.
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            guard let value = Double(text), value.isFinite else { throw .invalidField("metric.value") }
+            metricValue = value
         default: throw .invalidField("metric.value")
         }
         metricUnit = try Self.string(raw.metricUnit, "metric.unit")

@@ -3,8 +3,10 @@ extension WireEvent {
     /// ``encode(to:)``, attributes sorted by key. About ten times faster than `JSONEncoder`.
     ///
     /// Throws ``WireError/invalidField(_:)`` for a metric value that is not finite (JSON has no NaN), a negative
-    /// `code.lineno` and a `handling.path` longer than ``maximumHandlingPathCount``: what a reader would refuse.
+    /// `code.lineno`, a `handling.path` longer than ``maximumHandlingPathCount`` and a time outside the years
+    /// 0000–9999 (UTC), which RFC 3339 cannot write: what a reader would refuse.
     func writeJSON(to out: inout [UInt8]) throws(WireError) {
+        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
         out.append(contentsOf: #"{"v":"#.utf8)
         out.append(contentsOf: String(version).utf8)
         member("kind", kind.rawValue, &out)

@@ -30,7 +30,9 @@ enum OTLPHistogramSampler {
             }
             result.append((value, count))
         }
-        return result
+        // Bounds, min and max are the sender's doubles: a NaN or infinite one (or two huge bounds whose middle
+        // overflows) makes no observation a writer could write (JSON has neither), as in exponential buckets.
+        return result.filter { $0.value.isFinite }
     }
 
     /// `(representative value, count)` for an exponential histogram's buckets: index `i` covers

@@ -91,7 +91,9 @@ enum OTLPLogMapper {
         let dropped = OTLPAttributes.merge(others, into: &attributes) + Int(record.droppedAttributesCount)
         if dropped > 0 { attributes["otlp.dropped_attributes"] = String(dropped) }
         let isError = exceptionType != nil || exceptionMessage != nil
-        let body = record.hasBody ? OTLPAttributes.render(record.body) : nil
+        // A log event needs a body to be read back (a recording of it must replay): a record that has only
+        // attributes gets an empty one.
+        let body = record.hasBody ? OTLPAttributes.render(record.body) : (isError ? nil : "")
         return WireEvent(
             kind: isError ? .error : .log, time: time(record, receivedAt), serviceName: identity.serviceName,
             pid: identity.pid, hostName: identity.hostName, source: scope.isEmpty ? nil : scope,

@@ -123,6 +123,7 @@ struct OTLPMetricMapper {
 
     static let overBudget = "too many metric events in one request; send smaller batches"
     static let tooManyStreams = "too many metric series; new series are not kept"
+    static let beyondADouble = "a sum's running total or increment is beyond a double's range"
 
     /// A number point's value, `nil` when it has none or is flagged as having no recorded value.
     static func value(_ point: OTLPProtoNumberDataPoint) -> Double? {
@@ -159,6 +160,8 @@ struct OTLPMetricMapper {
         if !sum.isMonotonic {
             // A delta up-down counter: the pane shows its running total.
             let total = (previous ?? 0) + value
+            // Two finite values can add up past a Double (JSON has no infinity to write it as).
+            guard total.isFinite else { return context.reject(1, Self.beyondADouble) }
             table.remember(.sum(start: point.startTimeUnixNano, value: total), for: key)
             return context.events.append(context.event(total, .gauge, attributes, point.timeUnixNano))
         }
@@ -171,6 +174,7 @@ struct OTLPMetricMapper {
             increment = value
         }
         guard increment > 0 else { return }
+        guard increment.isFinite else { return context.reject(1, Self.beyondADouble) }
         context.events.append(context.event(increment, .counter, attributes, point.timeUnixNano))
     }
 
@@ -195,11 +199,11 @@ struct OTLPMetricMapper {
             {
                 counts = zip(counts, last).map { $0 - $1 }
             }
-            guard emit(counts.reduce(0, +), &context, &budget) else { return }
+            guard emit(Self.total(counts), &context, &budget) else { return }
             table.remember(
                 .histogram(start: point.startTimeUnixNano, bounds: point.explicitBounds, counts: point.bucketCounts),
                 for: key)
-        } else if !emit(counts.reduce(0, +), &context, &budget) {
+        } else if !emit(Self.total(counts), &context, &budget) {
             return
         }
         let buckets = OTLPHistogramSampler.explicitBuckets(
@@ -236,11 +240,11 @@ struct OTLPMetricMapper {
                 positive = grownPositive
                 negative = grownNegative
             }
-            let total = zero + positive.values.reduce(0, +) + negative.values.reduce(0, +)
+            let total = Self.total([zero, Self.total(positive.values), Self.total(negative.values)])
             guard emit(total, &context, &budget) else { return }
             table.remember(now, for: key)
         } else {
-            let total = zero + positive.values.reduce(0, +) + negative.values.reduce(0, +)
+            let total = Self.total([zero, Self.total(positive.values), Self.total(negative.values)])
             guard emit(total, &context, &budget) else { return }
         }
         let buckets = OTLPHistogramSampler.exponentialBuckets(
@@ -260,6 +264,18 @@ struct OTLPMetricMapper {
         }
         budget -= needed
         return true
+    }
+
+    /// The sum of a point's counts, `UInt64.max` when it would overflow: counts are the sender's to choose, and a
+    /// total past the largest count is as over the budget as the largest count.
+    static func total(_ counts: some Sequence<UInt64>) -> UInt64 {
+        var total: UInt64 = 0
+        for count in counts {
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            if overflow { return .max }
+            total = sum
+        }
+        return total
     }
 
     /// Bucket counts by bucket index.
