@@ -151,3 +151,20 @@ struct ProblemMessageTests {
         await listener.shutdown()
     }
 }
+
+struct OTLPBindProblemTests {
+    @Test func aPortInUseIsRefusedInOneSentence() async throws {
+        let first = OTLPReceiver(endpoint: OTLPEndpoint(port: 0), onEvents: { _, _ in })
+        try await first.start()
+        let taken = try #require(first.localEndpoint)
+        let second = OTLPReceiver(endpoint: taken, onEvents: { _, _ in })
+        do {
+            try await second.start()
+            Issue.record("bound a port already in use")
+        } catch {
+            #expect("\(error)" == "cannot listen on \(taken): address already in use")
+        }
+        await second.shutdown()
+        await first.shutdown()
+    }
+}

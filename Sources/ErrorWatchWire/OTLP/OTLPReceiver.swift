@@ -126,7 +126,13 @@ public final class OTLPReceiver: Sendable {
                         OTLPHTTPHandler(exchange: exchange, registry: registry, limits: limits, deliver: onEvents))
                 }
             }
-        let channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
+        } catch let error as IOError {
+            // NIO's text names the system call; a user wants the endpoint and the reason (`address already in use`).
+            throw WireTransportError.cannotListen(endpoint: "\(endpoint)", reason: FileProblem.reason(error.errnoCode))
+        }
         let bound = OTLPEndpoint(host: endpoint.host, port: channel.localAddress?.port ?? endpoint.port)
         let accepted = phase.withLock { phase in
             guard case .idle = phase else { return false }
