@@ -122,3 +122,19 @@ struct ThemeTests {
         #expect(mono[.selection].attributes.contains(.reverse))
     }
 }
+
+struct HeldThemeInputTests {
+    /// A named pipe, a directory and /dev/zero given as a theme fail at once with a message; nothing waits or grows.
+    @Test func specialFilesAreRefusedAtOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ew-theme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for url in [fifo, directory, URL(fileURLWithPath: "/dev/zero")] {
+            let loaded = ThemeLoader.loadOrDefault(contentsOf: url)
+            #expect(loaded.theme == .default)
+            #expect(loaded.problems.first?.message == "cannot read the file", "\(url.path)")
+        }
+    }
+}

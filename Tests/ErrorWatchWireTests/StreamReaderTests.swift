@@ -168,3 +168,38 @@ struct OTLPBindProblemTests {
         await first.shutdown()
     }
 }
+
+/// Inputs issue 14 found held; these keep them held.
+struct HeldInputTests {
+    @Test func aSymlinkAtTheSocketPathIsRefusedAndLeftAlone() async throws {
+        let directory = try temporaryDirectory()
+        let target = directory + "/target.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        let path = directory + "/ew.sock"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let listener = FeedListener(endpoint: .unix(path: path)) { _, _ in }
+        await #expect(throws: WireTransportError.notASocket(path: path)) { try await listener.start() }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me")
+    }
+
+    /// 32 MiB without a newline: reported once as too long, then skipped; the framer never holds more than a line.
+    @Test func aLineWithoutEndIsSkippedInBoundedMemory() {
+        var framer = LineFramer()
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        var tooLong = 0
+        var lines = 0
+        for _ in 0..<512 {
+            chunk.withUnsafeBytes { bytes in
+                framer.feed(bytes) { frame in
+                    if case .tooLong = frame { tooLong += 1 } else { lines += 1 }
+                }
+            }
+            #expect(framer.pendingByteCount < LineFramer.defaultMaximumLineBytes)
+        }
+        #expect(tooLong == 1 && lines == 0)
+        let next = Array("{\"v\":1}\n".utf8)
+        let after = framer.feed(Array("\n".utf8) + next)
+        #expect(after.count == 1, "the line after the newline is read again")
+    }
+}
