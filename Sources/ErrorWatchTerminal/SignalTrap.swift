@@ -27,7 +27,8 @@ private let handlersInstalled = Atomic<Bool>(false)
 ///
 /// `nonisolated(unsafe)` is sound here: the storage is allocated once at load, written only by
 /// `SignalTrap.install()` on the terminal thread *before* `sigaction` installs our handler for that
-/// signal (the `sigaction` call orders the write before any delivery), and afterwards only read.
+/// signal (the `sigaction` call orders the write before any delivery), and afterwards only read: by `onCrash`,
+/// which calls the saved handler from its copy of the entry, and by `uninstall()` on the terminal thread.
 nonisolated(unsafe) private let previousCrashActions: UnsafeMutablePointer<sigaction> = {
     let p = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     p.initialize(repeating: sigaction(), count: 65)

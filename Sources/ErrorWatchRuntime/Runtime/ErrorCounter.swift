@@ -20,11 +20,20 @@ final class ErrorCounter: Sendable {
     }
 
     private let state = Mutex(State())
-    private let metrics: DashboardMetrics
+    /// The backend's `errors` counter of each category, made once: building a swift-metrics `Counter` asks the
+    /// factory (a lookup under its lock and an array of dimensions), too much to do for every error.
+    private let categoryCounters: [ErrorCategory: Counter]
 
     /// - Parameter metrics: the backend whose `errors` counters (one per category: a handful of series, however
     ///   many types) an exporter would see.
-    init(metrics: DashboardMetrics) { self.metrics = metrics }
+    init(metrics: DashboardMetrics) {
+        var counters: [ErrorCategory: Counter] = [:]
+        for category in ErrorCategory.allCases {
+            counters[category] = Counter(
+                label: "errors", dimensions: [("category", category.rawValue)], factory: metrics)
+        }
+        categoryCounters = counters
+    }
 
     func count(_ event: ErrorEvent) { count(event, facts: ErrorFacts(event)) }
 
@@ -41,7 +50,7 @@ final class ErrorCounter: Sendable {
                 s.perSecond = s.perSecond.filter { $0.key >= cutoff }
             }
         }
-        Counter(label: "errors", dimensions: [("category", facts.category.rawValue)], factory: metrics).increment()
+        categoryCounters[facts.category]?.increment()
     }
 
     /// The counts as the Metrics pane shows them.

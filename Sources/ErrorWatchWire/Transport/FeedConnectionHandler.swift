@@ -29,6 +29,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     /// Closes the connection when it stops mid-line for the configured time (slowloris).
     private var stallTask: Scheduled<Void>?
     private var lastReadAt = NIODeadline.now()
+    /// The unfinished-line bytes last reported to the registry, so its lock is taken only when that changes.
+    private var reportedPartialBytes = 0
     /// How quiet a connection must be for a held line to be handed on.
     static let heldLineDelay: TimeAmount = .milliseconds(150)
 
@@ -87,10 +89,15 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
         }
         lastReadAt = NIODeadline.now()
-        if let (victim, bytes) = registry.holdPartialLine(status.id, bytes: framer.pendingByteCount) {
-            // The unfinished lines of all connections are over the budget: the largest holder goes (maybe this one).
-            FeedListener.close(victim, reason: .partialLineBudgetExceeded(bytes: bytes))
-            registry.publishStatistics()
+        // Most reads end on a newline, before and after: nothing changed, so the shared registry is not locked.
+        let pendingBytes = framer.pendingByteCount
+        if pendingBytes != reportedPartialBytes {
+            reportedPartialBytes = pendingBytes
+            if let (victim, bytes) = registry.holdPartialLine(status.id, bytes: pendingBytes) {
+                // The unfinished lines of all connections are over the budget: the largest holder goes (maybe this).
+                FeedListener.close(victim, reason: .partialLineBudgetExceeded(bytes: bytes))
+                registry.publishStatistics()
+            }
         }
         if framer.hasPartialLine, stallTask == nil { scheduleStallCheck(context: context) }
     }
