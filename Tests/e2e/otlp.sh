@@ -66,11 +66,12 @@ echo "ok   the dashboard shows the OTLP sources"
 
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
 deadline=$((SECONDS + 20))
-until screen | grep -q "EXIT="; do
+# The typed command line itself holds `echo "EXIT=$?"`: wait for the line the shell prints, `EXIT=` and digits.
+until screen | grep -Eq "^EXIT=[0-9]+"; do
     ((SECONDS < deadline)) || { echo "FAIL the dashboard did not exit"; screen; exit 1; }
     sleep 0.1
 done
-screen | grep -q "EXIT=0" || { echo "FAIL the dashboard exited with $(screen | grep -o 'EXIT=[0-9]*')"; exit 1; }
+screen | grep -Eq "^EXIT=0$" || { echo "FAIL the dashboard exited with $(screen | grep -Eo '^EXIT=[0-9]+')"; exit 1; }
 echo "ok   the dashboard exited with 0"
 
 "$PYTHON" - "$RECORDING" "$WORK"/sdk-*.json "$WORK"/json-*.json <<'PY'
