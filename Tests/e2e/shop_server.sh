@@ -174,7 +174,9 @@ wait_until 30 sources_caught_up || fail_now "the dashboard's Sources pane never 
 echo "ok   the dashboard received the $SENT lines the server sent"
 
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
-dashboard_exited() { screen | grep -q 'EXIT='; }
+# The typed command line also holds `EXIT=`, and shows again as soon as the screen is restored: wait for the line
+# the shell prints once the process has exited (and its recording is closed).
+dashboard_exited() { screen | grep -Eq '^EXIT=[0-9]+'; }
 wait_until 30 dashboard_exited || fail_now "the dashboard did not quit"
 screen | sed -n '/errorwatch stats/,/peak memory/p' | sed 's/^/     dashboard| /'
 DASHBOARD_TOTAL="$(grep '"kind":"error"' "$RECORDING" | grep -c '"service.name":"shop-server"' || true)"
