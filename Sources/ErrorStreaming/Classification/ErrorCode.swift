@@ -18,21 +18,41 @@ public struct ErrorCode: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Creates a code. A domain that is not an ASCII letter becomes `X`; it is uppercased; a negative number becomes 0.
     public init(_ domain: Character, _ number: Int) {
-        let upper = Character(domain.uppercased())
-        self.domain = (upper.isASCII && upper.isLetter) ? upper : "X"
+        self.init(asciiDomain: domain.asciiValue ?? UInt8(ascii: "X"), number: number)
+    }
+
+    /// A code from an ASCII byte: a letter is uppercased, anything else becomes `X`.
+    private init(asciiDomain byte: UInt8, number: Int) {
+        let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+        self.domain = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(upper) ? Character(UnicodeScalar(upper)) : "X"
         self.number = max(0, number)
     }
 
     /// Parses `"N-503"` (also `"n503"`); `nil` when the text is not a letter followed by digits.
+    ///
+    /// Codes are often computed properties written as literals (`var code: ErrorCode { "N-503" }`), so this runs
+    /// for every error classified: it reads UTF-8 bytes and allocates nothing.
     public init?(parsing text: String) {
-        var rest = Substring(text)
-        guard let first = rest.first, first.isASCII, first.isLetter else { return nil }
-        rest = rest.dropFirst()
-        if rest.first == "-" { rest = rest.dropFirst() }
-        guard !rest.isEmpty, rest.count <= 9, rest.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(rest) else {
-            return nil
+        var text = text
+        let parsed: (domain: UInt8, number: Int)? = text.withUTF8 { bytes in
+            guard let first = bytes.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first & 0xDF) else {
+                return nil
+            }
+            var index = 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digits = bytes.count - index
+            guard (1...9).contains(digits) else { return nil }
+            var number = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                number = number * 10 + Int(digit)
+                index += 1
+            }
+            return (first, number)
         }
-        self.init(first, n)
+        guard let parsed else { return nil }
+        self.init(asciiDomain: parsed.domain, number: parsed.number)
     }
 
     /// A literal must parse (`"N-503"`); a malformed literal is a programming error.
