@@ -9,9 +9,11 @@ import Testing
 struct ForwarderHandlingTests {
     let source = SourceInfo(serviceName: "shop", pid: 321, host: "test-host")
 
-    private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+    private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    private func queued(_ state: ForwarderState) -> [String] { state.queue.map { String(buffer: $0) } }
+    private func queued(_ state: ForwarderState) -> [String] {
+        state.queue.map { String(decoding: $0, as: UTF8.self) }
+    }
 
     @Test func aHandlingLineWaitsUntilItsErrorLineIsQueuedOrSkipped() {
         var state = ForwarderState(capacity: 10, backoff: .milliseconds(1))

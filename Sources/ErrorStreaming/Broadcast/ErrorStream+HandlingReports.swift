@@ -51,6 +51,9 @@ extension ErrorStream {
             /// Reports this iterator's buffering policy has discarded so far.
             public private(set) var droppedCount: UInt64 = 0
 
+            /// Reports already taken from the stream that ``next(isolation:)`` returns without waiting.
+            public var bufferedCount: Int { batch.count }
+
             init(lease: ReportLease) { self.lease = lease }
 
             /// The next report, or `nil` once the stream is finished and drained or the task is cancelled.

@@ -31,6 +31,15 @@ extension ErrorStream {
             /// Events this iterator's buffering policy has dropped so far (the gaps in `sequence` it has seen).
             public var droppedCount: UInt64 { cursor.dropped }
 
+            /// Events already taken from the stream that ``next(isolation:)`` returns without waiting.
+            ///
+            /// A consumer that pays per wake-up (a socket write, a redraw) can use it to act once per batch: when it
+            /// reaches 0, the batch in hand is done.
+            public var bufferedCount: Int {
+                guard cursor.segment != nil, cursor.end > cursor.position else { return 0 }
+                return Int(cursor.end - cursor.position)
+            }
+
             /// The next event, or `nil` once the stream is finished and drained or the task is cancelled.
             @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> ErrorEvent? {

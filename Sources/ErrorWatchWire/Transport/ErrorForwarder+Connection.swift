@@ -22,7 +22,7 @@ extension ErrorForwarder {
             case .success(let channel):
                 let action = self.state.withLock { $0.connected(channel) }
                 switch action {
-                case .drain: channel.eventLoop.execute { self.drain(channel) }
+                case .drain, .drainLater: channel.eventLoop.execute { self.drain(channel) }
                 case .close: channel.close(promise: nil)
                 case .none: break
                 }
@@ -34,8 +34,9 @@ extension ErrorForwarder {
 
     /// Called by the channel handler when the connection ends.
     func connectionLost(_ channel: any Channel) {
-        guard state.withLock({ $0.lost(channel) }) else { return }
-        scheduleReconnect()
+        let (reconnect, waiters) = state.withLock { $0.lost(channel) }
+        resume(waiters)
+        if reconnect { scheduleReconnect() }
     }
 
     private func scheduleReconnect() {

@@ -10,6 +10,10 @@ import NIOCore
 /// handling line is therefore *parked* until the event task has queued (or skipped) the event with its sequence
 /// number; the event's line and the lines it releases are queued under one lock acquisition, so no other line
 /// can come between them out of order.
+///
+/// It also decides when the event loop is woken to write. A line queued while nothing is scheduled asks for a
+/// drain *later* (after the forwarder's flush interval), so the lines of a busy moment go out in one write and
+/// one wake-up instead of one each; a queue holding a full batch asks for a drain *now*.
 struct ForwarderState {
     enum Phase {
         case idle, connecting
@@ -20,15 +24,30 @@ struct ForwarderState {
     /// What the forwarder does after an enqueue or a connection.
     enum Action {
         case none
+        /// Write what is queued as soon as the channel's loop can.
         case drain(any Channel)
+        /// Write what is queued after the flush interval.
+        case drainLater(any Channel)
         case close
     }
 
-    var queue: CircularBuffer<ByteBuffer>
+    /// Whether a drain is on its way to the channel's loop.
+    enum DrainSchedule {
+        case none, later, now
+    }
+
+    /// Queued lines, each a JSON object and its newline.
+    var queue: CircularBuffer<[UInt8]>
     let capacity: Int
     var phase = Phase.idle
     var statistics = ErrorForwarder.Statistics()
-    var drainScheduled = false
+    var drain = DrainSchedule.none
+    /// Stream tasks waiting for the scheduled drain before they read their next batch.
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Queued lines that make a drain urgent: one full batch.
+    let batchSize: Int
+    /// `true` when every line asks for a drain at once (a flush interval of zero).
+    let drainsAtOnce: Bool
     var retrying = false
     let initialBackoff: Duration
     var backoff: Duration
@@ -37,13 +56,15 @@ struct ForwarderState {
     /// for it and below go out at once.
     var forwardedThrough: UInt64 = 0
     /// Handling lines waiting for their error event, in arrival order; at most `capacity`.
-    var parked: [(sequence: UInt64, line: ByteBuffer)] = []
+    var parked: [(sequence: UInt64, line: [UInt8])] = []
     /// The lowest sequence in `parked` (`.max` when empty), so that an event releasing nothing costs no scan.
     var lowestParked = UInt64.max
 
-    init(capacity: Int, backoff: Duration) {
+    init(capacity: Int, backoff: Duration, batchSize: Int = 128, drainsAtOnce: Bool = false) {
         self.queue = CircularBuffer(initialCapacity: min(capacity, 1024))
         self.capacity = capacity
+        self.batchSize = batchSize
+        self.drainsAtOnce = drainsAtOnce
         self.initialBackoff = backoff
         self.backoff = backoff
     }
@@ -55,31 +76,51 @@ struct ForwarderState {
         return true
     }
 
-    mutating func enqueue(_ line: ByteBuffer) -> Action {
+    mutating func enqueue(_ line: [UInt8]) -> Action {
         accept(line)
         return drainIfConnected()
     }
 
     /// Queues the line of the stream's error event `sequence` (`nil`: it could not be encoded and is counted as
     /// dropped), then the parked handling lines it releases.
-    mutating func enqueueEvent(_ line: ByteBuffer?, sequence: UInt64) -> Action {
+    mutating func enqueueEvent(_ line: [UInt8]?, sequence: UInt64) -> Action {
+        queueEvent(line, sequence: sequence)
+        return drainIfConnected()
+    }
+
+    /// ``enqueueEvent(_:sequence:)`` for a batch of the stream's events, in order, under one lock acquisition.
+    mutating func enqueueEvents(_ lines: [(line: [UInt8]?, sequence: UInt64)]) -> Action {
+        for (line, sequence) in lines { queueEvent(line, sequence: sequence) }
+        return drainIfConnected()
+    }
+
+    private mutating func queueEvent(_ line: [UInt8]?, sequence: UInt64) {
         if let line { accept(line) } else { statistics.dropped += 1 }
         forwardedThrough = max(forwardedThrough, sequence)
         releaseParked()
-        return drainIfConnected()
     }
 
     /// Queues the handling line about the stream's event `sequence` once that event's line is queued (or was
     /// skipped); parks it until then. Dropped and counted when the queue, or the parking space, is full.
-    mutating func enqueueHandling(_ line: ByteBuffer, sequence: UInt64) -> Action {
-        guard sequence > forwardedThrough else { return enqueue(line) }
+    mutating func enqueueHandling(_ line: [UInt8], sequence: UInt64) -> Action {
+        queueHandling(line, sequence: sequence)
+        return drainIfConnected()
+    }
+
+    /// ``enqueueHandling(_:sequence:)`` for a batch of handling lines, under one lock acquisition.
+    mutating func enqueueHandlings(_ lines: [(line: [UInt8], sequence: UInt64)]) -> Action {
+        for (line, sequence) in lines { queueHandling(line, sequence: sequence) }
+        return drainIfConnected()
+    }
+
+    private mutating func queueHandling(_ line: [UInt8], sequence: UInt64) {
+        guard sequence > forwardedThrough else { return accept(line) }
         guard parked.count < capacity else {
             statistics.dropped += 1
-            return .none
+            return
         }
         parked.append((sequence, line))
         lowestParked = min(lowestParked, sequence)
-        return .none
     }
 
     /// The event task has ended (stream finished or forwarder shutting down): nothing will release the parked
@@ -93,7 +134,7 @@ struct ForwarderState {
     /// Queues, in arrival order, the parked lines whose event is now at or below `forwardedThrough`.
     private mutating func releaseParked() {
         guard lowestParked <= forwardedThrough else { return }
-        var kept: [(sequence: UInt64, line: ByteBuffer)] = []
+        var kept: [(sequence: UInt64, line: [UInt8])] = []
         for entry in parked {
             if entry.sequence <= forwardedThrough { accept(entry.line) } else { kept.append(entry) }
         }
@@ -102,7 +143,7 @@ struct ForwarderState {
     }
 
     /// Appends a line to the queue, or counts it as dropped when shutting down or full.
-    private mutating func accept(_ line: ByteBuffer) {
+    private mutating func accept(_ line: [UInt8]) {
         switch phase {
         case .shuttingDown, .shutDown:
             statistics.dropped += 1
@@ -117,25 +158,49 @@ struct ForwarderState {
         statistics.queued = queue.count
     }
 
+    /// Asks for a drain when connected and lines wait: later for the first line, now once a batch is full.
     private mutating func drainIfConnected() -> Action {
-        guard case .connected(let channel) = phase, !drainScheduled, !queue.isEmpty else { return .none }
-        drainScheduled = true
-        return .drain(channel)
+        guard case .connected(let channel) = phase, !queue.isEmpty else { return .none }
+        let urgent = drainsAtOnce || queue.count >= batchSize
+        switch drain {
+        case .now: return .none
+        case .later where !urgent: return .none
+        case .none where !urgent:
+            drain = .later
+            return .drainLater(channel)
+        case .later, .none:
+            drain = .now
+            return .drain(channel)
+        }
+    }
+
+    /// Keeps a stream task's continuation until the scheduled drain has run; `false` (resume it now) when no drain
+    /// is coming: not connected, or nothing scheduled.
+    mutating func waitForDrain(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        guard case .connected = phase, drain != .none else { return false }
+        drainWaiters.append(continuation)
+        return true
+    }
+
+    /// The tasks waiting for a drain, to resume (outside the lock): a drain has run, or none will.
+    mutating func takeDrainWaiters() -> [CheckedContinuation<Void, Never>] {
+        defer { drainWaiters.removeAll() }
+        return drainWaiters
     }
 
     /// Up to `maximum` lines for the channel; `nil` or empty when there is nothing (the drain ends).
-    mutating func takeBatch(for channel: any Channel, maximum: Int) -> [ByteBuffer]? {
+    mutating func takeBatch(for channel: any Channel, maximum: Int) -> [[UInt8]]? {
         switch phase {
         case .connected(let current) where current === channel: break
         case .shuttingDown: break
         default: return nil
         }
         guard !queue.isEmpty else {
-            drainScheduled = false
+            drain = .none
             return nil
         }
         let count = min(maximum, queue.count)
-        var batch: [ByteBuffer] = []
+        var batch: [[UInt8]] = []
         batch.reserveCapacity(count)
         for _ in 0..<count { batch.append(queue.removeFirst()) }
         statistics.queued = queue.count
@@ -149,17 +214,18 @@ struct ForwarderState {
         if retrying { statistics.reconnects += 1 }
         retrying = false
         backoff = initialBackoff
-        drainScheduled = true
+        drain = .now
         return .drain(channel)
     }
 
-    /// `true` when the lost channel was the current one and the forwarder should reconnect.
-    mutating func lost(_ channel: any Channel) -> Bool {
-        guard case .connected(let current) = phase, current === channel else { return false }
+    /// `true` when the lost channel was the current one and the forwarder should reconnect; with the tasks that
+    /// waited for a drain that will not come.
+    mutating func lost(_ channel: any Channel) -> (reconnect: Bool, waiters: [CheckedContinuation<Void, Never>]) {
+        guard case .connected(let current) = phase, current === channel else { return (false, []) }
         statistics.connected = false
-        drainScheduled = false
+        drain = .none
         phase = .waiting
-        return true
+        return (true, takeDrainWaiters())
     }
 
     /// The wait before the next attempt (doubling up to `maximum`); `nil` when shutting down.
@@ -185,11 +251,13 @@ struct ForwarderState {
         }
     }
 
-    mutating func beginShutdown() -> (channel: (any Channel)?, reconnect: Scheduled<Void>?) {
+    mutating func beginShutdown() -> (
+        channel: (any Channel)?, reconnect: Scheduled<Void>?, waiters: [CheckedContinuation<Void, Never>]
+    ) {
         let channel: (any Channel)? = if case .connected(let channel) = phase { channel } else { nil }
         phase = .shuttingDown
         defer { reconnectTask = nil }
-        return (channel, reconnectTask)
+        return (channel, reconnectTask, takeDrainWaiters())
     }
 
     mutating func finishShutdown() {

@@ -1,0 +1,63 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import ErrorWatchWire
+
+/// When `ForwarderState` asks for the event loop: one delayed drain for the lines of a quiet moment, an immediate
+/// one for a full batch, none while one is on its way.
+struct ForwarderDrainTests {
+    private func kind(_ action: ForwarderState.Action) -> String {
+        switch action {
+        case .none: "none"
+        case .drain: "now"
+        case .drainLater: "later"
+        case .close: "close"
+        }
+    }
+
+    private func connected(batchSize: Int = 4, drainsAtOnce: Bool = false) -> (ForwarderState, EmbeddedChannel) {
+        var state = ForwarderState(
+            capacity: 100, backoff: .milliseconds(1), batchSize: batchSize, drainsAtOnce: drainsAtOnce)
+        let channel = EmbeddedChannel()
+        _ = state.start()
+        #expect(kind(state.connected(channel)) == "now")  // whatever was queued before the connection
+        #expect(state.takeBatch(for: channel, maximum: 4)?.isEmpty != false)  // nothing: the drain ends
+        return (state, channel)
+    }
+
+    @Test func theFirstLineOfAQuietMomentAsksForOneDelayedDrain() {
+        var (state, channel) = connected()
+        #expect(kind(state.enqueue([1])) == "later")
+        #expect(kind(state.enqueue([2])) == "none")
+        #expect(kind(state.enqueue([3])) == "none")
+        #expect(state.takeBatch(for: channel, maximum: 4)?.count == 3)
+        #expect(state.takeBatch(for: channel, maximum: 4)?.isEmpty != false)
+        #expect(kind(state.enqueue([4])) == "later")  // the drain ended: the next line schedules again
+    }
+
+    @Test func aFullBatchAsksForADrainAtOnceEvenWhileOneIsDelayed() {
+        var (state, channel) = connected(batchSize: 4)
+        #expect(kind(state.enqueue([1])) == "later")
+        let lines: [(line: [UInt8]?, sequence: UInt64)] = [([2], 1), ([3], 2), ([4], 3)]
+        #expect(kind(state.enqueueEvents(lines)) == "now")
+        #expect(kind(state.enqueue([5])) == "none")  // one immediate drain is enough
+        #expect(state.takeBatch(for: channel, maximum: 4)?.count == 4)
+        #expect(state.takeBatch(for: channel, maximum: 4)?.count == 1)
+    }
+
+    @Test func aZeroFlushIntervalDrainsEveryLineAtOnce() {
+        var (state, channel) = connected(drainsAtOnce: true)
+        #expect(kind(state.enqueue([1])) == "now")
+        #expect(kind(state.enqueue([2])) == "none")
+        #expect(state.takeBatch(for: channel, maximum: 4)?.count == 2)
+        #expect(state.takeBatch(for: channel, maximum: 4)?.isEmpty != false)
+        #expect(kind(state.enqueue([3])) == "now")
+    }
+
+    @Test func nothingIsAskedWhileDisconnected() {
+        var state = ForwarderState(capacity: 10, backoff: .milliseconds(1))
+        #expect(kind(state.enqueue([1])) == "none")
+        #expect(state.queue.count == 1)
+    }
+}
