@@ -11,6 +11,7 @@
 # Each run: a fresh server, WARMUP seconds of load that are not measured, then `wrk --latency` for DURATION.
 # Prints one line per run (requests/s, p50, p99, the server's CPU time per request, non-2xx, CPU of the server
 # and the dashboard in % of one core, forwarder sent/dropped) and the medians per setup.
+# SETUPS="off base sink" picks the setups to run (default: off sink dash, and base when BASELINE_BIN is set).
 # Usage: Benchmarks/scripts/shop-load.sh [ROUNDS] [DURATION] [CONNECTIONS]   (defaults 3, 15s, 32)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,9 +21,24 @@ DURATION="${2:-15s}"
 CONNECTIONS="${3:-32}"
 WARMUP="${WARMUP:-3s}"
 SCRATCH="${SCRATCH:-.build}"
+# PIN=1 puts the server on CPU 0 and everything else (wrk, the sink, the dashboard) on CPU 1, so that what the
+# server's own core does is measured apart from the load generator and the dashboard.
+SERVER_CPU=()
+OTHER_CPU=()
+if [[ "${PIN:-0}" == 1 ]]; then
+    SERVER_CPU=(taskset -c 0)
+    OTHER_CPU=(taskset -c 1)
+fi
 
-swift build -c release --scratch-path "$SCRATCH" --product errorwatch >/dev/null
-EW_BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/errorwatch"
+# SETUPS="off sink" (any of off, base, sink, dash) runs only those.
+DEFAULT_SETUPS="off sink dash"
+[[ -n "${BASELINE_BIN:-}" ]] && DEFAULT_SETUPS="off base sink dash"
+read -r -a SETUPS <<<"${SETUPS:-$DEFAULT_SETUPS}"
+EW_BIN=""
+if [[ " ${SETUPS[*]} " == *" dash "* ]]; then
+    swift build -c release --scratch-path "$SCRATCH" --product errorwatch >/dev/null
+    EW_BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/errorwatch"
+fi
 (cd Examples/ShopServer && swift build -c release --product shop-server >/dev/null)
 SHOP_BIN="$(cd Examples/ShopServer && swift build -c release --show-bin-path)/shop-server"
 
@@ -51,7 +67,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 # A reader that takes every byte of every connection and keeps none.
 start_sink() {
-    python3 - "$1" <<'PY' &
+    "${OTHER_CPU[@]}" python3 - "$1" <<'PY' &
 import socket, sys, threading
 server = socket.socket(socket.AF_UNIX)
 server.bind(sys.argv[1])
@@ -69,7 +85,7 @@ PY
 
 start_dashboard() {
     "${T[@]}" -f /dev/null new-session -d -s dash -x 120 -y 40 \
-        "env LANG=C.UTF-8 TERM=xterm-256color $EW_BIN --listen unix:$1; sleep 600"
+        "env LANG=C.UTF-8 TERM=xterm-256color ${OTHER_CPU[*]} $EW_BIN --listen unix:$1; sleep 600"
     wait_until 30 test -S "$1"
 }
 
@@ -82,16 +98,16 @@ run() {
     dash) start_dashboard "$socket"; args=(--errorwatch "unix:$socket") ;;
     esac
     port="$(free_port)"
-    "$bin" --port "$port" --seed 7 "${args[@]}" >"$WORK/server.out" 2>/dev/null &
+    "${SERVER_CPU[@]}" "$bin" --port "$port" --seed 7 "${args[@]}" >"$WORK/server.out" 2>/dev/null &
     SERVER_PID=$!
     wait_until 30 curl -sf "http://127.0.0.1:$port/products"
-    wrk -t2 -c"$CONNECTIONS" -d"$WARMUP" -s Tests/e2e/checkout.lua "http://127.0.0.1:$port/checkout" >/dev/null
+    "${OTHER_CPU[@]}" wrk -t2 -c"$CONNECTIONS" -d"$WARMUP" -s Tests/e2e/checkout.lua "http://127.0.0.1:$port/checkout" >/dev/null
     local dash_pid="" server_before dash_before started elapsed
     [[ "$setup" == dash ]] && dash_pid="$(pgrep -f "^$EW_BIN --listen unix:$socket" | head -1)"
     server_before="$(cpu_ticks "$SERVER_PID")"
     dash_before="$(cpu_ticks "$dash_pid")"
     started="$(date +%s%N)"
-    wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s Tests/e2e/checkout.lua \
+    "${OTHER_CPU[@]}" wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s Tests/e2e/checkout.lua \
         "http://127.0.0.1:$port/checkout" >"$WORK/wrk.out"
     # CPU used during the measured run, in % of one core (clock ticks are 1/100 s).
     elapsed="$((($(date +%s%N) - started) / 10000000))"
@@ -119,9 +135,7 @@ run() {
         tee -a "$WORK/results"
 }
 
-SETUPS=(off sink dash)
-[[ -n "${BASELINE_BIN:-}" ]] && SETUPS=(off base sink dash)
-echo "shop-load: $ROUNDS rounds, wrk -t2 -c$CONNECTIONS -d$DURATION (after $WARMUP warm-up), release builds"
+echo "shop-load: $ROUNDS rounds, wrk -t2 -c$CONNECTIONS -d$DURATION (after $WARMUP warm-up), release builds${PIN:+, PIN=$PIN}"
 for ((round = 1; round <= ROUNDS; round++)); do
     for setup in "${SETUPS[@]}"; do run "$setup"; done
 done
