@@ -14,6 +14,11 @@ import Synchronization
 ///   sample are kept.
 ///
 /// Counts never depend on this folding: the `Metrics` pane reads exact counters.
+///
+/// With frame pacing on (a live UI that drains once a frame), feeds call ``untilTaken()`` between batches: a feed
+/// whose posts are still waiting sleeps until the next drain, then takes everything its subscription gathered
+/// meanwhile in one go. Under a flood that is one wake-up per feed per frame instead of one per event, for the
+/// feed and for the thread adding to the stream.
 public final class ActionInbox: Sendable {
     /// An event for the `Logs` pane, converted only if it survives until the drain.
     private enum PendingEvent {
@@ -46,6 +51,10 @@ public final class ActionInbox: Sendable {
         var sampledOut: UInt64 = 0
         /// How many times the inbox went from empty to holding something; kept across drains.
         var arrivals: UInt64 = 0
+        /// Whether feeds wait in ``ActionInbox/untilTaken()`` for the next drain; kept across drains.
+        var paced = false
+        /// Feeds waiting for the next drain.
+        var waiters: [CheckedContinuation<Void, Never>] = []
         /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
         /// at most ``ActionInbox/pendingKeyLimit`` new ones are kept; later new ones are dropped (their next update gets
         /// through once the UI has drained).
@@ -83,6 +92,37 @@ public final class ActionInbox: Sendable {
 
     /// Sets what wakes the UI thread when the inbox goes from empty to non-empty.
     public func setWaker(_ wake: @escaping @Sendable () -> Void) { waker.set { _ in wake() } }
+
+    /// Turns frame pacing on (a UI now drains the inbox every frame) or off (feeds never wait; any waiting feed is
+    /// resumed now).
+    public func setFramePacing(_ paced: Bool) {
+        let waiters = pending.withLock { p in
+            p.paced = paced
+            defer { if !paced { p.waiters.removeAll() } }
+            return paced ? [] : p.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits, while frame pacing is on and something is pending, until the UI's next drain; otherwise, or once
+    /// the task is cancelled, returns at once. A feed calls it when the batch in hand is posted.
+    public func untilTaken() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiting = pending.withLock { p in
+                    guard p.paced, !p.isEmpty, !Task.isCancelled else { return false }
+                    p.waiters.append(continuation)
+                    return true
+                }
+                if !waiting { continuation.resume() }
+            }
+        } onCancel: {
+            // Resumes every waiting feed, not only this one: a resumed feed just reads its next batch early.
+            for waiter in pending.withLock({ p in defer { p.waiters.removeAll() }; return p.waiters }) {
+                waiter.resume()
+            }
+        }
+    }
 
     /// Posts an action.
     public func post(_ action: DashboardAction) {
@@ -148,12 +188,14 @@ public final class ActionInbox: Sendable {
     public func drain() -> [DashboardAction] {
         let taken = pending.withLock { p in
             let taken = p
-            let (sampledOut, arrivals) = (p.sampledOut, p.arrivals)
+            let (sampledOut, arrivals, paced) = (p.sampledOut, p.arrivals, p.paced)
             p = Pending()
             p.sampledOut = sampledOut
             p.arrivals = arrivals
+            p.paced = paced
             return taken
         }
+        for waiter in taken.waiters { waiter.resume() }
         var result: [DashboardAction] = []
         if !taken.events.isEmpty { result.append(.eventsReceived(taken.events.map(\.converted))) }
         for fingerprint in taken.alertOrder {
@@ -193,6 +235,9 @@ public final class ActionInbox: Sendable {
 
     /// Whether anything is waiting and since which arrival, read in one step.
     public var backlog: Backlog { pending.withLock { Backlog(waiting: !$0.isEmpty, arrival: $0.arrivals) } }
+
+    /// Feeds waiting in ``untilTaken()`` for the next drain.
+    package var waitingFeeds: Int { pending.withLock { $0.waiters.count } }
 
     /// Whether nothing is waiting.
     public var isEmpty: Bool { pending.withLock { $0.isEmpty } }

@@ -13,6 +13,8 @@ import Synchronization
 ///   grouped by fingerprint in an ``IssueTracker``, so totals and issue counts are exact however fast errors arrive;
 /// - **Handling**: the handler tree's reports, joined to their events by sequence number in the store;
 /// - a sampler that publishes a ``MetricsSnapshot`` and the changed issues every 500 ms.
+///
+/// While a live UI runs, the feeds are paced by its frames (``ActionInbox/untilTaken()``).
 final class DashboardFeeds: Sendable {
     let stream: ErrorStream
     let metrics: DashboardMetrics
@@ -67,20 +69,32 @@ final class DashboardFeeds: Sendable {
         let logs = stream.events(bufferingPolicy: .bufferingNewest(8_192))
         let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
         let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
+        // Each feed posts the batch its subscription holds, then waits for the UI to take it (frame pacing), so a
+        // flood costs a wake-up per feed per frame, not per event.
         let started = [
             spawn { [self] in
-                for await event in logs { inbox.post(streamEvent: event) }
+                var events = logs.makeAsyncIterator()
+                while let event = await events.next() {
+                    inbox.post(streamEvent: event)
+                    if events.bufferedCount == 0 { await inbox.untilTaken() }
+                }
             },
             spawn { [self] in
-                for await event in alerts where event.origin == .user { receiveAlert(event) }
+                var events = alerts.makeAsyncIterator()
+                while let event = await events.next() {
+                    if event.origin == .user { receiveAlert(event) }
+                    if events.bufferedCount == 0 { await inbox.untilTaken() }
+                }
             },
             spawn { [self] in
-                for await report in handling {
+                var reports = handling.makeAsyncIterator()
+                while let report = await reports.next() {
                     inbox.post(
                         .handlingReported(
                             sequence: report.sequence,
                             HandlingSummary(
                                 path: report.path, outcome: report.outcome.description, handled: report.handled)))
+                    if reports.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
             spawn { [self] in

@@ -120,11 +120,13 @@ public final class DashboardSession: Sendable {
     ) -> DashboardState {
         let waker = backend.waker
         runtime.inbox.setWaker { waker.wake() }
+        runtime.inbox.setFramePacing(true)
         let runtime = self.runtime
         let loop = DashboardLoop(
             backend: backend, store: DashboardStore(state: state), drain: runtime.inbox.drain,
             perform: runtime.perform, now: { runtime.now }, clock: clock)
         let final = loop.run()
+        runtime.inbox.setFramePacing(false)
         runtime.inbox.setWaker {}
         bookkeeping.withLock {
             $0.framesDrawn += loop.framesDrawn
