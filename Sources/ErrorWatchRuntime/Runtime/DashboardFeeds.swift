@@ -7,7 +7,8 @@ import Synchronization
 
 /// The dashboard's consumers of the ``ErrorStream``, each its own concurrent subscription with its own filter:
 ///
-/// - **Logs**: every event, newest 8,192 buffered (a slow UI drops the oldest, counted by the stream);
+/// - **Logs**: every event, the newest the inbox can keep buffered (2,048: a frame never shows more; a slow UI
+///   drops the oldest, counted by the stream);
 /// - **Errors**: user-origin errors that are not `.expected`, folded by an ``AlertCoalescer`` into alerts;
 /// - **Metrics** and **Issues**: every event, unbounded, counted by type and category through swift-metrics and
 ///   grouped by fingerprint in an ``IssueTracker``, so totals and issue counts are exact however fast errors arrive;
@@ -66,7 +67,7 @@ final class DashboardFeeds: Sendable {
 
     /// Subscribes every feed now (so nothing added after this call is missed) and starts consuming.
     func start() {
-        let logs = stream.events(bufferingPolicy: .bufferingNewest(8_192))
+        let logs = stream.events(bufferingPolicy: .bufferingNewest(inbox.eventCapacity))
         let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
         let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
         // Each feed posts the batch its subscription holds, then waits for the UI to take it (frame pacing), so a

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Counting does not depend on the inbox (errors are counted as they are added to the stream, and each source's
 /// row as its batch is delivered), and every queue between the stream and the screen is bounded and samples what
-/// it cannot show (the inbox keeps 2,048 events, the Logs subscription 8,192). A full inbox is therefore normal
+/// it cannot show (the inbox and the Logs subscription keep 2,048 events each). A full inbox is therefore normal
 /// under load and costs nothing; refusing then only capped the rate at what one frame shows. What does matter is
 /// the UI thread falling behind: ingest runs on the receiver's event loops, and when they take the cores the UI
 /// stops drawing and stops answering keys. So a request is refused (`503` with `Retry-After`) only while the
