@@ -55,6 +55,18 @@ struct ForwarderDrainTests {
         #expect(kind(state.enqueue([3])) == "now")
     }
 
+    @Test func streamTasksWaitForAScheduledDrainButNeverWhileTheQueueIsFull() {
+        var (state, channel) = connected(batchSize: 1_000)
+        #expect(!state.waitsForDrain)  // nothing scheduled
+        _ = state.enqueue([1])
+        #expect(state.waitsForDrain)  // the delayed drain will write it
+        for byte in 2...100 { _ = state.enqueue([UInt8(byte)]) }
+        #expect(state.queue.count == 100 && !state.waitsForDrain)  // full: the listener is not reading
+        _ = state.takeBatch(for: channel, maximum: 10)
+        #expect(state.waitsForDrain)
+        #expect(state.lost(channel).reconnect && !state.waitsForDrain)
+    }
+
     @Test func nothingIsAskedWhileDisconnected() {
         var state = ForwarderState(capacity: 10, backoff: .milliseconds(1))
         #expect(kind(state.enqueue([1])) == "none")

@@ -174,10 +174,18 @@ struct ForwarderState {
         }
     }
 
-    /// Keeps a stream task's continuation until the scheduled drain has run; `false` (resume it now) when no drain
-    /// is coming: not connected, or nothing scheduled.
-    mutating func waitForDrain(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+    /// Whether a stream task should wait for the scheduled drain before taking its next batch: only while
+    /// connected with a drain on its way, and never while the queue is full (the listener is not reading: what the
+    /// stream delivers meanwhile is dropped and counted at once, rather than held in the subscription).
+    var waitsForDrain: Bool {
         guard case .connected = phase, drain != .none else { return false }
+        return queue.count < capacity
+    }
+
+    /// Keeps a stream task's continuation until the scheduled drain has run; `false` (resume it now) when it should
+    /// not wait (``waitsForDrain``).
+    mutating func waitForDrain(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        guard waitsForDrain else { return false }
         drainWaiters.append(continuation)
         return true
     }
