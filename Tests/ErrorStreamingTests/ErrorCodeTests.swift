@@ -23,6 +23,9 @@ struct ErrorCodeTests {
         #expect(ErrorCode("é", 1).description == "X-1")
         #expect(ErrorCode("1", 3).description == "X-3")
         #expect(ErrorCode("Z", -7).description == "Z-0")
+        // Letters whose uppercase is not one ASCII letter ("ı" → "I", "ß" → "SS") are not ASCII letters either.
+        #expect(ErrorCode("ı", 2).description == "X-2")
+        #expect(ErrorCode("ß", 2).description == "X-2")
     }
 
     /// The byte-level parser agrees with the obvious `Character`-level reading on every text of up to four of the

@@ -133,16 +133,29 @@ public final class ErrorForwarder: Sendable {
         return Task { [self] in
             var iterator = events.makeAsyncIterator()
             var droppedByStream: UInt64 = 0
+            var taken: UInt64 = 0
             var lines: [(line: [UInt8]?, sequence: UInt64)] = []
             while let event = await iterator.next() {
                 countDrops(iterator.droppedCount, since: &droppedByStream)
+                taken += 1
                 lines.append((try? encoder.encode(event), event.sequence))
                 guard iterator.bufferedCount == 0 || lines.count >= configuration.batchSize else { continue }
                 perform(state.withLock { $0.enqueueEvents(lines) })
                 lines.removeAll(keepingCapacity: true)
+                state.withLock { $0.takeCaughtUp() }?.resume()
                 await untilDrained()
             }
+            countDrops(iterator.droppedCount, since: &droppedByStream)
+            // The subscription ended (cancelled by shutdown, or the stream finished). Every event added since it
+            // began was taken, or dropped by its buffer (counted above), or never reached: count those too, so
+            // that sent + dropped accounts for every event.
+            if let added = stream?.statistics.added, added >= events.firstSequence {
+                let delivered = added - events.firstSequence + 1
+                let unread = delivered > taken + droppedByStream ? delivered - taken - droppedByStream : 0
+                if unread > 0 { state.withLock { $0.statistics.dropped += unread } }
+            }
             perform(state.withLock { $0.eventsEnded() })
+            state.withLock { $0.takeCaughtUp() }?.resume()
         }
     }
 
@@ -182,6 +195,17 @@ public final class ErrorForwarder: Sendable {
             }
         } onCancel: {
             resume(state.withLock { $0.takeDrainWaiters() })
+        }
+    }
+
+    /// Waits until the events task has taken the stream's event `target` (or ended), for at most two seconds.
+    private func catchUp(to target: UInt64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            guard state.withLock({ $0.waitForCatchUp(to: target, continuation) }) else {
+                continuation.resume()
+                return
+            }
+            group.next().scheduleTask(in: .seconds(2)) { self.state.withLock { $0.takeCatchUp() }?.resume() }
         }
     }
 
@@ -225,8 +249,13 @@ public final class ErrorForwarder: Sendable {
 
     /// Stops forwarding: ends the stream subscription, writes what is queued if connected (giving the listener
     /// two seconds to take it), then closes. Lines still queued after that count as dropped.
+    ///
+    /// The stream tasks first catch up with what the stream holds at this moment (for at most two seconds), so that
+    /// events added just before shutdown are sent, not cut off; events added after that are counted as dropped.
     public func shutdown() async {
         let tasks = streamTasks.withLock { $0 }
+        resume(state.withLock { $0.beginStopping() })
+        if let added = stream?.statistics.added, !tasks.isEmpty { await catchUp(to: added) }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         let action = state.withLock { $0.beginShutdown() }
@@ -269,7 +298,12 @@ public final class ErrorForwarder: Sendable {
             }
             last = promise.futureResult
         }
-        resume(state.withLock { $0.takeDrainWaiters() })
+        let writable = ignoringWritability || channel.isWritable
+        resume(
+            state.withLock { state in
+                state.blocked = !writable
+                return state.takeDrainWaiters()
+            })
         return last
     }
 }

@@ -44,6 +44,13 @@ struct ForwarderState {
     var drain = DrainSchedule.none
     /// Stream tasks waiting for the scheduled drain before they read their next batch.
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The last drain stopped because the channel was not writable: the listener is not reading, so stream tasks
+    /// must not wait for drains (what the stream delivers is then dropped and counted at once).
+    var blocked = false
+    /// Shutdown has begun: stream tasks no longer wait for drains, so they catch up with the stream.
+    var stopping = false
+    /// ``ErrorForwarder/shutdown()`` waiting for the events task to reach a sequence (or end).
+    var catchUp: (target: UInt64, waiter: CheckedContinuation<Void, Never>)?
     /// Queued lines that make a drain urgent: one full batch.
     let batchSize: Int
     /// `true` when every line asks for a drain at once (a flush interval of zero).
@@ -178,8 +185,35 @@ struct ForwarderState {
     /// connected with a drain on its way, and never while the queue is full (the listener is not reading: what the
     /// stream delivers meanwhile is dropped and counted at once, rather than held in the subscription).
     var waitsForDrain: Bool {
-        guard case .connected = phase, drain != .none else { return false }
+        guard case .connected = phase, drain != .none, !blocked, !stopping else { return false }
         return queue.count < capacity
+    }
+
+    /// Shutdown begins: no task waits for a drain any more; the waiting ones, to resume.
+    mutating func beginStopping() -> [CheckedContinuation<Void, Never>] {
+        stopping = true
+        return takeDrainWaiters()
+    }
+
+    /// Keeps shutdown's continuation until the events task has queued (or skipped) `target`; `false` (resume it
+    /// now) when it already has.
+    mutating func waitForCatchUp(to target: UInt64, _ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        guard forwardedThrough < target else { return false }
+        catchUp = (target, waiter)
+        return true
+    }
+
+    /// Shutdown's continuation, once the events task has reached its target; to resume outside the lock.
+    mutating func takeCaughtUp() -> CheckedContinuation<Void, Never>? {
+        guard let catchUp, forwardedThrough >= catchUp.target else { return nil }
+        self.catchUp = nil
+        return catchUp.waiter
+    }
+
+    /// Shutdown's continuation whatever the events task reached (its deadline passed); to resume outside the lock.
+    mutating func takeCatchUp() -> CheckedContinuation<Void, Never>? {
+        defer { catchUp = nil }
+        return catchUp?.waiter
     }
 
     /// Keeps a stream task's continuation until the scheduled drain has run; `false` (resume it now) when it should
@@ -232,6 +266,7 @@ struct ForwarderState {
         guard case .connected(let current) = phase, current === channel else { return (false, []) }
         statistics.connected = false
         drain = .none
+        blocked = false
         phase = .waiting
         return (true, takeDrainWaiters())
     }
