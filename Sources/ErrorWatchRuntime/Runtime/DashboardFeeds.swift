@@ -15,8 +15,8 @@ import Synchronization
 /// - **Handling**: the handler tree's reports, joined to their events by sequence number in the store;
 /// - a sampler that publishes a ``MetricsSnapshot`` and the changed issues every 500 ms.
 ///
-/// While a live UI runs, the Logs and Handling feeds are paced by its frames (``ActionInbox/untilTaken()``); the Errors
-/// feed is not, so that no user error is pushed out of its buffer while it waits.
+/// While a live UI runs, the feeds are paced by its frames (``ActionInbox/untilTaken()``); the Errors feed's buffer
+/// holds a frame's worth of a flood, so a user error is not pushed out of it while the feed waits.
 final class DashboardFeeds: Sendable {
     let stream: ErrorStream
     let metrics: DashboardMetrics
@@ -69,10 +69,13 @@ final class DashboardFeeds: Sendable {
     /// Subscribes every feed now (so nothing added after this call is missed) and starts consuming.
     func start() {
         let logs = stream.events(bufferingPolicy: .bufferingNewest(inbox.eventCapacity))
-        let alerts = stream.events(bufferingPolicy: .bufferingNewest(1_024))
+        // Paced like the others, so its buffer holds a frame's worth of a flood (8,192 events: 33 ms at 250,000
+        // errors/s) before a user error could give way to newer ones. Events live once in the stream's log; a
+        // listener's buffer is only how far it may lag.
+        let alerts = stream.events(bufferingPolicy: .bufferingNewest(8_192))
         let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
-        // The Logs and Handling feeds post the batch their subscription holds, then wait for the UI to take it
-        // (frame pacing), so a flood costs a wake-up per feed per frame, not per event.
+        // Each feed posts the batch its subscription holds, then waits for the UI to take it (frame pacing), so a
+        // flood costs a wake-up per feed per frame, not per event.
         let started = [
             spawn { [self] in
                 var events = logs.makeAsyncIterator()
@@ -81,10 +84,12 @@ final class DashboardFeeds: Sendable {
                     if events.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
-            // Not paced: its buffer (1,024) holds every origin, and a frame's wait could push a user error out of
-            // it behind a flood of background ones; it posts folded updates, so it costs little per wake-up.
             spawn { [self] in
-                for await event in alerts where event.origin == .user { receiveAlert(event) }
+                var events = alerts.makeAsyncIterator()
+                while let event = await events.next() {
+                    if event.origin == .user { receiveAlert(event) }
+                    if events.bufferedCount == 0 { await inbox.untilTaken() }
+                }
             },
             spawn { [self] in
                 var reports = handling.makeAsyncIterator()
