@@ -140,3 +140,22 @@ func startListener(
 func create(atPath path: String, contents: Data) throws {
     try contents.write(to: URL(fileURLWithPath: path))
 }
+
+/// A stream socket bound to `path` (not yet listening); the caller closes it.
+func boundUnixSocket(at path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    if result != 0 { close(fd) }
+    try #require(result == 0)
+    return fd
+}
