@@ -140,9 +140,10 @@ public final class ErrorForwarder: Sendable {
                 taken += 1
                 lines.append((try? encoder.encode(event), event.sequence))
                 guard iterator.bufferedCount == 0 || lines.count >= configuration.batchSize else { continue }
-                perform(state.withLock { $0.enqueueEvents(lines) })
+                let (action, caughtUp) = state.withLock { ($0.enqueueEvents(lines), $0.takeCaughtUp()) }
+                perform(action)
+                caughtUp?.resume()
                 lines.removeAll(keepingCapacity: true)
-                state.withLock { $0.takeCaughtUp() }?.resume()
                 await untilDrained()
             }
             countDrops(iterator.droppedCount, since: &droppedByStream)
@@ -154,8 +155,9 @@ public final class ErrorForwarder: Sendable {
                 let unread = delivered > taken + droppedByStream ? delivered - taken - droppedByStream : 0
                 if unread > 0 { state.withLock { $0.statistics.dropped += unread } }
             }
-            perform(state.withLock { $0.eventsEnded() })
-            state.withLock { $0.takeCaughtUp() }?.resume()
+            let (action, caughtUp) = state.withLock { ($0.eventsEnded(), $0.takeCaughtUp()) }
+            perform(action)
+            caughtUp?.resume()
         }
     }
 
