@@ -55,6 +55,12 @@ public final class ActionInbox: Sendable {
         var paced = false
         /// Feeds waiting for the next drain.
         var waiters: [CheckedContinuation<Void, Never>] = []
+
+        /// The waiting feeds, to resume outside the lock; none wait afterwards.
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { waiters.removeAll() }
+            return waiters
+        }
         /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
         /// at most ``ActionInbox/pendingKeyLimit`` new ones are kept; later new ones are dropped (their next update gets
         /// through once the UI has drained).
@@ -98,8 +104,7 @@ public final class ActionInbox: Sendable {
     public func setFramePacing(_ paced: Bool) {
         let waiters = pending.withLock { p in
             p.paced = paced
-            defer { if !paced { p.waiters.removeAll() } }
-            return paced ? [] : p.waiters
+            return paced ? [] : p.takeWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -118,9 +123,7 @@ public final class ActionInbox: Sendable {
             }
         } onCancel: {
             // Resumes every waiting feed, not only this one: a resumed feed just reads its next batch early.
-            for waiter in pending.withLock({ p in defer { p.waiters.removeAll() }; return p.waiters }) {
-                waiter.resume()
-            }
+            for waiter in pending.withLock({ $0.takeWaiters() }) { waiter.resume() }
         }
     }
 
