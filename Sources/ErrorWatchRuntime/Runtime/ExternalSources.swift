@@ -168,6 +168,22 @@ public final class ExternalSources: Sendable {
             }
         }
         tasks.withLock { $0 += running }
+        if !listeners.isEmpty {
+            // A connected producer's row is announced once and updated when it ends; its counts move in the
+            // listener's snapshot. Once a second the rows of live producers take them, so a flood does not read
+            // "1 ev" until the producer disconnects.
+            let listeners = self.listeners
+            let refresh = Task {
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                    ingest.refresh(
+                        listeners.flatMap { listener in
+                            listener.producers.map { SourceStatus($0, listener: listener.endpoint) }
+                        })
+                }
+            }
+            tasks.withLock { $0.append(refresh) }
+        }
     }
 
     /// The endpoints actually bound (a TCP port 0 becomes the port chosen).

@@ -171,6 +171,27 @@ public final class RemoteIngest: Sendable {
     /// and only counted, so a stream of one-shot connections costs the same per connection however long it runs.
     public static let endedSourcesKept = 100
 
+    /// Takes newer counts for rows already shown: a row that is not shown yet, or has ended, is left alone (a
+    /// snapshot taken just before a producer disconnected must not revive its row). Posts once, and only when a
+    /// row changed.
+    public func refresh(_ statuses: [SourceStatus]) {
+        guard !statuses.isEmpty else { return }
+        order.withLock { order in
+            let list: [SourceStatus]? = sources.withLock { sources in
+                var changed = false
+                for status in statuses {
+                    guard let shown = sources[status.id], shown.health != .idle, shown.health != .failing,
+                        shown != status
+                    else { continue }
+                    sources[status.id] = status
+                    changed = true
+                }
+                return changed ? order.ids.compactMap { sources[$0] } : nil
+            }
+            if let list { inbox.post(.sourcesChanged(list)) }
+        }
+    }
+
     /// Records a source's new status and publishes every source, in the order they first appeared: every live
     /// one, and the most recent ``endedSourcesKept`` that ended, with the count of those forgotten.
     public func update(_ status: SourceStatus) {
