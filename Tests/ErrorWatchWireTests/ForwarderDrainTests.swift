@@ -4,14 +4,15 @@ import Testing
 
 @testable import ErrorWatchWire
 
-/// When `ForwarderState` asks for the event loop: one delayed drain for the lines of a quiet moment, an immediate
-/// one for a full batch, none while one is on its way.
+/// When `ForwarderState` asks for the event loop: one delayed drain for the lines (or stream news) of a quiet
+/// moment, an immediate one for a full batch, none while one is on its way, a poll while it cannot write.
 struct ForwarderDrainTests {
     private func kind(_ action: ForwarderState.Action) -> String {
         switch action {
         case .none: "none"
         case .drain: "now"
         case .drainLater: "later"
+        case .pollLater: "poll"
         case .close: "close"
         }
     }
@@ -55,16 +56,32 @@ struct ForwarderDrainTests {
         #expect(kind(state.enqueue([3])) == "now")
     }
 
-    @Test func streamTasksWaitForAScheduledDrainButNeverWhileTheQueueIsFull() {
-        var (state, channel) = connected(batchSize: 1_000)
-        #expect(!state.waitsForDrain)  // nothing scheduled
-        _ = state.enqueue([1])
-        #expect(state.waitsForDrain)  // the delayed drain will write it
-        for byte in 2...100 { _ = state.enqueue([UInt8(byte)]) }
-        #expect(state.queue.count == 100 && !state.waitsForDrain)  // full: the listener is not reading
-        _ = state.takeBatch(for: channel, maximum: 10)
-        #expect(state.waitsForDrain)
-        #expect(state.lost(channel).reconnect && !state.waitsForDrain)
+    @Test func newsFromTheStreamAsksForOneDelayedDrainOrAPollWhileItCannotWrite() {
+        var (state, channel) = connected()
+        #expect(kind(state.streamHasNews()) == "later")
+        #expect(kind(state.streamHasNews()) == "none")  // one is on its way: it polls whatever came meanwhile
+        #expect(kind(state.enqueue([1])) == "none")
+        #expect(state.takeBatch(for: channel, maximum: 4)?.count == 1)
+        #expect(state.takeBatch(for: channel, maximum: 4)?.isEmpty != false)  // the drain ended
+        #expect(kind(state.streamHasNews()) == "later")
+        _ = state.takeBatch(for: channel, maximum: 4)
+
+        state.blocked = true  // the listener stopped reading: news is polled into the queue, not held unseen
+        #expect(kind(state.streamHasNews()) == "poll")
+        #expect(kind(state.streamHasNews()) == "none")
+        state.pollScheduled = false
+        let reconnects = state.lost(channel)
+        #expect(reconnects)
+        #expect(kind(state.streamHasNews()) == "poll")  // disconnected: the same
+        state.pollScheduled = false
+        _ = state.beginShutdown()
+        #expect(kind(state.streamHasNews()) == "none")  // shutdown polls for itself
+    }
+
+    @Test func aZeroFlushIntervalDrainsStreamNewsAtOnce() {
+        var (state, _) = connected(drainsAtOnce: true)
+        #expect(kind(state.streamHasNews()) == "now")
+        #expect(kind(state.streamHasNews()) == "none")
     }
 
     @Test func nothingIsAskedWhileDisconnected() {

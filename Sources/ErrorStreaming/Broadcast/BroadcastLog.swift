@@ -26,7 +26,7 @@ import DequeModule
 ///   bounded behind a listener that never iterates, unless its policy is `.unbounded`.
 @usableFromInline
 struct BroadcastLog {
-    typealias Waiter = UnsafeContinuation<Void, Never>
+    typealias Waiter = Wakeup
 
     /// One registered listener.
     struct Listener {

@@ -86,12 +86,12 @@ extension ErrorStream {
                 await Task.yield()
             case .wait:
                 await withTaskCancellationHandler {
-                    await withUnsafeContinuation(isolation: isolation) { (waiter: BroadcastLog.Waiter) in
+                    await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
                         // Safe to use an unsafe continuation: `suspend` either stores the waiter, and exactly one
                         // later event (add, finish, unregister, cancel) removes it under the lock and resumes it,
                         // or hands it straight back to be resumed here. Either way it is resumed exactly once.
                         let resumeNow = state.withLock {
-                            $0.suspend(id, waiter: waiter, cancelled: Task.isCancelled)
+                            $0.suspend(id, waiter: .continuation(waiter), cancelled: Task.isCancelled)
                         }
                         resumeNow?.resume()
                     }

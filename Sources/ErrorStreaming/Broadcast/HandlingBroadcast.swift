@@ -11,7 +11,7 @@ import DequeModule
 /// here. The buffering policy is applied on arrival, so a listener that never iterates holds at most `n` reports
 /// (unless its policy is `.unbounded`), and every report a policy discards is counted as dropped.
 struct HandlingBroadcast {
-    typealias Waiter = UnsafeContinuation<Void, Never>
+    typealias Waiter = Wakeup
 
     struct Listener {
         var queue: Deque<HandlingReport> = []

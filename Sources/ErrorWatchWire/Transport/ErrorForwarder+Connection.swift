@@ -4,7 +4,7 @@ import NIOPosix
 extension ErrorForwarder {
     /// Connects now; on failure, tries again after the current backoff.
     func connect() {
-        let bootstrap = ClientBootstrap(group: group)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(.seconds(2))
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .channelInitializer { channel in
@@ -22,9 +22,9 @@ extension ErrorForwarder {
             case .success(let channel):
                 let action = self.state.withLock { $0.connected(channel) }
                 switch action {
-                case .drain, .drainLater: channel.eventLoop.execute { self.drain(channel) }
+                case .drain, .drainLater: self.loop.execute { self.drain(channel) }
                 case .close: channel.close(promise: nil)
-                case .none: break
+                case .none, .pollLater: break
                 }
             case .failure:
                 self.scheduleReconnect()
@@ -34,16 +34,14 @@ extension ErrorForwarder {
 
     /// Called by the channel handler when the connection ends.
     func connectionLost(_ channel: any Channel) {
-        let (reconnect, waiters) = state.withLock { $0.lost(channel) }
-        resume(waiters)
-        if reconnect { scheduleReconnect() }
+        if state.withLock({ $0.lost(channel) }) { scheduleReconnect() }
     }
 
     private func scheduleReconnect() {
         let delay = state.withLock { $0.nextBackoff(maximum: configuration.maximumBackoff) }
         guard let delay else { return }
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        let task = group.next().scheduleTask(in: .nanoseconds(nanoseconds)) { self.connect() }
+        let task = loop.scheduleTask(in: .nanoseconds(nanoseconds)) { self.connect() }
         let stale = state.withLock { $0.reconnectScheduled(task) }
         if stale { task.cancel() }
     }

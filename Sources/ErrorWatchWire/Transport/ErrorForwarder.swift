@@ -14,10 +14,11 @@ import Synchronization
 /// events of a burst are usually its cause, and keeping them keeps the queue's order simple. While the listener
 /// is down the forwarder reconnects with exponential backoff; queued events go out once it is back.
 ///
-/// Forwarding is built to cost the app little under load: lines are written at most every
-/// ``Configuration/flushInterval`` (5 ms by default), or at once when a full batch waits, so a busy moment
-/// costs one wake-up of the event loop and one socket write per batch rather than per line, and the stream
-/// subscriptions take what arrived in that time in one go.
+/// Forwarding is built to cost the app little under load. The stream is read by polling on one event loop,
+/// with no task to wake per event; lines are written at most every ``Configuration/flushInterval`` (5 ms by
+/// default), or at once when a full batch of log lines waits. A busy moment therefore costs one wake-up of the
+/// loop, one poll of the stream and one socket write per batch rather than per line, and the encoding happens
+/// there, off the threads that add errors.
 ///
 /// ```swift
 /// let forwarder = ErrorForwarder(
@@ -78,10 +79,25 @@ public final class ErrorForwarder: Sendable {
     public let source: SourceInfo
     /// Queue and backoff settings.
     public let configuration: Configuration
-    let group: any EventLoopGroup
+    /// The one event loop that connects, polls the stream, encodes and writes, so that none of it runs
+    /// concurrently with itself.
+    let loop: any EventLoop
     let state: Mutex<ForwarderState>
     private let stream: ErrorStream?
-    private let streamTasks = Mutex<[Task<Void, Never>]>([])
+    private let pollers = Mutex<StreamPollers?>(nil)
+    private let encoder: WireEncoder
+
+    /// The forwarder's listeners on its stream, touched on ``loop`` only (the lock makes that checkable, and costs
+    /// one uncontended acquisition per drain).
+    private struct StreamPollers: Sendable {
+        let events: ErrorStream.EventPoller
+        let reports: ErrorStream.ReportPoller
+        /// Events taken and drops already counted, for the accounting at shutdown.
+        var taken: UInt64 = 0
+        var droppedCounted: UInt64 = 0
+        var reportDropsCounted: UInt64 = 0
+        var ended = false
+    }
 
     /// Creates a forwarder; nothing is sent until ``start()``.
     ///
@@ -90,7 +106,8 @@ public final class ErrorForwarder: Sendable {
     ///   - source: service name, pid and host written into every line.
     ///   - stream: the stream whose events are forwarded; `nil` to send only what ``send(_:)`` is given.
     ///   - configuration: queue and backoff.
-    ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - eventLoopGroup: the loops to run on (the forwarder uses one of them); NIO's shared singleton group by
+    ///     default.
     public init(
         endpoint: Endpoint, source: SourceInfo, stream: ErrorStream? = nil,
         configuration: Configuration = Configuration(),
@@ -100,7 +117,8 @@ public final class ErrorForwarder: Sendable {
         self.source = source
         self.stream = stream
         self.configuration = configuration
-        self.group = eventLoopGroup
+        self.loop = eventLoopGroup.next()
+        self.encoder = WireEncoder(source: source)
         self.state = Mutex(
             ForwarderState(
                 capacity: configuration.queueCapacity, backoff: configuration.initialBackoff,
@@ -112,116 +130,112 @@ public final class ErrorForwarder: Sendable {
 
     /// Subscribes to the stream (events added and handling reported from now on are forwarded) and starts
     /// connecting.
+    ///
+    /// The stream is read by polling on the forwarder's event loop, with no task of its own: the first event
+    /// added after a drain calls back once, which schedules the next drain after the flush interval, and that
+    /// drain takes everything the stream gathered meanwhile. A busy stream therefore costs one wake-up of the loop
+    /// per flush interval, not one per event.
     public func start() {
         guard state.withLock({ $0.start() }) else { return }
         if let stream {
-            // Reports first: a report made before the events subscription is about an event below its first
-            // sequence, which is then never waited for; every later report's event is at or above it.
-            let reports = stream.handlingReports(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
-            let events = stream.events(bufferingPolicy: .bufferingOldest(configuration.queueCapacity))
+            // Reports first: a report made before the events poller is about an event below its first sequence,
+            // which is then never waited for; every later report's event is at or above it.
+            let news: @Sendable () -> Void = { [weak self] in self?.streamHasNews() }
+            let reports = stream.reportPoller(
+                bufferingPolicy: .bufferingOldest(configuration.queueCapacity), onAvailable: news)
+            let events = stream.eventPoller(
+                bufferingPolicy: .bufferingOldest(configuration.queueCapacity), onAvailable: news)
             state.withLock { $0.forwardedThrough = events.firstSequence &- 1 }
-            let tasks = [forwardEvents(events), forwardReports(reports)]
-            streamTasks.withLock { $0 = tasks }
+            pollers.withLock { $0 = StreamPollers(events: events, reports: reports) }
+            if !events.notifyWhenAvailable() || !reports.notifyWhenAvailable() { streamHasNews() }
         }
         connect()
     }
 
-    /// Reads the stream's events a batch at a time: the events in hand are encoded, then queued under one lock,
-    /// then the task waits for the drain that writes them, so that what arrives meanwhile is taken in one wake-up.
-    private func forwardEvents(_ events: ErrorStream.Events) -> Task<Void, Never> {
-        let encoder = WireEncoder(source: source)
-        return Task { [self] in
-            var iterator = events.makeAsyncIterator()
-            var droppedByStream: UInt64 = 0
-            var taken: UInt64 = 0
-            var lines: [(line: [UInt8]?, sequence: UInt64)] = []
-            while let event = await iterator.next() {
-                countDrops(iterator.droppedCount, since: &droppedByStream)
-                taken += 1
-                lines.append((try? encoder.encode(event), event.sequence))
-                guard iterator.bufferedCount == 0 || lines.count >= configuration.batchSize else { continue }
-                let (action, caughtUp) = state.withLock { ($0.enqueueEvents(lines), $0.takeCaughtUp()) }
-                perform(action)
-                caughtUp?.resume()
-                lines.removeAll(keepingCapacity: true)
-                await untilDrained()
-            }
-            countDrops(iterator.droppedCount, since: &droppedByStream)
-            // The subscription ended (cancelled by shutdown, or the stream finished). Every event added since it
-            // began was taken, or dropped by its buffer (counted above), or never reached: count those too, so
-            // that sent + dropped accounts for every event.
-            if let added = stream?.statistics.added, added >= events.firstSequence {
-                let delivered = added - events.firstSequence + 1
-                let unread = delivered > taken + droppedByStream ? delivered - taken - droppedByStream : 0
-                if unread > 0 { state.withLock { $0.statistics.dropped += unread } }
-            }
-            let (action, caughtUp) = state.withLock { ($0.eventsEnded(), $0.takeCaughtUp()) }
-            perform(action)
-            caughtUp?.resume()
-        }
+    /// Called by a poller, on the thread that added an event or made a report: schedules the drain (or poll) that
+    /// will take it.
+    private func streamHasNews() {
+        perform(state.withLock { $0.streamHasNews() })
     }
 
-    /// Reads the stream's handling reports as ``forwardEvents(_:)`` reads its events.
-    private func forwardReports(_ reports: ErrorStream.HandlingReports) -> Task<Void, Never> {
-        let encoder = WireEncoder(source: source)
-        return Task { [self] in
-            var iterator = reports.makeAsyncIterator()
-            var droppedByStream: UInt64 = 0
-            var lines: [(line: [UInt8], sequence: UInt64)] = []
-            while let report = await iterator.next() {
-                countDrops(iterator.droppedCount, since: &droppedByStream)
-                if let line = try? encoder.encode(encoder.handlingEvent(for: report, time: Date())) {
-                    lines.append((line, report.sequence))
-                } else {
-                    countDropped()
-                }
-                guard iterator.bufferedCount == 0 || lines.count >= configuration.batchSize else { continue }
-                perform(state.withLock { $0.enqueueHandlings(lines) })
-                lines.removeAll(keepingCapacity: true)
-                await untilDrained()
-            }
-        }
-    }
-
-    /// Waits until the next drain has run on the event loop (the one that writes what was just queued), or returns
-    /// at once when none is scheduled: not connected, or shutting down. A cancelled task never waits.
+    /// Takes what the stream gathered into the queue, encoding each event and report; on ``loop`` only.
     ///
-    /// The wait costs no timer of its own: the drain is already scheduled, after the flush interval.
-    private func untilDrained() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waiting = state.withLock { state in
-                    Task.isCancelled ? false : state.waitForDrain(continuation)
+    /// Events the queue has no room for are not encoded: they are counted as dropped, as the queue would count
+    /// them. Reports follow their events (see ``ForwarderState``).
+    private func pollStream() {
+        loop.preconditionInEventLoop()
+        pollers.withLock { pollers in
+            guard var current = pollers, !current.ended else { return }
+            var room = state.withLock { $0.capacity - $0.queue.count }
+            var lines: [(line: [UInt8]?, sequence: UInt64)] = []
+            let taken = current.events.poll(maximum: configuration.queueCapacity) { event in
+                if room > 0 {
+                    room -= 1
+                    lines.append((try? encoder.encode(event), event.sequence))
+                } else {
+                    lines.append((nil, event.sequence))
                 }
-                if !waiting { continuation.resume() }
             }
-        } onCancel: {
-            resume(state.withLock { $0.takeDrainWaiters() })
+            current.taken += UInt64(taken)
+            var handlings: [(line: [UInt8], sequence: UInt64)] = []
+            var unencodable: UInt64 = 0
+            let now = Date()
+            current.reports.poll { report in
+                if let line = try? encoder.encode(encoder.handlingEvent(for: report, time: now)) {
+                    handlings.append((line, report.sequence))
+                } else {
+                    unencodable += 1
+                }
+            }
+            let droppedByEvents = current.events.droppedCount - current.droppedCounted
+            let droppedByReports = current.reports.droppedCount - current.reportDropsCounted
+            current.droppedCounted += droppedByEvents
+            current.reportDropsCounted += droppedByReports
+            let ended = current.events.isFinished
+            current.ended = ended
+            pollers = current
+            state.withLock { state in
+                state.statistics.dropped += droppedByEvents + droppedByReports + unencodable
+                if !lines.isEmpty { _ = state.enqueueEvents(lines) }
+                if !handlings.isEmpty { _ = state.enqueueHandlings(handlings) }
+                if ended { _ = state.eventsEnded() }
+            }
         }
     }
 
-    /// Waits until the events task has taken the stream's event `target` (or ended), for at most two seconds.
-    private func catchUp(to target: UInt64) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            guard state.withLock({ $0.waitForCatchUp(to: target, continuation) }) else {
-                continuation.resume()
-                return
-            }
-            group.next().scheduleTask(in: .seconds(2)) { self.state.withLock { $0.takeCatchUp() }?.resume() }
+    /// Asks the stream's pollers to call back when there is news; schedules a drain or poll at once when there is
+    /// some already. On ``loop``, after a drain or poll has reset its schedule.
+    private func rearm() {
+        let news = pollers.withLock { pollers -> Bool in
+            guard let current = pollers, !current.ended else { return false }
+            return !current.events.notifyWhenAvailable() || !current.reports.notifyWhenAvailable()
         }
+        if news { streamHasNews() }
     }
 
-    /// Resumes tasks waiting in ``untilDrained()``; outside the lock.
-    func resume(_ waiters: [CheckedContinuation<Void, Never>]) {
-        for waiter in waiters { waiter.resume() }
+    /// A poll without a write (not connected, or the listener is not reading): takes the stream's news into the
+    /// queue, where what does not fit is dropped and counted.
+    private func pollWithoutWriting() {
+        pollStream()
+        state.withLock { $0.pollScheduled = false }
+        rearm()
     }
 
-    /// Adds the drops a stream subscription's buffering policy made since the last call to the statistics.
-    private func countDrops(_ total: UInt64, since counted: inout UInt64) {
-        guard total > counted else { return }
-        let lost = total - counted
-        counted = total
-        state.withLock { $0.statistics.dropped += lost }
+    /// Drops the forwarder's listeners on the stream; events added since its first one that it never took are
+    /// counted as dropped, so that sent + dropped accounts for every event added while it listened.
+    private func stopPolling() {
+        guard let current = pollers.withLock({ pollers -> StreamPollers? in
+            defer { pollers = nil }
+            return pollers
+        }) else { return }
+        current.events.cancel()
+        current.reports.cancel()
+        if let added = stream?.statistics.added, added >= current.events.firstSequence {
+            let delivered = added - current.events.firstSequence + 1
+            let accounted = current.taken + current.droppedCounted
+            if delivered > accounted { state.withLock { $0.statistics.dropped += delivered - accounted } }
+        }
+        _ = state.withLock { $0.eventsEnded() }
     }
 
     /// Queues one event (a log record, a metric); returns at once. Dropped and counted when the queue is full.
@@ -233,40 +247,46 @@ public final class ErrorForwarder: Sendable {
         if let line = try? WireEncoder().encode(event) { enqueue(line) } else { countDropped() }
     }
 
+    /// Queues an event whose producer fields `encoder` has already filled in (a log record made by
+    /// ``WireEncoder/wireEvent(level:message:label:metadata:error:time:)``), without copying it to fill them.
+    func sendStamped(_ event: WireEvent, encoder: WireEncoder) {
+        if let line = try? encoder.encode(event) { enqueue(line) } else { countDropped() }
+    }
+
     /// Queues one encoded line (JSON and newline); returns at once. Dropped and counted when the queue is full.
     public func enqueue(_ line: [UInt8]) {
         perform(state.withLock { $0.enqueue(line) })
     }
 
-    /// Starts draining on the channel's loop, now or after the flush interval, when the state machine says so
-    /// (outside the lock).
+    /// Starts draining (or polling) on the forwarder's loop, now or after the flush interval, when the state
+    /// machine says so (outside the lock).
     private func perform(_ action: ForwarderState.Action) {
         switch action {
-        case .drain(let channel): channel.eventLoop.execute { self.drain(channel) }
+        case .drain(let channel): loop.execute { self.drain(channel) }
         case .drainLater(let channel):
-            channel.eventLoop.scheduleTask(in: TimeAmount(configuration.flushInterval)) { self.drain(channel) }
+            loop.scheduleTask(in: TimeAmount(configuration.flushInterval)) { self.drain(channel) }
+        case .pollLater:
+            loop.scheduleTask(in: TimeAmount(configuration.flushInterval)) { self.pollWithoutWriting() }
         case .none, .close: break
         }
     }
 
-    /// Stops forwarding: ends the stream subscription, writes what is queued if connected (giving the listener
-    /// two seconds to take it), then closes. Lines still queued after that count as dropped.
-    ///
-    /// The stream tasks first catch up with what the stream holds at this moment (for at most two seconds), so that
-    /// events added just before shutdown are sent, not cut off; events added after that are counted as dropped.
+    /// Stops forwarding: takes what the stream holds at this moment and ends the subscription, writes what is
+    /// queued if connected (giving the listener two seconds to take it), then closes. Lines still queued after that
+    /// count as dropped, and so do events added after the last poll, so that sent + dropped equals the events
+    /// added while the forwarder listened.
     public func shutdown() async {
-        let tasks = streamTasks.withLock { $0 }
-        resume(state.withLock { $0.beginStopping() })
-        if let added = stream?.statistics.added, !tasks.isEmpty { await catchUp(to: added) }
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        let action = state.withLock { $0.beginShutdown() }
-        resume(action.waiters)
-        action.reconnect?.cancel()
-        if let channel = action.channel {
-            let deadline = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-            let flushed: EventLoopFuture<Void> = channel.eventLoop.flatSubmit {
-                self.drain(channel, ignoringWritability: true) ?? channel.eventLoop.makeSucceededVoidFuture()
+        let polled: EventLoopFuture<Void> = loop.submit {
+            self.pollStream()
+            self.stopPolling()
+        }
+        try? await polled.get()
+        let (channel, reconnect) = state.withLock { $0.beginShutdown() }
+        reconnect?.cancel()
+        if let channel {
+            let deadline = loop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            let flushed: EventLoopFuture<Void> = loop.flatSubmit {
+                self.drain(channel, ignoringWritability: true) ?? self.loop.makeSucceededVoidFuture()
             }
             try? await flushed.get()
             deadline.cancel()
@@ -277,17 +297,18 @@ public final class ErrorForwarder: Sendable {
 
     func countDropped() { state.withLock { $0.statistics.dropped += 1 } }
 
-    /// Writes queued lines while the channel is writable, each batch copied into one buffer and written with one
-    /// write; returns the last write's future.
+    /// Takes the stream's news, then writes queued lines while the channel is writable, each batch copied into
+    /// one buffer and written with one write; returns the last write's future. On ``loop`` only.
     @discardableResult
     func drain(_ channel: any Channel, ignoringWritability: Bool = false) -> EventLoopFuture<Void>? {
+        pollStream()
         var last: EventLoopFuture<Void>?
         while ignoringWritability || channel.isWritable {
             let batch = state.withLock { $0.takeBatch(for: channel, maximum: configuration.batchSize) }
             guard let batch, !batch.isEmpty else { break }
             var buffer = channel.allocator.buffer(capacity: batch.reduce(0) { $0 + $1.count })
             for line in batch { buffer.writeBytes(line) }
-            let promise = channel.eventLoop.makePromise(of: Void.self)
+            let promise = loop.makePromise(of: Void.self)
             channel.writeAndFlush(buffer, promise: promise)
             let count = UInt64(batch.count)
             promise.futureResult.whenComplete { result in
@@ -301,11 +322,8 @@ public final class ErrorForwarder: Sendable {
             last = promise.futureResult
         }
         let writable = ignoringWritability || channel.isWritable
-        resume(
-            state.withLock { state in
-                state.blocked = !writable
-                return state.takeDrainWaiters()
-            })
+        state.withLock { $0.blocked = !writable }
+        rearm()
         return last
     }
 }

@@ -5,15 +5,17 @@ import NIOCore
 /// Pure and lock-protected by ``ErrorForwarder``; its events return what to do, and the forwarder does it
 /// after unlocking.
 ///
-/// It also keeps a stream's `handling` lines behind their `error` lines. The forwarder reads the stream's events
-/// and its handling reports in two tasks, so a report can reach the forwarder before the event it is about. A
-/// handling line is therefore *parked* until the event task has queued (or skipped) the event with its sequence
-/// number; the event's line and the lines it releases are queued under one lock acquisition, so no other line
-/// can come between them out of order.
+/// It also keeps a stream's `handling` lines behind their `error` lines. The forwarder polls the stream's events,
+/// then its handling reports, so a report made between the two polls can arrive before the event it is about. A
+/// handling line is therefore *parked* until the event's line is queued (or skipped); the event's line and the
+/// lines it releases are queued under one lock acquisition, so no other line can come between them out of order.
 ///
-/// It also decides when the event loop is woken to write. A line queued while nothing is scheduled asks for a
-/// drain *later* (after the forwarder's flush interval), so the lines of a busy moment go out in one write and
-/// one wake-up instead of one each; a queue holding a full batch asks for a drain *now*.
+/// It also decides when the event loop is woken. A line queued while nothing is scheduled, or news from the stream,
+/// asks for a drain *later* (after the forwarder's flush interval), so the lines of a busy moment are polled and
+/// go out in one write and one wake-up instead of one each; a queue holding a full batch asks for a drain *now*.
+/// While the forwarder cannot write (not connected, or the listener is not reading), news from the stream asks
+/// for a *poll* later instead: the events are taken into the bounded queue, where what does not fit is dropped
+/// and counted while it happens rather than held unseen.
 struct ForwarderState {
     enum Phase {
         case idle, connecting
@@ -28,6 +30,8 @@ struct ForwarderState {
         case drain(any Channel)
         /// Write what is queued after the flush interval.
         case drainLater(any Channel)
+        /// Take the stream's news into the queue after the flush interval, without writing.
+        case pollLater
         case close
     }
 
@@ -42,15 +46,11 @@ struct ForwarderState {
     var phase = Phase.idle
     var statistics = ErrorForwarder.Statistics()
     var drain = DrainSchedule.none
-    /// Stream tasks waiting for the scheduled drain before they read their next batch.
-    var drainWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The last drain stopped because the channel was not writable: the listener is not reading, so stream tasks
-    /// must not wait for drains (what the stream delivers is then dropped and counted at once).
+    /// A poll without a write is on its way (see ``Action/pollLater``).
+    var pollScheduled = false
+    /// The last drain stopped because the channel was not writable: the listener is not reading, so news from the
+    /// stream is polled into the queue (and dropped there when it is full) instead of waiting for a drain.
     var blocked = false
-    /// Shutdown has begun: stream tasks no longer wait for drains, so they catch up with the stream.
-    var stopping = false
-    /// ``ErrorForwarder/shutdown()`` waiting for the events task to reach a sequence (or end).
-    var catchUp: (target: UInt64, waiter: CheckedContinuation<Void, Never>)?
     /// Queued lines that make a drain urgent: one full batch.
     let batchSize: Int
     /// `true` when every line asks for a drain at once (a flush interval of zero).
@@ -86,6 +86,26 @@ struct ForwarderState {
     mutating func enqueue(_ line: [UInt8]) -> Action {
         accept(line)
         return drainIfConnected()
+    }
+
+    /// The stream has news for the forwarder's pollers: a drain later when connected and writable (none if one is
+    /// on its way already), else a poll later (none if one is on its way, or shutting down).
+    mutating func streamHasNews() -> Action {
+        switch phase {
+        case .shuttingDown, .shutDown: return .none
+        case .connected(let channel) where !blocked:
+            guard drain == .none else { return .none }
+            if drainsAtOnce {
+                drain = .now
+                return .drain(channel)
+            }
+            drain = .later
+            return .drainLater(channel)
+        default:
+            guard !pollScheduled else { return .none }
+            pollScheduled = true
+            return .pollLater
+        }
     }
 
     /// Queues the line of the stream's error event `sequence` (`nil`: it could not be encoded and is counted as
@@ -130,7 +150,7 @@ struct ForwarderState {
         lowestParked = min(lowestParked, sequence)
     }
 
-    /// The event task has ended (stream finished or forwarder shutting down): nothing will release the parked
+    /// The events poller has ended (stream finished or forwarder shutting down): nothing will release the parked
     /// lines any more, so they are queued now.
     mutating func eventsEnded() -> Action {
         forwardedThrough = .max
@@ -181,55 +201,6 @@ struct ForwarderState {
         }
     }
 
-    /// Whether a stream task should wait for the scheduled drain before taking its next batch: only while
-    /// connected with a drain on its way, and never while the queue is full (the listener is not reading: what the
-    /// stream delivers meanwhile is dropped and counted at once, rather than held in the subscription).
-    var waitsForDrain: Bool {
-        guard case .connected = phase, drain != .none, !blocked, !stopping else { return false }
-        return queue.count < capacity
-    }
-
-    /// Shutdown begins: no task waits for a drain any more; the waiting ones, to resume.
-    mutating func beginStopping() -> [CheckedContinuation<Void, Never>] {
-        stopping = true
-        return takeDrainWaiters()
-    }
-
-    /// Keeps shutdown's continuation until the events task has queued (or skipped) `target`; `false` (resume it
-    /// now) when it already has.
-    mutating func waitForCatchUp(to target: UInt64, _ waiter: CheckedContinuation<Void, Never>) -> Bool {
-        guard forwardedThrough < target else { return false }
-        catchUp = (target, waiter)
-        return true
-    }
-
-    /// Shutdown's continuation, once the events task has reached its target; to resume outside the lock.
-    mutating func takeCaughtUp() -> CheckedContinuation<Void, Never>? {
-        guard let catchUp, forwardedThrough >= catchUp.target else { return nil }
-        self.catchUp = nil
-        return catchUp.waiter
-    }
-
-    /// Shutdown's continuation whatever the events task reached (its deadline passed); to resume outside the lock.
-    mutating func takeCatchUp() -> CheckedContinuation<Void, Never>? {
-        defer { catchUp = nil }
-        return catchUp?.waiter
-    }
-
-    /// Keeps a stream task's continuation until the scheduled drain has run; `false` (resume it now) when it should
-    /// not wait (``waitsForDrain``).
-    mutating func waitForDrain(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
-        guard waitsForDrain else { return false }
-        drainWaiters.append(continuation)
-        return true
-    }
-
-    /// The tasks waiting for a drain, to resume (outside the lock): a drain has run, or none will.
-    mutating func takeDrainWaiters() -> [CheckedContinuation<Void, Never>] {
-        defer { drainWaiters.removeAll() }
-        return drainWaiters
-    }
-
     /// Up to `maximum` lines for the channel; `nil` or empty when there is nothing (the drain ends).
     mutating func takeBatch(for channel: any Channel, maximum: Int) -> [[UInt8]]? {
         switch phase {
@@ -260,15 +231,14 @@ struct ForwarderState {
         return .drain(channel)
     }
 
-    /// `true` when the lost channel was the current one and the forwarder should reconnect; with the tasks that
-    /// waited for a drain that will not come.
-    mutating func lost(_ channel: any Channel) -> (reconnect: Bool, waiters: [CheckedContinuation<Void, Never>]) {
-        guard case .connected(let current) = phase, current === channel else { return (false, []) }
+    /// `true` when the lost channel was the current one and the forwarder should reconnect.
+    mutating func lost(_ channel: any Channel) -> Bool {
+        guard case .connected(let current) = phase, current === channel else { return false }
         statistics.connected = false
         drain = .none
         blocked = false
         phase = .waiting
-        return (true, takeDrainWaiters())
+        return true
     }
 
     /// The wait before the next attempt (doubling up to `maximum`); `nil` when shutting down.
@@ -294,13 +264,11 @@ struct ForwarderState {
         }
     }
 
-    mutating func beginShutdown() -> (
-        channel: (any Channel)?, reconnect: Scheduled<Void>?, waiters: [CheckedContinuation<Void, Never>]
-    ) {
+    mutating func beginShutdown() -> (channel: (any Channel)?, reconnect: Scheduled<Void>?) {
         let channel: (any Channel)? = if case .connected(let channel) = phase { channel } else { nil }
         phase = .shuttingDown
         defer { reconnectTask = nil }
-        return (channel, reconnectTask, takeDrainWaiters())
+        return (channel, reconnectTask)
     }
 
     mutating func finishShutdown() {

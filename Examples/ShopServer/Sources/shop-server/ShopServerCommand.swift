@@ -66,9 +66,9 @@ struct ShopServerCommand: AsyncParsableCommand {
             var console = StreamLogHandler.standardError(label: label)
             console.logLevel = level
             guard let forwarder else { return console }
-            return MultiplexLogHandler([
-                console, ForwardingLogHandler(label: label, forwarder: forwarder, logLevel: level),
-            ])
+            // A tee, not MultiplexLogHandler: Hummingbird sets request metadata on every request, which the
+            // multiplexer pays for by copying its handlers (docs/benchmarks-shop.md).
+            return TeeLogHandler(console, label: label, forwarder: forwarder)
         }
         let logger = Logger(label: "shop")
 
