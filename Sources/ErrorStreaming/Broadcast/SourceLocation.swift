@@ -95,7 +95,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Calls `body` with the file's UTF-8 bytes, without allocating for a literal or a native string.
-    private func withFile<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The file's UTF-8 bytes, without making a `String` of a literal (for encoders in this package).
+    package func withFile<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch storage {
         case .literals(let captured): captured.withFile(body)
         case .strings(var file, _, _): file.withUTF8(body)
@@ -103,7 +104,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Calls `body` with the function's UTF-8 bytes, without allocating for a literal or a native string.
-    private func withFunction<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The function's UTF-8 bytes, without making a `String` of a literal (for encoders in this package).
+    package func withFunction<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch storage {
         case .literals(let captured): captured.withFunction(body)
         case .strings(_, _, var function): function.withUTF8(body)

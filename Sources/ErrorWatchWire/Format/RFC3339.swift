@@ -8,6 +8,16 @@ import Foundation
 enum RFC3339 {
     /// `2026-11-22T00:40:00.123456Z`.
     static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(27)
+        write(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the timestamp's 27 bytes to `out` (digits written directly: this runs for every line a forwarder
+    /// or a recording writes). A time outside the years 0000–9999 is written as the digits give it; writers check
+    /// ``canFormat(_:)`` first.
+    static func write(_ date: Date, to out: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         var seconds = Int64(interval.rounded(.down))
         var micros = Int64(((interval - Double(seconds)) * 1_000_000).rounded())
@@ -18,23 +28,20 @@ enum RFC3339 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDays: days)
-        var text = ""
-        text.reserveCapacity(27)
-        append(&text, year, width: 4)
-        text.append("-")
-        append(&text, month, width: 2)
-        text.append("-")
-        append(&text, day, width: 2)
-        text.append("T")
-        append(&text, secondOfDay / 3600, width: 2)
-        text.append(":")
-        append(&text, secondOfDay / 60 % 60, width: 2)
-        text.append(":")
-        append(&text, secondOfDay % 60, width: 2)
-        text.append(".")
-        append(&text, micros, width: 6)
-        text.append("Z")
-        return text
+        append(year, width: 4, &out)
+        out.append(UInt8(ascii: "-"))
+        append(month, width: 2, &out)
+        out.append(UInt8(ascii: "-"))
+        append(day, width: 2, &out)
+        out.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, &out)
+        out.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2, &out)
+        out.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, &out)
+        out.append(UInt8(ascii: "."))
+        append(micros, width: 6, &out)
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
@@ -124,9 +131,28 @@ enum RFC3339 {
     /// `10000-01-01T00:00:00Z`: this and later times would be written with a five-digit year.
     private static let endSecond = CivilDate.days(fromCivil: 10_000, 1, 1) * 86_400
 
-    private static func append(_ text: inout String, _ value: Int64, width: Int) {
-        let digits = String(value)
-        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
-        text.append(digits)
+    /// `value` in decimal, zero-padded to `width` digits; a negative value as its sign and digits.
+    private static func append(_ value: Int64, width: Int, _ out: inout [UInt8]) {
+        guard value >= 0 else {
+            out.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var count = 0
+            repeat {
+                buffer[buffer.count - 1 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            } while remaining > 0
+            while count < width {
+                buffer[buffer.count - 1 - count] = UInt8(ascii: "0")
+                count += 1
+            }
+            out.append(contentsOf: buffer[(buffer.count - count)...])
+        }
     }
 }

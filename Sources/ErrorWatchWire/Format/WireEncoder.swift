@@ -30,11 +30,16 @@ public struct SourceInfo: Sendable, Hashable {
 /// ```
 public struct WireEncoder: Sendable {
     /// The producer written into every event made here.
-    public var source: SourceInfo?
+    public var source: SourceInfo? {
+        didSet { stamp = source.map(Self.stamp(for:)) }
+    }
+    /// The producer's members as bytes, for ``appendLine(for:to:)``.
+    private(set) var stamp: [UInt8]?
 
     /// Creates an encoder; `source` fills `service.name`, `process.pid` and `host.name`.
     public init(source: SourceInfo? = nil) {
         self.source = source
+        self.stamp = source.map(Self.stamp(for:))
     }
 
     /// One line (JSON and `\n`) for a wire event. Throws ``WireError/lineTooLong(byteCount:)`` when the
@@ -50,8 +55,13 @@ public struct WireEncoder: Sendable {
         return bytes
     }
 
-    /// One line for an ``ErrorEvent`` of a stream (see ``wireEvent(for:)``).
-    public func encode(_ event: ErrorEvent) throws(WireError) -> [UInt8] { try encode(wireEvent(for: event)) }
+    /// One line for an ``ErrorEvent`` of a stream: the line of ``wireEvent(for:)``, written without building it.
+    public func encode(_ event: ErrorEvent) throws(WireError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        try appendLine(for: event, to: &bytes)
+        return bytes
+    }
 
     /// The wire event for an ``ErrorEvent``: its ``Classification`` gives the type, code, category and
     /// messages; its context the source, severity, origin, attempt and attributes; its ``ErrorEvent/location``

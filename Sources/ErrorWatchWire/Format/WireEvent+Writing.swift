@@ -10,7 +10,9 @@ extension WireEvent {
         out.append(contentsOf: #"{"v":"#.utf8)
         out.append(contentsOf: String(version).utf8)
         member("kind", kind.rawValue, &out)
-        member("time", RFC3339.format(time), &out)
+        out.append(contentsOf: #","time":""#.utf8)
+        RFC3339.write(time, to: &out)
+        out.append(UInt8(ascii: "\""))
         member("service.name", serviceName, &out)
         member("process.pid", pid.map(String.init), quoted: false, &out)
         member("host.name", hostName, &out)
@@ -81,19 +83,22 @@ extension WireEvent {
     ///
     /// Runs of bytes that need no escape (nearly all of them) are appended in one copy each.
     static func writeString(_ text: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                writeEscape(byte, &out)
-                runStart = index + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        text.withUTF8 { writeString(bytes: $0, &out) }
+    }
+
+    /// ``writeString(_:_:)`` for UTF-8 bytes already in hand (a source location's literal).
+    static func writeString(bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            writeEscape(byte, &out)
+            runStart = index + 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         out.append(UInt8(ascii: "\""))
     }
 

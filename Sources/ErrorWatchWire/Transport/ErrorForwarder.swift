@@ -247,12 +247,6 @@ public final class ErrorForwarder: Sendable {
         if let line = try? WireEncoder().encode(event) { enqueue(line) } else { countDropped() }
     }
 
-    /// Queues an event whose producer fields `encoder` has already filled in (a log record made by
-    /// ``WireEncoder/wireEvent(level:message:label:metadata:error:time:)``), without copying it to fill them.
-    func sendStamped(_ event: WireEvent, encoder: WireEncoder) {
-        if let line = try? encoder.encode(event) { enqueue(line) } else { countDropped() }
-    }
-
     /// Queues one encoded line (JSON and newline); returns at once. Dropped and counted when the queue is full.
     public func enqueue(_ line: [UInt8]) {
         perform(state.withLock { $0.enqueue(line) })

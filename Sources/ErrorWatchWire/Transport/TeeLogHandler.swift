@@ -82,9 +82,16 @@ final class LogForwarding: Sendable {
 
     /// Encodes the record, with the handler's metadata under its own, and queues it on the forwarder.
     func forward(_ event: LogEvent, metadata: Logger.Metadata, provider: Logger.MetadataProvider?) {
-        let wire = encoder.wireEvent(
-            level: event.level, message: event.message.description, label: label,
-            metadata: event.mergedMetadata(handler: metadata, provider: provider), error: event.error, time: now())
-        forwarder.sendStamped(wire, encoder: encoder)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        do {
+            try encoder.appendLogLine(
+                level: event.level, message: event.message.description, label: label,
+                metadata: event.mergedMetadata(handler: metadata, provider: provider), error: event.error,
+                time: now(), to: &line)
+            forwarder.enqueue(line)
+        } catch {
+            forwarder.countDropped()
+        }
     }
 }

@@ -1,0 +1,201 @@
+import ErrorStreaming
+import Foundation
+import Logging
+
+extension WireEncoder {
+    /// The bytes every line of this encoder's source carries after its time:
+    /// `,"service.name":…,"process.pid":…,"host.name":…`, written once instead of once per line.
+    static func stamp(for source: SourceInfo) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: #","service.name":"#.utf8)
+        WireEvent.writeString(source.serviceName, &bytes)
+        bytes.append(contentsOf: #","process.pid":"#.utf8)
+        WireEvent.writeInteger(Int64(source.pid), &bytes)
+        bytes.append(contentsOf: #","host.name":"#.utf8)
+        WireEvent.writeString(source.host, &bytes)
+        return bytes
+    }
+
+    /// Appends the line (JSON and `\n`) of a stream's ``ErrorEvent`` to `out`, written straight from the event.
+    ///
+    /// The bytes are those of `encode(wireEvent(for: event))`, member for member (a test holds the two equal), but
+    /// no ``WireEvent`` is built: a forwarder writes one of these for every error its app adds, so the
+    /// classification's fields are read from a ``ClassifiedError`` directly (``Classification`` would also make
+    /// its fingerprint), the producer's fields are copied from ``stamp(for:)``, and the time, numbers and source
+    /// location are written as bytes without making strings of them. On a throw, `out` is left as it was.
+    func appendLine(for event: ErrorEvent, to out: inout [UInt8]) throws(WireError) {
+        guard RFC3339.canFormat(event.timestamp) else { throw .invalidField("time") }
+        let start = out.count
+        let remote = event.error as? RemoteError
+        let typeName: String
+        let technicalMessage: String
+        let userMessage: String
+        let code: ErrorCode
+        let category: ErrorCategory
+        if let classified = event.error as? any ClassifiedError {
+            (typeName, technicalMessage, userMessage) =
+                (classified.typeName, classified.technicalMessage, classified.userMessage)
+            (code, category) = (classified.code, classified.category)
+        } else {
+            let classification = Classification(of: event.error)
+            (typeName, technicalMessage, userMessage) =
+                (classification.typeName, classification.technicalMessage, classification.userMessage)
+            (code, category) = (classification.code, classification.category)
+        }
+
+        out.append(contentsOf: #"{"v":"#.utf8)
+        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
+        out.append(contentsOf: #","kind":"error","time":""#.utf8)
+        RFC3339.write(event.timestamp, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if let stamp {
+            out.append(contentsOf: stamp)
+        } else if let serviceName = remote?.serviceName {
+            Self.key("service.name", &out)
+            WireEvent.writeString(serviceName, &out)
+        }
+        Self.key("source", &out)
+        WireEvent.writeString(event.source, &out)
+        Self.key("exception.type", &out)
+        WireEvent.writeString(remote?.typeName ?? typeName, &out)
+        Self.key("exception.message", &out)
+        WireEvent.writeString(remote?.message ?? technicalMessage, &out)
+        Self.key("message.user", &out)
+        WireEvent.writeString(userMessage, &out)
+        Self.key("error.code", &out)
+        WireEvent.writeString(code.description, &out)
+        Self.key("error.category", &out)
+        WireEvent.writeString(category.rawValue, &out)
+        Self.key("severity", &out)
+        WireEvent.writeString(event.severity.description, &out)
+        Self.key("origin", &out)
+        WireEvent.writeString(event.origin.rawValue, &out)
+        if let attempt = event.context.attempt {
+            Self.key("attempt", &out)
+            WireEvent.writeInteger(Int64(attempt), &out)
+        }
+        Self.key("sequence", &out)
+        WireEvent.writeInteger(event.sequence, &out)
+        let attributes = event.metadata
+        if !attributes.isEmpty {
+            out.append(contentsOf: #","attributes":{"#.utf8)
+            for (offset, key) in attributes.keys.sorted().enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                WireEvent.writeString(key, &out)
+                out.append(UInt8(ascii: ":"))
+                WireEvent.writeString(attributes[key] ?? "", &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        if let stackTrace = remote?.stackTrace {
+            Self.key("exception.stacktrace", &out)
+            WireEvent.writeString(stackTrace, &out)
+        }
+        if let location = event.location {
+            Self.key("code.filepath", &out)
+            location.withFile { WireEvent.writeString(bytes: $0, &out) }
+            Self.key("code.lineno", &out)
+            WireEvent.writeInteger(Int64(Int(clamping: location.line)), &out)
+            location.withFunction { function in
+                guard !function.isEmpty else { return }
+                Self.key("code.function", &out)
+                WireEvent.writeString(bytes: function, &out)
+            }
+        }
+        out.append(contentsOf: "}\n".utf8)
+        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
+            let count = out.count - start
+            out.removeSubrange(start...)
+            throw WireError.lineTooLong(byteCount: count)
+        }
+    }
+
+    /// Appends the line of a swift-log record to `out`: the bytes of
+    /// `encode(wireEvent(level:message:label:metadata:error:time:))`, written without building the ``WireEvent``
+    /// (a test holds the two equal). On a throw, `out` is left as it was.
+    func appendLogLine(
+        level: Logger.Level, message: String, label: String, metadata: [String: String], error: (any Error)?,
+        time: Date, to out: inout [UInt8]
+    ) throws(WireError) {
+        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
+        let start = out.count
+        out.append(contentsOf: #"{"v":"#.utf8)
+        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
+        out.append(contentsOf: #","kind":"log","time":""#.utf8)
+        RFC3339.write(time, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if let stamp { out.append(contentsOf: stamp) }
+        Self.key("source", &out)
+        WireEvent.writeString(label, &out)
+        let classification = error.map { Classification(of: $0) }
+        if let classification {
+            Self.key("exception.type", &out)
+            WireEvent.writeString(classification.typeName, &out)
+            Self.key("exception.message", &out)
+            WireEvent.writeString(classification.technicalMessage, &out)
+            Self.key("error.code", &out)
+            WireEvent.writeString(classification.code.description, &out)
+            Self.key("error.category", &out)
+            WireEvent.writeString(classification.category.rawValue, &out)
+        }
+        Self.key("severity", &out)
+        WireEvent.writeString(ErrorSeverity(level).description, &out)
+        if !metadata.isEmpty {
+            out.append(contentsOf: #","attributes":{"#.utf8)
+            for (offset, key) in metadata.keys.sorted().enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                WireEvent.writeString(key, &out)
+                out.append(UInt8(ascii: ":"))
+                WireEvent.writeString(metadata[key] ?? "", &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        Self.key("body", &out)
+        WireEvent.writeString(message, &out)
+        out.append(contentsOf: "}\n".utf8)
+        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
+            let count = out.count - start
+            out.removeSubrange(start...)
+            throw WireError.lineTooLong(byteCount: count)
+        }
+    }
+
+    /// `,"key":`.
+    private static func key(_ key: StaticString, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: "\":".utf8)
+    }
+}
+
+extension WireEvent {
+    /// A JSON number for an integer, its digits written directly.
+    static func writeInteger(_ value: Int64, _ out: inout [UInt8]) {
+        if value < 0 {
+            out.append(UInt8(ascii: "-"))
+            writeInteger(value.magnitude, &out)
+        } else {
+            writeInteger(UInt64(value), &out)
+        }
+    }
+
+    /// A JSON number for an unsigned integer, its digits written directly.
+    static func writeInteger(_ value: UInt64, _ out: inout [UInt8]) {
+        guard value >= 10 else {
+            out.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var index = buffer.count
+            while remaining > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            }
+            out.append(contentsOf: buffer[index...])
+        }
+    }
+}
