@@ -71,6 +71,23 @@ struct ErrorEventEncodingTests {
         }
     }
 
+    @Test(arguments: [SourceInfo(serviceName: "shop", pid: 7, host: "h"), nil])
+    func theDirectHandlingLineIsTheGeneralPathsLine(source: SourceInfo?) throws {
+        let encoder = WireEncoder(source: source)
+        let long = (0..<(WireEvent.maximumHandlingPathCount + 5)).map { "node \($0)" }
+        let reports = [
+            HandlingReport(sequence: 7, path: ["screen"], outcome: .consumed(by: "screen"), handled: true),
+            HandlingReport(sequence: 1, path: [], outcome: .passed, handled: false),
+            HandlingReport(sequence: .max, path: long + ["quote \" \\ \n"], outcome: .passed, handled: false),
+        ]
+        for report in reports {
+            let general = try encoder.encode(encoder.handlingEvent(for: report, time: Self.time))
+            var direct: [UInt8] = []
+            try encoder.appendHandlingLine(for: report, time: Self.time, to: &direct)
+            #expect(direct == general, "\(String(decoding: general, as: UTF8.self))")
+        }
+    }
+
     @Test func aLineTooLongIsRefusedAndLeavesTheBufferAsItWas() {
         let huge = String(repeating: "x", count: LineFramer.defaultMaximumLineBytes)
         let event = ErrorEvent(

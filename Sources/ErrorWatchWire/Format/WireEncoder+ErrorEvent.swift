@@ -51,30 +51,30 @@ extension WireEncoder {
         if let stamp {
             out.append(contentsOf: stamp)
         } else if let serviceName = remote?.serviceName {
-            Self.key("service.name", &out)
+            out.append(contentsOf: #","service.name":"#.utf8)
             WireEvent.writeString(serviceName, &out)
         }
-        Self.key("source", &out)
+        out.append(contentsOf: #","source":"#.utf8)
         WireEvent.writeString(event.source, &out)
-        Self.key("exception.type", &out)
+        out.append(contentsOf: #","exception.type":"#.utf8)
         WireEvent.writeString(remote?.typeName ?? typeName, &out)
-        Self.key("exception.message", &out)
+        out.append(contentsOf: #","exception.message":"#.utf8)
         WireEvent.writeString(remote?.message ?? technicalMessage, &out)
-        Self.key("message.user", &out)
+        out.append(contentsOf: #","message.user":"#.utf8)
         WireEvent.writeString(userMessage, &out)
-        Self.key("error.code", &out)
+        out.append(contentsOf: #","error.code":"#.utf8)
         WireEvent.writeString(code.description, &out)
-        Self.key("error.category", &out)
+        out.append(contentsOf: #","error.category":"#.utf8)
         WireEvent.writeString(category.rawValue, &out)
-        Self.key("severity", &out)
+        out.append(contentsOf: #","severity":"#.utf8)
         WireEvent.writeString(event.severity.description, &out)
-        Self.key("origin", &out)
+        out.append(contentsOf: #","origin":"#.utf8)
         WireEvent.writeString(event.origin.rawValue, &out)
         if let attempt = event.context.attempt {
-            Self.key("attempt", &out)
+            out.append(contentsOf: #","attempt":"#.utf8)
             WireEvent.writeInteger(Int64(attempt), &out)
         }
-        Self.key("sequence", &out)
+        out.append(contentsOf: #","sequence":"#.utf8)
         WireEvent.writeInteger(event.sequence, &out)
         let attributes = event.metadata
         if !attributes.isEmpty {
@@ -88,21 +88,51 @@ extension WireEncoder {
             out.append(UInt8(ascii: "}"))
         }
         if let stackTrace = remote?.stackTrace {
-            Self.key("exception.stacktrace", &out)
+            out.append(contentsOf: #","exception.stacktrace":"#.utf8)
             WireEvent.writeString(stackTrace, &out)
         }
         if let location = event.location {
-            Self.key("code.filepath", &out)
+            out.append(contentsOf: #","code.filepath":"#.utf8)
             location.withFile { WireEvent.writeString(bytes: $0, &out) }
-            Self.key("code.lineno", &out)
+            out.append(contentsOf: #","code.lineno":"#.utf8)
             WireEvent.writeInteger(Int64(Int(clamping: location.line)), &out)
             location.withFunction { function in
                 guard !function.isEmpty else { return }
-                Self.key("code.function", &out)
+                out.append(contentsOf: #","code.function":"#.utf8)
                 WireEvent.writeString(bytes: function, &out)
             }
         }
         out.append(contentsOf: "}\n".utf8)
+        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
+            let count = out.count - start
+            out.removeSubrange(start...)
+            throw WireError.lineTooLong(byteCount: count)
+        }
+    }
+
+    /// Appends the line of a handler tree's ``HandlingReport`` to `out`: the bytes of
+    /// `encode(handlingEvent(for: report, time: time))`, written without building the ``WireEvent`` (a test holds
+    /// the two equal). On a throw, `out` is left as it was.
+    func appendHandlingLine(for report: HandlingReport, time: Date, to out: inout [UInt8]) throws(WireError) {
+        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
+        let start = out.count
+        out.append(contentsOf: #"{"v":"#.utf8)
+        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
+        out.append(contentsOf: #","kind":"handling","time":""#.utf8)
+        RFC3339.write(time, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if let stamp { out.append(contentsOf: stamp) }
+        out.append(contentsOf: #","sequence":"#.utf8)
+        WireEvent.writeInteger(report.sequence, &out)
+        out.append(contentsOf: #","handling.path":["#.utf8)
+        for (offset, name) in report.path.suffix(WireEvent.maximumHandlingPathCount).enumerated() {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            WireEvent.writeString(name, &out)
+        }
+        out.append(contentsOf: #"],"handling.outcome":"#.utf8)
+        WireEvent.writeString(report.outcome.description, &out)
+        out.append(contentsOf: report.handled ? #","handling.handled":true}"#.utf8 : #","handling.handled":false}"#.utf8)
+        out.append(UInt8(ascii: "\n"))
         guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
             let count = out.count - start
             out.removeSubrange(start...)
@@ -125,20 +155,20 @@ extension WireEncoder {
         RFC3339.write(time, to: &out)
         out.append(UInt8(ascii: "\""))
         if let stamp { out.append(contentsOf: stamp) }
-        Self.key("source", &out)
+        out.append(contentsOf: #","source":"#.utf8)
         WireEvent.writeString(label, &out)
         let classification = error.map { Classification(of: $0) }
         if let classification {
-            Self.key("exception.type", &out)
+            out.append(contentsOf: #","exception.type":"#.utf8)
             WireEvent.writeString(classification.typeName, &out)
-            Self.key("exception.message", &out)
+            out.append(contentsOf: #","exception.message":"#.utf8)
             WireEvent.writeString(classification.technicalMessage, &out)
-            Self.key("error.code", &out)
+            out.append(contentsOf: #","error.code":"#.utf8)
             WireEvent.writeString(classification.code.description, &out)
-            Self.key("error.category", &out)
+            out.append(contentsOf: #","error.category":"#.utf8)
             WireEvent.writeString(classification.category.rawValue, &out)
         }
-        Self.key("severity", &out)
+        out.append(contentsOf: #","severity":"#.utf8)
         WireEvent.writeString(ErrorSeverity(level).description, &out)
         if !metadata.isEmpty {
             out.append(contentsOf: #","attributes":{"#.utf8)
@@ -150,7 +180,7 @@ extension WireEncoder {
             }
             out.append(UInt8(ascii: "}"))
         }
-        Self.key("body", &out)
+        out.append(contentsOf: #","body":"#.utf8)
         WireEvent.writeString(message, &out)
         out.append(contentsOf: "}\n".utf8)
         guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
@@ -158,14 +188,6 @@ extension WireEncoder {
             out.removeSubrange(start...)
             throw WireError.lineTooLong(byteCount: count)
         }
-    }
-
-    /// `,"key":`.
-    private static func key(_ key: StaticString, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: "\":".utf8)
     }
 }
 

@@ -181,9 +181,12 @@ public final class ErrorForwarder: Sendable {
             var unencodable: UInt64 = 0
             let now = Date()
             current.reports.poll { report in
-                if let line = try? encoder.encode(encoder.handlingEvent(for: report, time: now)) {
+                var line: [UInt8] = []
+                line.reserveCapacity(256)
+                do {
+                    try encoder.appendHandlingLine(for: report, time: now, to: &line)
                     handlings.append((line, report.sequence))
-                } else {
+                } catch {
                     unencodable += 1
                 }
             }
