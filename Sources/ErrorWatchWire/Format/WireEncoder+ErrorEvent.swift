@@ -43,11 +43,7 @@ extension WireEncoder {
             (code, category) = (classification.code, classification.category)
         }
 
-        out.append(contentsOf: #"{"v":"#.utf8)
-        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
-        out.append(contentsOf: #","kind":"error","time":""#.utf8)
-        RFC3339.write(event.timestamp, to: &out)
-        out.append(UInt8(ascii: "\""))
+        writeHeader(#"{"v":1,"kind":"error","time":""#, time: event.timestamp, stamped: false, &out)
         if let stamp {
             out.append(contentsOf: stamp)
         } else if let serviceName = remote?.serviceName {
@@ -76,17 +72,7 @@ extension WireEncoder {
         }
         out.append(contentsOf: #","sequence":"#.utf8)
         WireEvent.writeInteger(event.sequence, &out)
-        let attributes = event.metadata
-        if !attributes.isEmpty {
-            out.append(contentsOf: #","attributes":{"#.utf8)
-            for (offset, key) in attributes.keys.sorted().enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                WireEvent.writeString(key, &out)
-                out.append(UInt8(ascii: ":"))
-                WireEvent.writeString(attributes[key] ?? "", &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+        WireEvent.writeAttributes(event.metadata, &out)
         if let stackTrace = remote?.stackTrace {
             out.append(contentsOf: #","exception.stacktrace":"#.utf8)
             WireEvent.writeString(stackTrace, &out)
@@ -103,11 +89,7 @@ extension WireEncoder {
             }
         }
         out.append(contentsOf: "}\n".utf8)
-        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
-            let count = out.count - start
-            out.removeSubrange(start...)
-            throw WireError.lineTooLong(byteCount: count)
-        }
+        try Self.refuseOverlong(from: start, &out)
     }
 
     /// Appends the line of a handler tree's ``HandlingReport`` to `out`: the bytes of
@@ -116,12 +98,7 @@ extension WireEncoder {
     func appendHandlingLine(for report: HandlingReport, time: Date, to out: inout [UInt8]) throws(WireError) {
         guard RFC3339.canFormat(time) else { throw .invalidField("time") }
         let start = out.count
-        out.append(contentsOf: #"{"v":"#.utf8)
-        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
-        out.append(contentsOf: #","kind":"handling","time":""#.utf8)
-        RFC3339.write(time, to: &out)
-        out.append(UInt8(ascii: "\""))
-        if let stamp { out.append(contentsOf: stamp) }
+        writeHeader(#"{"v":1,"kind":"handling","time":""#, time: time, stamped: true, &out)
         out.append(contentsOf: #","sequence":"#.utf8)
         WireEvent.writeInteger(report.sequence, &out)
         out.append(contentsOf: #","handling.path":["#.utf8)
@@ -133,11 +110,7 @@ extension WireEncoder {
         WireEvent.writeString(report.outcome.description, &out)
         out.append(contentsOf: report.handled ? #","handling.handled":true}"#.utf8 : #","handling.handled":false}"#.utf8)
         out.append(UInt8(ascii: "\n"))
-        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
-            let count = out.count - start
-            out.removeSubrange(start...)
-            throw WireError.lineTooLong(byteCount: count)
-        }
+        try Self.refuseOverlong(from: start, &out)
     }
 
     /// Appends the line of a swift-log record to `out`: the bytes of
@@ -149,12 +122,7 @@ extension WireEncoder {
     ) throws(WireError) {
         guard RFC3339.canFormat(time) else { throw .invalidField("time") }
         let start = out.count
-        out.append(contentsOf: #"{"v":"#.utf8)
-        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &out)
-        out.append(contentsOf: #","kind":"log","time":""#.utf8)
-        RFC3339.write(time, to: &out)
-        out.append(UInt8(ascii: "\""))
-        if let stamp { out.append(contentsOf: stamp) }
+        writeHeader(#"{"v":1,"kind":"log","time":""#, time: time, stamped: true, &out)
         out.append(contentsOf: #","source":"#.utf8)
         WireEvent.writeString(label, &out)
         let classification = error.map { Classification(of: $0) }
@@ -170,28 +138,46 @@ extension WireEncoder {
         }
         out.append(contentsOf: #","severity":"#.utf8)
         WireEvent.writeString(ErrorSeverity(level).description, &out)
-        if !metadata.isEmpty {
-            out.append(contentsOf: #","attributes":{"#.utf8)
-            for (offset, key) in metadata.keys.sorted().enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                WireEvent.writeString(key, &out)
-                out.append(UInt8(ascii: ":"))
-                WireEvent.writeString(metadata[key] ?? "", &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+        WireEvent.writeAttributes(metadata, &out)
         out.append(contentsOf: #","body":"#.utf8)
         WireEvent.writeString(message, &out)
         out.append(contentsOf: "}\n".utf8)
-        guard out.count - start <= LineFramer.defaultMaximumLineBytes else {
-            let count = out.count - start
-            out.removeSubrange(start...)
-            throw WireError.lineTooLong(byteCount: count)
-        }
+        try Self.refuseOverlong(from: start, &out)
+    }
+
+    /// The members every direct line starts with: `{"v":1,"kind":…,"time":"…"`, then the producer's members when
+    /// `stamped`.
+    private func writeHeader(_ opening: StaticString, time: Date, stamped: Bool, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+        RFC3339.write(time, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if stamped, let stamp { out.append(contentsOf: stamp) }
+    }
+
+    /// Throws ``WireError/lineTooLong(byteCount:)`` for a line (from `start` to the end of `out`) over
+    /// ``LineFramer/defaultMaximumLineBytes``, after removing it from `out`.
+    private static func refuseOverlong(from start: Int, _ out: inout [UInt8]) throws(WireError) {
+        guard out.count - start > LineFramer.defaultMaximumLineBytes else { return }
+        let count = out.count - start
+        out.removeSubrange(start...)
+        throw WireError.lineTooLong(byteCount: count)
     }
 }
 
 extension WireEvent {
+    /// `,"attributes":{…}` with the keys sorted, or nothing for none.
+    static func writeAttributes(_ attributes: [String: String], _ out: inout [UInt8]) {
+        guard !attributes.isEmpty else { return }
+        out.append(contentsOf: #","attributes":{"#.utf8)
+        for (offset, key) in attributes.keys.sorted().enumerated() {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(key, &out)
+            out.append(UInt8(ascii: ":"))
+            writeString(attributes[key] ?? "", &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// A JSON number for an integer, its digits written directly.
     static func writeInteger(_ value: Int64, _ out: inout [UInt8]) {
         if value < 0 {

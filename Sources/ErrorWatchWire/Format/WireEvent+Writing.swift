@@ -26,16 +26,7 @@ extension WireEvent {
         member("origin", origin?.rawValue, &out)
         member("attempt", attempt.map(String.init), quoted: false, &out)
         member("sequence", sequence.map(String.init), quoted: false, &out)
-        if !attributes.isEmpty {
-            out.append(contentsOf: #","attributes":{"#.utf8)
-            for (offset, key) in attributes.keys.sorted().enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, &out)
-                out.append(UInt8(ascii: ":"))
-                Self.writeString(attributes[key] ?? "", &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+        Self.writeAttributes(attributes, &out)
         member("body", body, &out)
         member("metric.name", metricName, &out)
         if let metricValue {

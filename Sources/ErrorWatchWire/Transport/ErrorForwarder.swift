@@ -161,11 +161,13 @@ public final class ErrorForwarder: Sendable {
     /// Takes what the stream gathered into the queue, encoding each event and report; on ``loop`` only.
     ///
     /// Events the queue has no room for are not encoded: they are counted as dropped, as the queue would count
-    /// them. Reports follow their events (see ``ForwarderState``).
-    private func pollStream() {
+    /// them. Reports follow their events (see ``ForwarderState``). Returns what the queue asks for: a drain
+    /// scheduled from here, which a caller that is not draining must perform.
+    @discardableResult
+    private func pollStream() -> ForwarderState.Action {
         loop.preconditionInEventLoop()
-        pollers.withLock { pollers in
-            guard var current = pollers, !current.ended else { return }
+        return pollers.withLock { pollers -> ForwarderState.Action in
+            guard var current = pollers, !current.ended else { return .none }
             var room = state.withLock { $0.capacity - $0.queue.count }
             var lines: [(line: [UInt8]?, sequence: UInt64)] = []
             let taken = current.events.poll(maximum: configuration.queueCapacity) { event in
@@ -197,11 +199,13 @@ public final class ErrorForwarder: Sendable {
             let ended = current.events.isFinished
             current.ended = ended
             pollers = current
-            state.withLock { state in
+            return state.withLock { state -> ForwarderState.Action in
                 state.statistics.dropped += droppedByEvents + droppedByReports + unencodable
-                if !lines.isEmpty { _ = state.enqueueEvents(lines) }
-                if !handlings.isEmpty { _ = state.enqueueHandlings(handlings) }
-                if ended { _ = state.eventsEnded() }
+                var actions: [ForwarderState.Action] = []
+                if !lines.isEmpty { actions.append(state.enqueueEvents(lines)) }
+                if !handlings.isEmpty { actions.append(state.enqueueHandlings(handlings)) }
+                if ended { actions.append(state.eventsEnded()) }
+                return actions.first { if case .none = $0 { false } else { true } } ?? .none
             }
         }
     }
@@ -219,8 +223,10 @@ public final class ErrorForwarder: Sendable {
     /// A poll without a write (not connected, or the listener is not reading): takes the stream's news into the
     /// queue, where what does not fit is dropped and counted.
     private func pollWithoutWriting() {
-        pollStream()
+        // Connected meanwhile: what was taken asks for the drain that writes it.
+        let action = pollStream()
         state.withLock { $0.pollScheduled = false }
+        perform(action)
         rearm()
     }
 
