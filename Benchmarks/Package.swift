@@ -32,10 +32,12 @@ let package = Package(
             dependencies: [.product(name: "ErrorStreaming", package: "errorwatch")],
             path: "Sources/StreamMemoryProbe"
         ),
-        // The line reader: mixed log shapes and our own wire lines, lines per second on one thread.
+        // The line reader: mixed log shapes and our own wire lines, lines per second on one thread; and the forwarder's
+        // encoding of a stream's events.
         .executableTarget(
             name: "LineReaderBenchmarks",
             dependencies: [
+                .product(name: "ErrorStreaming", package: "errorwatch"),
                 .product(name: "ErrorWatchWire", package: "errorwatch"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],

@@ -1,4 +1,5 @@
 import Benchmark
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 
@@ -77,6 +78,28 @@ let benchmarks: @Sendable () -> Void = {
         ("LineReader our wire lines (auto)", wireCorpus, .auto),
         ("WireDecoder alone, our wire lines (--format wire)", wireCorpus, .wire),
     ]
+    // What a forwarder does for every error its app adds: one line per ErrorEvent, straight from the event
+    // (what `encode(_:)` does since the forwarder's encoding was rewritten) or through a WireEvent (before).
+    let events = forwardedEvents()
+    let encoder = WireEncoder(source: SourceInfo(serviceName: "shop-server", pid: 4242, host: "web-1"))
+    let encodings: [(String, @Sendable (ErrorEvent) -> Int)] = [
+        ("Forwarder: encode an ErrorEvent (direct)", { (try? encoder.encode($0))?.count ?? 0 }),
+        ("Forwarder: encode an ErrorEvent through a WireEvent", {
+            (try? encoder.encode(encoder.wireEvent(for: $0)))?.count ?? 0
+        }),
+    ]
+    for (name, encode) in encodings {
+        Benchmark(name, configuration: configuration) { benchmark in
+            let start = ContinuousClock.now
+            benchmark.startMeasurement()
+            var bytes = 0
+            for index in 0..<linesPerRound { bytes &+= encode(events[index % events.count]) }
+            benchmark.stopMeasurement()
+            blackHole(bytes)
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
+            benchmark.measurement(linesPerSecond, Int(Double(linesPerRound) / seconds))
+        }
+    }
     for (name, corpus, format) in cases {
         Benchmark(name, configuration: configuration) { benchmark in
             let start = ContinuousClock.now
@@ -88,4 +111,29 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(linesPerSecond, Int(Double(linesPerRound) / seconds))
         }
     }
+}
+
+/// A checkout's failures as a server's stream holds them: classified errors with metadata and retry attempts.
+struct CheckoutFailure: ClassifiedError {
+    let reason: String
+    var category: ErrorCategory { .userActionable }
+    var code: ErrorCode { "P-402" }
+    var userMessage: String { "Your card was declined. Please use another card." }
+    var technicalMessage: String { "card declined by the payment provider: \(reason)" }
+}
+
+/// 100 events taken from a real stream, so each carries the location `add` captured.
+func forwardedEvents() -> [ErrorEvent] {
+    let stream = ErrorStream()
+    let poller = stream.eventPoller(bufferingPolicy: .unbounded) {}
+    for n in 0..<100 {
+        stream.add(
+            CheckoutFailure(reason: n.isMultiple(of: 2) ? "insufficient_funds" : "do_not_honor"),
+            context: ErrorContext(
+                source: "shop.checkout", severity: .warning, attempt: n % 3 + 1,
+                metadata: ["sku": "mug", "quantity": String(n % 5 + 1)]))
+    }
+    var events: [ErrorEvent] = []
+    poller.poll { events.append($0) }
+    return events
 }
