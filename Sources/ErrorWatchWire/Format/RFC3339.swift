@@ -137,22 +137,13 @@ enum RFC3339 {
             out.append(contentsOf: String(value).utf8)
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var remaining = value
-            var count = 0
-            repeat {
-                buffer[buffer.count - 1 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            } while remaining > 0
-            while count < width {
-                buffer[buffer.count - 1 - count] = UInt8(ascii: "0")
-                count += 1
-            }
-            out.append(contentsOf: buffer[(buffer.count - count)...])
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        if digits < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
+        WireEvent.writeInteger(UInt64(value), &out)
     }
 }
