@@ -127,4 +127,36 @@ struct WireFormatTests {
         #expect(RFC3339.parse("2024-02-29T23:59:59Z") == Date(timeIntervalSince1970: 1_709_251_199))
         #expect(RFC3339.parse("2024-02-29") == nil)
     }
+
+    /// The writer lays the 27 bytes out in one template; it agrees with Foundation's UTC calendar, field by field,
+    /// over four centuries of seeded times, the first and last instants of the four-digit years, and writes the
+    /// years it cannot format as their digits give them.
+    @Test func rfc3339AgreesWithTheCalendarAcrossTheYears() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 11
+        }
+        let start = -11_676_096_000.0  // 1600-01-01
+        let end = 253_402_300_799.0  // 9999-12-31T23:59:59
+        for _ in 0..<2_000 {
+            let seconds = (start + Double(next() % UInt64(end - start))).rounded(.down)
+            let micros = Double(next() % 1_000_000)
+            let date = Date(timeIntervalSince1970: seconds + micros / 1_000_000)
+            let written = RFC3339.format(date)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let fraction = written.split(separator: ".").last!.dropLast()
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!)
+            #expect(written.hasPrefix(expected + "."), "\(seconds)")
+            #expect(fraction.count == 6 && RFC3339.parse(written) != nil, "\(written)")
+        }
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000000Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: end)) == "9999-12-31T23:59:59.000000Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: end + 1)) == "10000-01-01T00:00:00.000000Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 0.9999996)) == "1970-01-01T00:00:01.000000Z")
+    }
 }

@@ -30,4 +30,36 @@ struct WireStringEscapingTests {
             }
         }
     }
+
+    /// The writer checks eight bytes at a time: each character that needs an escape is found at every offset of a
+    /// long string, beside multi-byte UTF-8, exactly as a character-by-character escaper finds it.
+    @Test func escapesAreFoundAtEveryOffsetOfLongStrings() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += #"\""#
+                case "\\": out += #"\\"#
+                case "\n": out += #"\n"#
+                case "\r": out += #"\r"#
+                case "\t": out += #"\t"#
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let fillers = ["abcdefghijklmnopqrstuvwxyz0123456789", "é✓🧯ü€abcdefghijklmnop\u{7F}\u{80}"]
+        for special in (0..<0x20).map({ Character(UnicodeScalar(UInt8($0))) }) + ["\"", "\\", " ", "~"] {
+            for filler in fillers {
+                let characters = Array(filler)
+                for offset in 0...characters.count {
+                    var text = characters
+                    text.insert(special, at: offset)
+                    let string = String(text)
+                    #expect(written(string) == reference(string), "\(special.unicodeScalars.first!.value) at \(offset)")
+                }
+            }
+        }
+    }
 }

@@ -94,8 +94,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
     }
 
-    /// Calls `body` with the file's UTF-8 bytes, without allocating for a literal or a native string.
-    /// The file's UTF-8 bytes, without making a `String` of a literal (for encoders in this package).
+    /// Calls `body` with the file's UTF-8 bytes, without making a `String` of a literal (for encoders in this
+    /// package).
     package func withFile<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch storage {
         case .literals(let captured): captured.withFile(body)
@@ -103,8 +103,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with the function's UTF-8 bytes, without allocating for a literal or a native string.
-    /// The function's UTF-8 bytes, without making a `String` of a literal (for encoders in this package).
+    /// Calls `body` with the function's UTF-8 bytes, without making a `String` of a literal (for encoders in this
+    /// package).
     package func withFunction<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch storage {
         case .literals(let captured): captured.withFunction(body)

@@ -28,6 +28,43 @@ enum RFC3339 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDays: days)
+        guard (0...9999).contains(year) else {
+            writeFields(year, month, day, secondOfDay, micros, &out)
+            return
+        }
+        // The 27 bytes are laid out in a template and appended with one copy.
+        var template: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &template) { bytes in
+            func put(_ value: Int64, at offset: Int, width: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, at: 0, width: 4)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, at: 5, width: 2)
+            bytes[7] = UInt8(ascii: "-")
+            put(day, at: 8, width: 2)
+            bytes[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, at: 11, width: 2)
+            bytes[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, at: 14, width: 2)
+            bytes[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, at: 17, width: 2)
+            bytes[19] = UInt8(ascii: ".")
+            put(micros, at: 20, width: 6)
+            bytes[26] = UInt8(ascii: "Z")
+            out.append(contentsOf: bytes.prefix(27))
+        }
+    }
+
+    /// The timestamp field by field, for a year outside 0000–9999 (which has no RFC 3339 form and is written as
+    /// its digits give it).
+    private static func writeFields(
+        _ year: Int64, _ month: Int64, _ day: Int64, _ secondOfDay: Int64, _ micros: Int64, _ out: inout [UInt8]
+    ) {
         append(year, width: 4, &out)
         out.append(UInt8(ascii: "-"))
         append(month, width: 2, &out)

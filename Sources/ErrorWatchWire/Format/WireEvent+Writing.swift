@@ -63,10 +63,9 @@ extension WireEvent {
 
     private func member(_ key: StaticString, _ value: String?, quoted: Bool = true, _ out: inout [UInt8]) {
         guard let value else { return }
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: "\":".utf8)
+        out.appendLiteral(",\"")
+        out.appendLiteral(key)
+        out.appendLiteral("\":")
         if quoted { Self.writeString(value, &out) } else { out.append(contentsOf: value.utf8) }
     }
 
@@ -74,23 +73,49 @@ extension WireEvent {
     ///
     /// Runs of bytes that need no escape (nearly all of them) are appended in one copy each.
     static func writeString(_ text: String, _ out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { writeString(bytes: $0, &out) }
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(bytes: $0, &out) }
+        if written == nil {
+            var text = text
+            text.withUTF8 { writeString(bytes: $0, &out) }
+        }
     }
 
     /// ``writeString(_:_:)`` for UTF-8 bytes already in hand (a source location's literal).
+    ///
+    /// Bytes are checked eight at a time while none of the eight needs an escape, which is nearly always.
     static func writeString(bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
-        for index in bytes.indices {
+        var index = 0
+        let raw = UnsafeRawBufferPointer(bytes)
+        while index < bytes.count {
+            if index + 8 <= bytes.count, !needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            writeEscape(byte, &out)
-            runStart = index + 1
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscape(byte, &out)
+                runStart = index + 1
+            }
+            index += 1
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of eight bytes is a control character (below 0x20), `"` or `\\`; bytes of 0x80 and above (UTF-8
+    /// beyond ASCII) never are. The classic SWAR tests: a byte below `n` leaves its high bit set in `(x - n) & ~x`,
+    /// and a byte equal to `c` is a zero byte of `x ^ c`.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let below = (word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)
+        return below & ~word & highs != 0
     }
 
     private static func writeEscape(_ byte: UInt8, _ out: inout [UInt8]) {
@@ -106,5 +131,13 @@ extension WireEvent {
             out.append(hex[Int(byte >> 4)])
             out.append(hex[Int(byte & 0xF)])
         }
+    }
+}
+
+extension [UInt8] {
+    /// Appends a literal's UTF-8 bytes in one copy: JSON keys and punctuation, which encoders write on every line.
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }
