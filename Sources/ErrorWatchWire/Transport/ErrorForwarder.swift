@@ -170,10 +170,20 @@ public final class ErrorForwarder: Sendable {
             guard var current = pollers, !current.ended else { return .none }
             var room = state.withLock { $0.capacity - $0.queue.count }
             var lines: [(line: [UInt8]?, sequence: UInt64)] = []
+            // Lines are written into one scratch buffer and copied out at their exact size: an error's line is
+            // typically 500-700 bytes, so a line of its own would be reallocated as it grew.
+            var scratch: [UInt8] = []
+            scratch.reserveCapacity(2048)
             let taken = current.events.poll(maximum: configuration.queueCapacity) { event in
                 if room > 0 {
                     room -= 1
-                    lines.append((try? encoder.encode(event), event.sequence))
+                    scratch.removeAll(keepingCapacity: true)
+                    do {
+                        try encoder.appendLine(for: event, to: &scratch)
+                        lines.append((scratch.withUnsafeBufferPointer { Array($0) }, event.sequence))
+                    } catch {
+                        lines.append((nil, event.sequence))
+                    }
                 } else {
                     lines.append((nil, event.sequence))
                 }
@@ -183,11 +193,10 @@ public final class ErrorForwarder: Sendable {
             var unencodable: UInt64 = 0
             let now = Date()
             current.reports.poll { report in
-                var line: [UInt8] = []
-                line.reserveCapacity(256)
+                scratch.removeAll(keepingCapacity: true)
                 do {
-                    try encoder.appendHandlingLine(for: report, time: now, to: &line)
-                    handlings.append((line, report.sequence))
+                    try encoder.appendHandlingLine(for: report, time: now, to: &scratch)
+                    handlings.append((scratch.withUnsafeBufferPointer { Array($0) }, report.sequence))
                 } catch {
                     unencodable += 1
                 }
