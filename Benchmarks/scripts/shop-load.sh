@@ -138,15 +138,19 @@ run() {
     requests="$(awk '/requests in/ { print $1 }' "$WORK/wrk.out")"
     per_request="$((server_ticks * 10000 / requests))"
     forwarded="$(sed -nE 's/.*forwarder (sent [0-9]+ lines, dropped [0-9]+).*/\1/p' "$WORK/server.out")"
-    printf '%-5s %10s req/s   p50 %8s   p99 %8s   %4s µs cpu/req   non-2xx %6s   cpu server %3s%% dash %3s%%   %s\n' \
+    printf '%-5s %10s req/s   p50 %8s   p99 %8s   %4s µs cpu/req   non-2xx %6s   cpu server %3s%% dash %3s%%   %s   round %s\n' \
         "$setup" "$rps" "$p50" "$p99" "$per_request" "${non2xx:-0}" "$server_cpu" "$dash_cpu" \
-        "${forwarded:-no forwarder}" |
+        "${forwarded:-no forwarder}" "$round" |
         tee -a "$WORK/results"
 }
 
 echo "shop-load: $ROUNDS rounds, wrk -t2 -c$CONNECTIONS -d$DURATION (after $WARMUP warm-up), release builds${PIN:+, PIN=$PIN}${DELAY_MS:+, DELAY_MS=$DELAY_MS}"
 for ((round = 1; round <= ROUNDS; round++)); do
-    for setup in "${SETUPS[@]}"; do run "$setup"; done
+    # Each round runs the setups in a new random order (SHUFFLE=0 keeps the given order), so that neither the
+    # machine's drift nor a setup's place in the round favours one setup.
+    order=("${SETUPS[@]}")
+    [[ "${SHUFFLE:-1}" == 1 ]] && mapfile -t order < <(printf '%s\n' "${SETUPS[@]}" | shuf)
+    for setup in "${order[@]}"; do run "$setup"; done
 done
 
 # Medians per setup (p99 converted to ms).
@@ -170,3 +174,31 @@ for setup in "${SETUPS[@]}"; do
                 median(cpu, n)
         }' "$WORK/results"
 done
+
+# Paired comparison: each setup's ratio to `off` within the same round, the median of those ratios and a 95%
+# bootstrap interval for it. Rounds share the machine's state of those minutes, so the ratios spread far less than
+# the setups' own figures do.
+if [[ " ${SETUPS[*]} " == *" off "* ]] && ((ROUNDS > 1)); then
+    echo "paired with off (median of the rounds' ratios, 95% bootstrap interval):"
+    python3 - "$WORK/results" <<'PY'
+import random, re, statistics, sys
+def micros(text):
+    number, unit = re.fullmatch(r"([0-9.]+)(us|ms|s)", text).groups()
+    return float(number) * {"us": 1, "ms": 1e3, "s": 1e6}[unit]
+rounds = {}
+for line in open(sys.argv[1]):
+    fields = line.split()
+    rounds.setdefault(fields[-1], {})[fields[0]] = (float(fields[1]), micros(fields[6]), float(fields[7]))
+setups = sorted({name for runs in rounds.values() for name in runs} - {"off"})
+random.seed(12)
+for name in setups:
+    pairs = [(runs["off"], runs[name]) for runs in rounds.values() if "off" in runs and name in runs]
+    parts = []
+    for label, index in (("requests/s", 0), ("p99", 1), ("CPU/request", 2)):
+        ratios = [run[index] / off[index] for off, run in pairs]
+        boots = sorted(statistics.median(random.choices(ratios, k=len(ratios))) for _ in range(4000))
+        low, high = boots[int(0.025 * len(boots))], boots[int(0.975 * len(boots)) - 1]
+        parts.append(f"{label} {statistics.median(ratios) - 1:+.1%} [{low - 1:+.1%}, {high - 1:+.1%}]")
+    print(f"{name:<5} " + "   ".join(parts) + f"   ({len(pairs)} rounds)")
+PY
+fi
