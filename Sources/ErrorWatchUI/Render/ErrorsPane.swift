@@ -33,11 +33,14 @@ public enum ErrorsPane {
             return
         }
         let wide = inner.width >= 60
-        for row in 0..<min(inner.height, alerts.count - start) {
+        let shown = start..<min(start + inner.height, alerts.count)
+        // As wide as the longest code shown (`D-40001` is seven), so that codes are never cut and the columns align.
+        let codeWidth = min(12, max(6, alerts[shown].map { $0.code?.description.count ?? 0 }.max() ?? 0))
+        for row in 0..<shown.count {
             let y = inner.y + row
             drawRow(
                 alerts[start + row], state: state, x: inner.x, y: y, width: inner.width, wide: wide,
-                into: &buffer, palette: palette)
+                codeWidth: codeWidth, into: &buffer, palette: palette)
             if start + row == selected {
                 highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
             }
@@ -165,7 +168,7 @@ public enum ErrorsPane {
     }
 
     static func drawRow(
-        _ alert: AlertRecord, state: DashboardState, x: Int, y: Int, width: Int, wide: Bool,
+        _ alert: AlertRecord, state: DashboardState, x: Int, y: Int, width: Int, wide: Bool, codeWidth: Int = 6,
         into buffer: inout ScreenBuffer, palette: Palette
     ) {
         let age = state.now.timeIntervalSince(alert.lastSeen)
@@ -175,8 +178,8 @@ public enum ErrorsPane {
         let ageText = Format.age(age)
         let code = alert.code?.description ?? ""
         let category = wide ? alert.category.label : ""
-        // Right-hand columns: code (6), category (15 on wide panes), age (4), each after one space.
-        let rightWidth = 7 + (wide ? 16 : 0) + 5
+        // Right-hand columns: code (`codeWidth`), category (15 on wide panes), age (4), each after one space.
+        let rightWidth = codeWidth + 1 + (wide ? 16 : 0) + 5
         let titleWidth = max(0, width - 2 - rightWidth)
         buffer.write(state.unicode ? "●" : "*", x: x, y: y, style: severity, clip: nil)
         var column = x + 2
@@ -193,8 +196,8 @@ public enum ErrorsPane {
         }
         var right = x + width - rightWidth
         guard right > x + 2 else { return }
-        buffer.write(" " + code, x: right, y: y, width: 7, style: severity)
-        right += 7
+        buffer.write(" " + code, x: right, y: y, width: codeWidth + 1, style: severity)
+        right += codeWidth + 1
         if wide {
             buffer.write(
                 " " + category, x: right, y: y, width: 16, style: palette.style(for: alert.category).adding(dim))
