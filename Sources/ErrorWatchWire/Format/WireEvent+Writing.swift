@@ -105,7 +105,7 @@ extension WireEvent {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of eight bytes is a control character (below 0x20), `"` or `\\`; bytes of 0x80 and above (UTF-8
+    /// Whether any of eight bytes is a control character (below 0x20), `"` or `\`; bytes of 0x80 and above (UTF-8
     /// beyond ASCII) never are. The classic SWAR tests: a byte below `n` leaves its high bit set in `(x - n) & ~x`,
     /// and a byte equal to `c` is a zero byte of `x ^ c`.
     @inline(__always)

@@ -17,9 +17,8 @@ import Synchronization
 /// Forwarding is built to cost the app little under load. The stream is read by polling on one event loop,
 /// with no task to wake per event; lines are written at most every ``Configuration/flushInterval`` (25 ms by
 /// default, less than one frame of the dashboard, which draws 30 a second), or at once when a full batch of log
-/// lines waits. A busy moment therefore costs one wake-up of the
-/// loop, one poll of the stream and one socket write per batch rather than per line, and the encoding happens
-/// there, off the threads that add errors.
+/// lines waits. A busy moment therefore costs one wake-up of the loop, one poll of the stream and one socket write
+/// per batch rather than per line, and the encoding happens there, off the threads that add errors.
 ///
 /// ```swift
 /// let forwarder = ErrorForwarder(
@@ -49,7 +48,7 @@ public final class ErrorForwarder: Sendable {
         ///
         /// 25 ms keeps an error's trip to the dashboard under one of its frames (33 ms) while a busy app pays
         /// for one wake-up and one write per 25 ms rather than per 5 ms: on the ShopServer, pinned and
-        /// saturated, about 1% of CPU per request less than 5 ms (`docs/benchmarks-shop.md`).
+        /// saturated, 0.8% less CPU per request than 5 ms (`docs/benchmarks-shop.md`).
         public init(
             queueCapacity: Int = 4096, initialBackoff: Duration = .milliseconds(100),
             maximumBackoff: Duration = .seconds(5), batchSize: Int = 128, flushInterval: Duration = .milliseconds(25)
