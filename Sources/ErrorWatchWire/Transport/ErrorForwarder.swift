@@ -288,10 +288,15 @@ public final class ErrorForwarder: Sendable {
     }
 
     /// Stops forwarding: takes what the stream holds at this moment and ends the subscription, writes what is
-    /// queued if connected (giving the listener two seconds to take it), then closes. Lines still queued after that
+    /// queued if connected (giving the listener `gracePeriod` to take it), then closes. Lines not written by then
     /// count as dropped, and so do events added after the last poll, so that sent + dropped equals the events
     /// added while the forwarder listened.
-    public func shutdown() async {
+    ///
+    /// - Parameter gracePeriod: the longest the listener is waited for, so that an app exiting while the
+    ///   dashboard is stalled exits in bounded time. Two seconds by default: the dashboard takes about 200,000
+    ///   lines a second (README, "Watching other processes"), so a full default queue of 4,096 lines needs about
+    ///   20 ms of it; give more when the dashboard shares a crowded machine and every line must arrive.
+    public func shutdown(gracePeriod: Duration = .seconds(2)) async {
         let polled: EventLoopFuture<Void> = loop.submit {
             self.pollStream()
             self.stopPolling()
@@ -300,7 +305,7 @@ public final class ErrorForwarder: Sendable {
         let (channel, reconnect) = state.withLock { $0.beginShutdown() }
         reconnect?.cancel()
         if let channel {
-            let deadline = loop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            let deadline = loop.scheduleTask(in: TimeAmount(gracePeriod)) { channel.close(promise: nil) }
             let flushed: EventLoopFuture<Void> = loop.flatSubmit {
                 self.drain(channel, ignoringWritability: true) ?? self.loop.makeSucceededVoidFuture()
             }
