@@ -8,6 +8,7 @@ import Testing
 @testable import ErrorWatchRuntime
 
 /// Issue 14, item 3: recordings play in bounded time and memory; long silences are shortened and marked.
+@Suite(.timeLimit(.minutes(5)))
 struct RecordingPlaybackTests {
     static let start = Date(timeIntervalSince1970: 1_767_258_000)
 
@@ -93,11 +94,11 @@ struct RecordingPlaybackTests {
         let player = try RecordingPlayer(path: path, maximumGap: maximumGap)
         let measured = try player.measure()
         #expect(measured.playingTime == (maximumGap ?? .seconds(4_102_444_800)))
-        let began = ContinuousClock.now
+        // Unshortened, the run covers 130 years of the manual clock: stepping through it sample by sample (as it
+        // once did, 36 s for a one-day silence) would never end, and the suite's time limit fails the test.
         let outcome = HeadlessRenderer(
             options: .init(width: 120, height: 40, duration: measured.playingTime + .seconds(1), recording: player)
         ).run()
-        #expect(ContinuousClock.now - began < .seconds(30), "it used to take 36 s for a one-day silence")
         #expect(outcome.statistics.added == 2)
         let row = try #require(outcome.state.sources.first)
         #expect(row.events == 2 && row.state == (maximumGap == nil ? "finished" : "finished · skipped 47481d 23h"))

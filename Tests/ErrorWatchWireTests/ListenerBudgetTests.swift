@@ -5,7 +5,7 @@ import Testing
 @testable import ErrorWatchWire
 
 /// The listener's budgets, with small limits: connections, unfinished lines, lines that stall.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ListenerBudgetTests {
     @Test func connectionsOverTheLimitAreRefusedAtOnceAndCounted() async throws {
         let probe = FeedProbe()

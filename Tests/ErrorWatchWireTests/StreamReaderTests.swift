@@ -63,7 +63,7 @@ final class StreamReaderHarness: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StreamReaderTests {
     /// A pipe: the read end for the reader, the write end for the test.
     func makePipe() -> (read: Int32, write: Int32) {

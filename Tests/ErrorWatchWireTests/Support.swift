@@ -67,7 +67,7 @@ final class FeedProbe: Sendable {
         // Not synchronisation: the wait ends when an event makes `condition` true (see `recheck`). This is only a
         // deadline, so a broken listener fails the test with a message instead of hanging the whole run.
         let deadline = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             self.resume(id)
         }
         defer { deadline.cancel() }
