@@ -11,6 +11,7 @@ struct CheckoutDeclined: ClassifiedError {
     var userMessage: String { "Your card was declined." }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct ErrorForwarderTests {
     let source = SourceInfo(serviceName: "shop", pid: 321, host: "test-host")
 

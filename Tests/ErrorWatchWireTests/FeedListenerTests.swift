@@ -5,6 +5,7 @@ import Testing
 
 @testable import ErrorWatchWire
 
+@Suite(.timeLimit(.minutes(5)))
 struct FeedListenerTests {
     /// Sends `bad` from one producer while a second, well-behaved producer sends 50 good lines; returns the bad
     /// producer's final status after it closes, having checked that every good line arrived.

@@ -6,6 +6,7 @@ import Testing
 @testable import ErrorWatchWire
 
 /// `ErrorForwarder` forwards handling reports as `handling` lines, each after the `error` line it is about.
+@Suite(.timeLimit(.minutes(5)))
 struct ForwarderHandlingTests {
     let source = SourceInfo(serviceName: "shop", pid: 321, host: "test-host")
 

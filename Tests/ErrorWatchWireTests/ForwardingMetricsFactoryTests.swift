@@ -4,6 +4,7 @@ import Testing
 
 @testable import ErrorWatchWire
 
+@Suite(.timeLimit(.minutes(5)))
 struct ForwardingMetricsFactoryTests {
     static let time = Date(timeIntervalSince1970: 1_800_000_000)
     let source = SourceInfo(serviceName: "shop", pid: 321, host: "test-host")

@@ -8,8 +8,8 @@ import Testing
 
 /// Collects a listener's events and status changes and lets a test await a condition on them.
 ///
-/// Every callback re-checks the waiting conditions; nothing polls and nothing sleeps. A 10 s guard fails a
-/// test that would otherwise hang.
+/// Every callback re-checks the waiting conditions; nothing polls and nothing sleeps. A wait ends when the test
+/// is cancelled, so a suite's time limit fails a test that would otherwise hang.
 final class FeedProbe: Sendable {
     private struct Waiter {
         var condition: @Sendable (FeedProbe) -> Bool
@@ -59,23 +59,26 @@ final class FeedProbe: Sendable {
         return ProducerID(n)
     }
 
+    /// Returns once `condition` holds, re-checked on every event and status the listener reports.
+    ///
+    /// It has no deadline of its own: every suite that waits on a probe has a time limit, which cancels the test,
+    /// and cancellation ends the wait, so a broken listener fails the test with a message instead of hanging the
+    /// whole run.
     func until(_ condition: @escaping @Sendable (FeedProbe) -> Bool) async throws {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        // Not synchronisation: the wait ends when an event makes `condition` true (see `recheck`). This is only a
-        // deadline, so a broken listener fails the test with a message instead of hanging the whole run.
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(60))
-            self.resume(id)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                state.withLock { $0.waiters[id] = Waiter(condition: condition, continuation: continuation) }
+                // Cancelled before the waiter was registered: the handler found nothing to resume.
+                if Task.isCancelled { resume(id) } else { recheck() }
+            }
+        } onCancel: {
+            resume(id)
         }
-        defer { deadline.cancel() }
-        await withCheckedContinuation { continuation in
-            state.withLock { $0.waiters[id] = Waiter(condition: condition, continuation: continuation) }
-            recheck()
-        }
-        #expect(condition(self), "timed out waiting for a condition")
+        #expect(condition(self), "the test was cancelled (its time limit?) before the condition held")
     }
 
     private func resume(_ id: UInt64) {

@@ -7,6 +7,7 @@ import Testing
 
 /// `TeeLogHandler` writes through the handler it wraps and forwards the same records, keeping metadata and level
 /// in the wrapped handler alone.
+@Suite(.timeLimit(.minutes(5)))
 struct TeeLogHandlerTests {
     let source = SourceInfo(serviceName: "shop", pid: 321, host: "test-host")
 

@@ -7,6 +7,7 @@ import Testing
     import Glibc
 #endif
 
+@Suite(.timeLimit(.minutes(5)))
 struct UnixSocketTests {
     @Test func socketIsCreatedWithMode0600AndRemovedOnShutdown() async throws {
         let path = try temporaryDirectory() + "/feed.sock"
@@ -82,6 +83,7 @@ struct EndpointTests {
 }
 
 /// Own what we delete (issue 14): at shutdown only the socket this listener created is removed.
+@Suite(.timeLimit(.minutes(5)))
 struct SocketOwnershipTests {
     @Test func aFilePutAtThePathAfterStartIsNotRemoved() async throws {
         let path = try temporaryDirectory() + "/owned.sock"
