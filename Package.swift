@@ -14,8 +14,11 @@ let package = Package(
         .library(name: "ErrorStreamingTesting", targets: ["ErrorStreamingTesting"]),
         // Error counters through swift-metrics (`errors_total`), apart so apps without swift-metrics do not link it.
         .library(name: "ErrorStreamingMetrics", targets: ["ErrorStreamingMetrics"]),
-        // What crosses a process boundary: NDJSON format, forwarder, listener, tailer, recorder.
+        // What an app links to send: the NDJSON format and the forwarder, with its log and metrics handlers.
         .library(name: "ErrorWatchWire", targets: ["ErrorWatchWire"]),
+        // What the dashboard links to receive: listeners, tailer, file and pipe readers, log-line shapes, the
+        // OTLP/HTTP receiver and recordings. Apart, so an app that only forwards never links an HTTP server or zlib.
+        .library(name: "ErrorWatchIngest", targets: ["ErrorWatchIngest"]),
         // The pure dashboard model, exported so Benchmarks/ (a separate package) can measure rendering.
         .library(name: "ErrorWatchUI", targets: ["ErrorWatchUI"]),
         // Between sources and the screen: feeds, ingest, sources, recorder, sessions, the app-attach interface.
@@ -52,7 +55,8 @@ let package = Package(
             name: "ErrorStreamingMetrics",
             dependencies: ["ErrorStreaming", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
-        // The NDJSON wire feed: format, forwarder, listener, tailer, recorder. SwiftNIO for the sockets.
+        // The NDJSON wire format and what an app links to send it: the forwarder, the forwarding log and metrics
+        // handlers. SwiftNIO for the forwarder's socket; no HTTP server, no zlib, no protobuf.
         .target(
             name: "ErrorWatchWire",
             dependencies: [
@@ -61,6 +65,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // Every way in for the dashboard: the NDJSON listener, the tailer and stream reader, the log-line shapes,
+        // the OTLP/HTTP receiver and recordings. Each ends in a `WireEvent` with where it came from.
+        .target(
+            name: "ErrorWatchIngest",
+            dependencies: [
+                "ErrorStreaming",
+                "ErrorWatchWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // A recording's reorder window (events put back in time order in bounded memory).
                 .product(name: "HeapModule", package: "swift-collections"),
                 // The OTLP/HTTP receiver: NIO's HTTP/1.1 codec, protobuf, gzip bodies.
@@ -103,6 +118,7 @@ let package = Package(
                 "ErrorStreamingTesting",
                 "ErrorWatchUI",
                 "ErrorWatchWire",
+                "ErrorWatchIngest",
                 "ErrorWatchTerminal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -129,6 +145,7 @@ let package = Package(
                 "ErrorWatchRuntime",
                 "ErrorWatchDemo",
                 "ErrorWatchWire",
+                "ErrorWatchIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,6 +155,7 @@ let package = Package(
             name: "errorwatch-load",
             dependencies: [
                 "ErrorWatchWire",
+                "ErrorWatchIngest",
                 "ErrorStreaming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -154,10 +172,39 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
+        // A listener and a probe collecting what it receives: the peer the forwarder's tests send to, and the
+        // harness of the receivers' tests. A plain target under Tests/, never a product.
+        .target(
+            name: "IngestTestSupport",
+            dependencies: [
+                "ErrorWatchWire", "ErrorWatchIngest",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/IngestTestSupport"
+        ),
+        // The format and the forwarder; its end-to-end tests send to a real listener from ErrorWatchIngest.
         .testTarget(
             name: "ErrorWatchWireTests",
             dependencies: [
                 "ErrorWatchWire",
+                "ErrorWatchIngest",
+                "IngestTestSupport",
+                "ErrorStreaming",
+                "ErrorStreamingTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "ErrorWatchIngestTests",
+            dependencies: [
+                "ErrorWatchIngest",
+                "ErrorWatchWire",
+                "IngestTestSupport",
                 "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "ErrorStreaming",
@@ -166,7 +213,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -185,7 +231,8 @@ let package = Package(
         .testTarget(
             name: "ErrorWatchRuntimeTests",
             dependencies: [
-                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorStreaming", "ErrorStreamingTesting",
+                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorWatchIngest", "ErrorStreaming",
+                "ErrorStreamingTesting",
                 "ErrorWatchTerminalTesting",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),

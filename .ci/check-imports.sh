@@ -21,15 +21,18 @@ forbid() {
     done
 }
 
-forbid ErrorStreaming ErrorStreamingTesting ErrorStreamingMetrics ErrorWatchWire ErrorWatchUI ErrorWatchRuntime \
+forbid ErrorStreaming ErrorStreamingTesting ErrorStreamingMetrics ErrorWatchWire ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime \
     ErrorWatchTerminal ErrorWatchDemo CNCurses Logging CoreMetrics Metrics
 # The metrics recorder needs ErrorStreaming and swift-metrics' CoreMetrics, nothing else: an app links only those.
 forbid ErrorStreamingMetrics ErrorStreamingTesting ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal \
     ErrorWatchDemo CNCurses Logging Metrics
-forbid ErrorWatchUI ErrorWatchDemo ErrorWatchRuntime ErrorWatchTerminal CNCurses ErrorWatchWire
-forbid ErrorWatchDemo ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchWire CNCurses
-forbid ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses
-forbid ErrorWatchTerminal ErrorWatchRuntime ErrorWatchDemo ErrorWatchWire
+forbid ErrorWatchUI ErrorWatchDemo ErrorWatchRuntime ErrorWatchTerminal CNCurses ErrorWatchWire ErrorWatchIngest
+forbid ErrorWatchDemo ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchWire ErrorWatchIngest CNCurses
+# What an app links to send: no receivers, no HTTP server, no zlib, no protobuf, no gRPC.
+forbid ErrorWatchWire ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses \
+    NIOHTTP1 NIOHTTP2 CZlib SwiftProtobuf GRPCCore GRPCNIOTransportHTTP2 GRPCProtobuf
+forbid ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses
+forbid ErrorWatchTerminal ErrorWatchRuntime ErrorWatchDemo ErrorWatchWire ErrorWatchIngest
 forbid ErrorWatchRuntime ErrorWatchDemo CNCurses
 
 # Only the terminal module talks to ncurses.

@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ErrorStreaming", package: "errorwatch"),
                 .product(name: "ErrorWatchWire", package: "errorwatch"),
+                .product(name: "ErrorWatchIngest", package: "errorwatch"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/LineReaderBenchmarks",

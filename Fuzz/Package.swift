@@ -8,8 +8,11 @@
 import PackageDescription
 
 let wire = Target.Dependency.product(name: "ErrorWatchWire", package: "errorwatch")
+let ingest = Target.Dependency.product(name: "ErrorWatchIngest", package: "errorwatch")
 /// What the wire targets share: the recorder's round trip as a check.
 let wireAndSupport: [Target.Dependency] = [wire, "FuzzSupport"]
+/// What the receivers' targets share.
+let ingestAndSupport: [Target.Dependency] = [wire, ingest, "FuzzSupport"]
 
 let package = Package(
     name: "errorwatch-fuzz",
@@ -28,11 +31,11 @@ let package = Package(
             name: "FuzzThemeLoader", dependencies: [.product(name: "ErrorWatchUI", package: "errorwatch")]
         ),
         // Recordings: `RecordingReader` on a file (`LineFramer`, the wire decoder, offsets).
-        .executableTarget(name: "FuzzRecordingReader", dependencies: [wire]),
+        .executableTarget(name: "FuzzRecordingReader", dependencies: [wire, ingest]),
         // Log streams: `LineFramer` and `LineReader` (every log shape, timestamps, traceback folding).
-        .executableTarget(name: "FuzzLineReader", dependencies: wireAndSupport),
+        .executableTarget(name: "FuzzLineReader", dependencies: ingestAndSupport),
         // OTLP/HTTP bodies: `OTLPRequestDecoder` (gzip, protobuf, OTLP/JSON, the mappers).
-        .executableTarget(name: "FuzzOTLP", dependencies: wireAndSupport),
+        .executableTarget(name: "FuzzOTLP", dependencies: ingestAndSupport),
     ],
     swiftLanguageModes: [.v6]
 )

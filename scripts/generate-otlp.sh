@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/ErrorWatchWire/OTLP/Generated/*.pb.swift from Protos/ (errorwatch's own subset of the
+# Regenerates Sources/ErrorWatchIngest/OTLP/Generated/*.pb.swift from Protos/ (errorwatch's own subset of the
 # OpenTelemetry protocol's messages). Run it after editing a .proto file and commit the result: neither CI nor
 # users build the plugin.
 #
@@ -16,10 +16,10 @@ plugin="${PROTOC_GEN_SWIFT:-$(command -v protoc-gen-swift || true)}"
 [[ -x "$plugin" ]] || { echo "generate-otlp: protoc-gen-swift not found (set PROTOC_GEN_SWIFT)" >&2; exit 1; }
 command -v protoc >/dev/null || { echo "generate-otlp: protoc not found (apt-get install protobuf-compiler)" >&2; exit 1; }
 
-out=Sources/ErrorWatchWire/OTLP/Generated
+out=Sources/ErrorWatchIngest/OTLP/Generated
 rm -f "$out"/*.pb.swift
 mkdir -p "$out"
-# Internal visibility: the generated types are the receiver's business, not ErrorWatchWire's public API.
+# Internal visibility: the generated types are the receiver's business, not ErrorWatchIngest's public API.
 # FileNaming=DropPath: one flat folder (every file name is distinct).
 protoc --plugin=protoc-gen-swift="$plugin" -I Protos \
     --swift_opt=Visibility=Internal --swift_opt=FileNaming=DropPath --swift_out="$out" \

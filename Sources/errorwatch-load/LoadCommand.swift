@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import NIOCore

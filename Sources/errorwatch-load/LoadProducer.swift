@@ -1,3 +1,4 @@
+import ErrorWatchIngest
 import ErrorWatchWire
 import NIOCore
 import NIOPosix

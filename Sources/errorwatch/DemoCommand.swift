@@ -3,6 +3,7 @@ import ErrorStreaming
 import ErrorWatchDemo
 import ErrorWatchTerminal
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Logging

@@ -4,6 +4,7 @@ import ErrorWatchDemo
 import ErrorWatchRuntime
 import ErrorWatchTerminal
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 

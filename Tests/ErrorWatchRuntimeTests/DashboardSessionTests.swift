@@ -4,6 +4,7 @@ import ErrorWatchRuntime
 import ErrorWatchTerminal
 import ErrorWatchTerminalTesting
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import ErrorStreaming
 import ErrorWatchRuntime
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Testing

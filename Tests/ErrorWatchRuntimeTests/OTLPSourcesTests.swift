@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import ErrorWatchRuntime
+@testable import ErrorWatchIngest
 @testable import ErrorWatchWire
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import ErrorStreaming
 import ErrorStreamingTesting
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Testing

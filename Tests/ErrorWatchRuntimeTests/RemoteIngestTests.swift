@@ -1,6 +1,7 @@
 import ErrorStreaming
 import ErrorStreamingTesting
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Testing
@@ -98,7 +99,7 @@ struct RemoteIngestTests {
     @Test func aRecordingRendersWithItsOwnTimesAndASourcesRow() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID()).ndjson")
         defer { try? FileManager.default.removeItem(at: file) }
-        let recorder = try ErrorWatchWire.Recorder(path: file.path)
+        let recorder = try RecordingWriter(path: file.path)
         for second in 0..<10 { try recorder.append(Self.errorEvent("N-503", at: Double(second) * 0.5)) }
         try recorder.append(Self.errorEvent("N-503", at: 5, origin: .background))
         try recorder.close()
@@ -121,7 +122,7 @@ struct RemoteIngestTests {
     @Test func anOutOfOrderRecordingPlaysEveryEventInTimeOrder() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("unordered-\(UUID()).ndjson")
         defer { try? FileManager.default.removeItem(at: file) }
-        let recorder = try ErrorWatchWire.Recorder(path: file.path)
+        let recorder = try RecordingWriter(path: file.path)
         for seconds in [5.0, 35, 6, 0] { try recorder.append(Self.errorEvent("N-503", at: seconds)) }
         try recorder.close()
         let player = try RecordingPlayer(path: file.path)

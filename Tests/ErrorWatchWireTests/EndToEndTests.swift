@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 /// The documented path, app to dashboard: stream → forwarder → socket → listener → RemoteError → stream.
 struct EndToEndTests {

@@ -4,6 +4,8 @@ import Logging
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 struct CheckoutDeclined: ClassifiedError {
     var category: ErrorCategory { .userActionable }

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,8 @@ import NIOCore
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 /// `ErrorForwarder` forwards handling reports as `handling` lines, each after the `error` line it is about.
 @Suite(.timeLimit(.minutes(5)))

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 @Suite(.timeLimit(.minutes(5)))
 struct ForwardingMetricsFactoryTests {

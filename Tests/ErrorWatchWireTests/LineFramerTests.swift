@@ -1,6 +1,8 @@
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 struct LineFramerTests {
     @Test func splitsLinesAcrossFeedsAndSkipsEmptyOnes() {

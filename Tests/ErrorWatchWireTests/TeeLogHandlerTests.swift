@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 
 @testable import ErrorWatchWire
+import ErrorWatchIngest
+import IngestTestSupport
 
 /// `TeeLogHandler` writes through the handler it wraps and forwards the same records, keeping metadata and level
 /// in the wrapped handler alone.

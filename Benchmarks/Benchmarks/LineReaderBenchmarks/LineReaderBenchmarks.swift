@@ -1,5 +1,6 @@
 import Benchmark
 import ErrorStreaming
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 

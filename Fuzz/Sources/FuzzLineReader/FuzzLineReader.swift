@@ -1,3 +1,4 @@
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import FuzzSupport

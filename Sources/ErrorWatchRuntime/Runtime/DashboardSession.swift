@@ -1,6 +1,7 @@
 import ErrorStreaming
 import ErrorWatchTerminal
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 
@@ -50,7 +51,7 @@ public struct EventExporter: Sendable {
             attempt += 1
             path = String(base.dropLast(".ndjson".count)) + "-\(attempt).ndjson"
         }
-        let recorder = try Recorder(path: path)
+        let recorder = try RecordingWriter(path: path)
         for event in events { try recorder.append(WireEvent(event)) }
         try recorder.close()
         return path

@@ -1,5 +1,6 @@
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 

@@ -2,6 +2,7 @@ import CoreMetrics
 import DequeModule
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Synchronization

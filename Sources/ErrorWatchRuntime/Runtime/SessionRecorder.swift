@@ -1,5 +1,6 @@
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ import Synchronization
 /// Local errors are read from their own unbounded subscription to the stream (so none is missed); events that
 /// arrived from outside are written as they arrived, exactly; log lines are written as they are logged.
 public final class SessionRecorder: Sendable {
-    private let recorder: ErrorWatchWire.Recorder
+    private let recorder: RecordingWriter
     private let encoder: WireEncoder
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let handlingTask = Mutex<Task<Void, Never>?>(nil)
@@ -20,7 +21,7 @@ public final class SessionRecorder: Sendable {
 
     /// Opens (creates or appends to) `path`.
     public init(path: String, source: SourceInfo) throws {
-        recorder = try ErrorWatchWire.Recorder(path: path)
+        recorder = try RecordingWriter(path: path)
         encoder = WireEncoder(source: source)
     }
 

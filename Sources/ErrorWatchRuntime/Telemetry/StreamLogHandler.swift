@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
 import Logging

@@ -4,9 +4,9 @@
 /// a second on two cores. This scanner reads a line in one pass without building a tree: every member of the
 /// top-level object is handed to a callback as a ``Value``; nested values the format does not use are
 /// syntax-checked and skipped. Keys and string values are decoded with escapes; the caller has checked UTF-8.
-struct JSONScanner {
+package struct JSONScanner {
     /// A member's value, as far as the wire format cares.
-    enum Value {
+    package enum Value {
         case string(String)
         /// A number, as the byte range of its text in the line.
         case number(Range<Int>)
@@ -23,22 +23,22 @@ struct JSONScanner {
 
     /// The most strings a ``Value/stringArray(_:)`` holds; a longer array is scanned for syntax only and is
     /// ``Value/other``.
-    static let maximumArrayStrings = 64
+    package static let maximumArrayStrings = 64
 
-    struct SyntaxError: Error {
-        var message: String
-        var offset: Int
+    package struct SyntaxError: Error {
+        package var message: String
+        package var offset: Int
     }
 
-    let bytes: UnsafeRawBufferPointer
-    private(set) var index = 0
+    package let bytes: UnsafeRawBufferPointer
+    package private(set) var index = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// Reads `{ "key": value, … }` followed by nothing but whitespace, calling `member` for each member.
-    mutating func scanObject(_ member: (String, Value) throws(SyntaxError) -> Void) throws(SyntaxError) {
+    package mutating func scanObject(_ member: (String, Value) throws(SyntaxError) -> Void) throws(SyntaxError) {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
@@ -64,7 +64,7 @@ struct JSONScanner {
     }
 
     /// Whether the whole line is one JSON value of any kind.
-    mutating func isValidValue() -> Bool {
+    package mutating func isValidValue() -> Bool {
         skipWhitespace()
         guard (try? value(depth: 1)) != nil else { return false }
         skipWhitespace()

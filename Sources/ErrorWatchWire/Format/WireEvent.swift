@@ -159,7 +159,7 @@ public struct WireEvent: Sendable, Equatable, Codable {
     }
 
     /// The JSON keys, flat and dotted as in OpenTelemetry's attribute names.
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case version = "v"
         case kind, time
         case serviceName = "service.name"

@@ -1,0 +1,232 @@
+import ErrorWatchWire
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Follows a growing log file, like `tail -F`: reads new lines in any shape a ``LineReader`` knows (our NDJSON,
+/// the common JSON loggers, plain text with traces), and notices truncation and rotation.
+///
+/// Each poll reads at most ``maximumBytesPerPoll``; ``Batch/more`` says the file has more, and ``run(every:clock:_:)``
+/// polls again at once, so a file that grew by hundreds of megabytes is read in bounded pieces rather than held
+/// whole. A line held by the reader (a trace may follow it) is handed on at the first poll that finds nothing new.
+///
+/// Each ``poll()`` reads what was appended since the last one. A file that got shorter was truncated: reading
+/// starts again at its beginning. A path that names a different file (another inode) was rotated: the old file
+/// is read to its end, then the new one from its beginning. A missing file is waited for.
+/// ``run(every:clock:_:)`` polls on an injected clock; tests call ``poll()`` directly.
+///
+/// ```swift
+/// let tailer = FileTailer(path: "/var/log/app.ndjson", from: .end)
+/// try await tailer.run(every: .milliseconds(250), clock: ContinuousClock()) { batch in show(batch.events) }
+/// ```
+public final class FileTailer: Sendable {
+    /// Where to start in a file that exists when tailing begins.
+    public enum StartPosition: Sendable, Hashable {
+        /// Read the whole file first.
+        case beginning
+        /// Read only what is appended from now on.
+        case end
+    }
+
+    /// What one poll found.
+    public struct Batch: Sendable, Equatable {
+        /// Good events, in file order.
+        public var events: [WireEvent] = []
+        /// Lines that could not be decoded.
+        public var badLines: [WireError] = []
+        /// Whether the file was truncated since the last poll.
+        public var truncated = false
+        /// Whether the path was rotated to a new file since the last poll.
+        public var rotated = false
+        /// Whether the poll stopped at ``FileTailer/maximumBytesPerPoll`` with more of the file unread.
+        public var more = false
+    }
+
+    /// Totals since tailing began.
+    public struct Statistics: Sendable, Hashable {
+        /// Good events read.
+        public var events: UInt64 = 0
+        /// Bad lines read.
+        public var badLines: UInt64 = 0
+        /// Truncations noticed.
+        public var truncations: UInt64 = 0
+        /// Rotations noticed.
+        public var rotations: UInt64 = 0
+    }
+
+    private struct OpenFile {
+        var descriptor: Int32
+        var device: UInt64
+        var inode: UInt64
+        var offset: Int64
+    }
+
+    private struct State {
+        var file: OpenFile?
+        var framer = LineFramer()
+        var reader: LineReader
+        var statistics = Statistics()
+        var startAtEnd: Bool
+    }
+
+    /// The file followed.
+    public let path: String
+    private let state: Mutex<State>
+    private let now: @Sendable () -> Date
+
+    /// The most bytes one poll reads.
+    public static let maximumBytesPerPoll = 1024 * 1024
+
+    /// Creates a tailer reading lines as `format`; nothing is read until the first poll. `now` stamps lines that
+    /// carry no time of their own.
+    public init(
+        path: String, from start: StartPosition = .beginning, format: LogFormat = .auto,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.path = path
+        self.now = now
+        self.state = Mutex(State(reader: LineReader(format: format), startAtEnd: start == .end))
+    }
+
+    /// Totals so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Reads what is new. Throws only for I/O errors other than a missing file.
+    public func poll() throws -> Batch {
+        try state.withLock { state in
+            var batch = Batch()
+            if state.file == nil {
+                guard let opened = try openFile(startAtEnd: state.startAtEnd) else { return batch }
+                state.file = opened
+            }
+            state.startAtEnd = false
+            guard var file = state.file else { return batch }
+            var info = stat()
+            guard fstat(file.descriptor, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read") }
+            if Int64(info.st_size) < file.offset {
+                file.offset = 0
+                state.framer.reset()
+                batch.truncated = true
+                state.statistics.truncations += 1
+            }
+            try read(&file, into: &batch, state: &state)
+            state.file = file
+            if batch.more { return batch }
+            var current = stat()
+            if stat(path, &current) == 0, UInt64(current.st_ino) != file.inode || UInt64(current.st_dev) != file.device,
+                let next = try openFile(startAtEnd: false)
+            {
+                if let rest = state.framer.finish() { decode(rest, into: &batch, state: &state) }
+                flushHeld(into: &batch, state: &state)
+                close(file.descriptor)
+                var reopened = next
+                batch.rotated = true
+                state.statistics.rotations += 1
+                try read(&reopened, into: &batch, state: &state)
+                state.file = reopened
+            }
+            if batch == Batch() { flushHeld(into: &batch, state: &state) }
+            return batch
+        }
+    }
+
+    /// Polls every `interval` on `clock`, handing each non-empty batch to `body`, until the task is cancelled.
+    public func run<C: Clock>(
+        every interval: C.Duration, clock: C, _ body: (Batch) async throws -> Void
+    ) async throws {
+        while !Task.isCancelled {
+            let batch = try poll()
+            if batch != Batch() { try await body(batch) }
+            if batch.more {
+                await Task.yield()
+            } else {
+                try await clock.sleep(for: interval)
+            }
+        }
+    }
+
+    deinit {
+        state.withLock { state in
+            if let file = state.file { close(file.descriptor) }
+        }
+    }
+
+    private func openFile(startAtEnd: Bool) throws -> OpenFile? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw FileProblem(path: path, errno: errno, doing: "read")
+        }
+        var info = stat()
+        fstat(descriptor, &info)
+        return OpenFile(
+            descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+            offset: startAtEnd ? Int64(info.st_size) : 0)
+    }
+
+    private func read(_ file: inout OpenFile, into batch: inout Batch, state: inout State) throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var readThisPoll = 0
+        let received = now()
+        while true {
+            if readThisPoll >= Self.maximumBytesPerPoll {
+                batch.more = true
+                return
+            }
+            let count = chunk.withUnsafeMutableBytes {
+                pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileProblem(path: path, errno: errno, doing: "read")
+            }
+            if count == 0 { return }
+            file.offset += Int64(count)
+            readThisPoll += count
+            var frames: [Result<[UInt8], WireError>] = []
+            chunk.withUnsafeBytes { bytes in
+                state.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { frame in
+                    switch frame {
+                    case .line(let line): frames.append(.success(Array(line)))
+                    case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
+                    }
+                }
+            }
+            for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
+        }
+    }
+
+    private func decode(
+        _ frame: Result<[UInt8], WireError>, into batch: inout Batch, state: inout State, receivedAt: Date? = nil
+    ) {
+        switch frame {
+        case .success(let line):
+            let time = receivedAt ?? now()
+            line.withUnsafeBytes { bytes in
+                state.reader.read(bytes, receivedAt: time) { add($0, to: &batch, statistics: &state.statistics) }
+            }
+        case .failure(let error):
+            add(.failure(error), to: &batch, statistics: &state.statistics)
+        }
+    }
+
+    private func flushHeld(into batch: inout Batch, state: inout State) {
+        state.reader.flush { add($0, to: &batch, statistics: &state.statistics) }
+    }
+
+    private func add(_ result: Result<WireEvent, WireError>, to batch: inout Batch, statistics: inout Statistics) {
+        switch result {
+        case .success(let event):
+            batch.events.append(event)
+            statistics.events += 1
+        case .failure(let error):
+            batch.badLines.append(error)
+            statistics.badLines += 1
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import ErrorWatchWire
+import Foundation
+import NIOHTTP1
+import SwiftProtobuf
+
+/// One OTLP/HTTP request's handling without the socket: route, content type and encoding, body limit, decoding,
+/// admission, mapping, and the answer the specification asks for. ``OTLPHTTPHandler`` feeds it; tests drive it
+/// directly too.
+struct OTLPExchange: Sendable {
+    /// Which export service a path names.
+    enum Signal: String, Sendable {
+        case logs
+        case metrics
+    }
+
+    /// The body's format, from `Content-Type`; answers are written in the same one.
+    enum BodyFormat: Sendable {
+        case protobuf
+        case json
+
+        var contentType: String { self == .json ? "application/json" : "application/x-protobuf" }
+    }
+
+    /// An answer to send.
+    struct Response: Sendable, Equatable {
+        var status: HTTPResponseStatus
+        var contentType: String
+        var body: [UInt8]
+        /// Seconds, for `Retry-After` on 429 and 503.
+        var retryAfter: Int?
+        /// The error message of an error answer.
+        var message: String?
+    }
+
+    /// The head of a request, checked before its body arrives.
+    struct Accepted: Sendable {
+        var signal: Signal
+        var format: BodyFormat
+        var gzip: Bool
+    }
+
+    let limits: OTLPReceiver.Limits
+    let streams: OTLPMetricStreams
+    /// Whether the dashboard has room for this many more records now.
+    let admit: @Sendable (Int) -> Bool
+    let now: @Sendable () -> Date
+
+    /// What a request's head says: read its body, or answer this (404, 405, 413 or 415).
+    enum Checked: Sendable {
+        case accepted(Accepted)
+        case refused(Response)
+    }
+
+    /// Checks a request's head: `.accepted` when its body should be read, else the answer.
+    func check(_ head: HTTPRequestHead) -> Checked {
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let signal: Signal
+        switch path {
+        case "/v1/logs": signal = .logs
+        case "/v1/metrics": signal = .metrics
+        default: return .refused(Self.status(.notFound, "no OTLP service at \(path); use /v1/logs or /v1/metrics"))
+        }
+        guard head.method == .POST else {
+            return .refused(Self.status(.methodNotAllowed, "\(head.method.rawValue) \(path): only POST is served"))
+        }
+        let type = (head.headers.first(name: "content-type") ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let format: BodyFormat
+        switch type {
+        case "application/x-protobuf", "application/protobuf": format = .protobuf
+        case "application/json": format = .json
+        default:
+            return .refused(
+                Self.status(
+                    .unsupportedMediaType,
+                    "content type \(type ?? "(none)") is not served; use application/x-protobuf or application/json"))
+        }
+        let encoding = (head.headers.first(name: "content-encoding") ?? "identity").lowercased()
+        guard ["gzip", "identity", ""].contains(encoding) else {
+            return .refused(
+                Self.status(.unsupportedMediaType, "content encoding \(encoding) is not served; use gzip", format))
+        }
+        if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limits.maximumBodyBytes {
+            return .refused(tooLarge(format))
+        }
+        return .accepted(Accepted(signal: signal, format: format, gzip: encoding == "gzip"))
+    }
+
+    /// The 413 answer.
+    func tooLarge(_ format: BodyFormat = .protobuf) -> Response {
+        Self.status(.payloadTooLarge, "the body is over the limit of \(limits.maximumBodyBytes) bytes", format)
+    }
+
+    /// What a complete request became: its answer, and the batch to deliver when it was accepted.
+    struct Outcome: Sendable {
+        var response: Response
+        var batch: OTLPMappedBatch?
+        /// Resources of a refused (503) request, to be counted as refused.
+        var refused: [OTLPResourceIdentity] = []
+        /// Why the request failed, when it did.
+        var problem: String?
+    }
+
+    /// Handles a complete body: inflates, decodes, asks for room, maps.
+    func complete(_ request: Accepted, body: [UInt8]) -> Outcome {
+        var bytes = body
+        if request.gzip {
+            do {
+                bytes = try GzipInflater.inflate(body, limit: limits.maximumBodyBytes)
+            } catch {
+                switch error {
+                case .tooLarge:
+                    let problem = "the gzip body inflates past \(limits.maximumBodyBytes) bytes"
+                    return Outcome(response: tooLarge(request.format), problem: problem)
+                case .corrupt(let reason):
+                    return failure(.badRequest, "the gzip body does not inflate: \(reason)", request.format)
+                }
+            }
+        }
+        switch request.signal {
+        case .logs:
+            let decoded: OTLPProtoExportLogsServiceRequest
+            do { decoded = try decode(bytes, request.format) } catch {
+                return failure(.badRequest, "the body is not an ExportLogsServiceRequest: \(error)", request.format)
+            }
+            let count = decoded.resourceLogs.reduce(0) { $0 + $1.scopeLogs.reduce(0) { $0 + $1.logRecords.count } }
+            if let refused = refuse(count, decoded.resourceLogs.map { OTLPResourceIdentity($0.resource) }, request) {
+                return refused
+            }
+            let batch = OTLPLogMapper.map(decoded, receivedAt: now())
+            var answer = OTLPProtoExportLogsServiceResponse()
+            if batch.rejected > 0 {
+                answer.partialSuccess.rejectedLogRecords = Int64(batch.rejected)
+                answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
+            }
+            return Outcome(response: Self.ok(answer, request.format), batch: batch)
+        case .metrics:
+            let decoded: OTLPProtoExportMetricsServiceRequest
+            do { decoded = try decode(bytes, request.format) } catch {
+                return failure(.badRequest, "the body is not an ExportMetricsServiceRequest: \(error)", request.format)
+            }
+            let count = decoded.resourceMetrics.reduce(0) { $0 + $1.scopeMetrics.reduce(0) { $0 + $1.metrics.count } }
+            if let refused = refuse(count, decoded.resourceMetrics.map { OTLPResourceIdentity($0.resource) }, request) {
+                return refused
+            }
+            let batch = OTLPMetricMapper(streams: streams, receivedAt: now()).map(decoded)
+            var answer = OTLPProtoExportMetricsServiceResponse()
+            if batch.rejected > 0 {
+                answer.partialSuccess.rejectedDataPoints = Int64(batch.rejected)
+                answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
+            }
+            return Outcome(response: Self.ok(answer, request.format), batch: batch)
+        }
+    }
+
+    /// A 503 with `Retry-After` when the dashboard has no room for `count` records: nothing of the request is
+    /// kept, so the SDK's retry delivers it once.
+    private func refuse(_ count: Int, _ resources: [OTLPResourceIdentity], _ request: Accepted) -> Outcome? {
+        guard !admit(count) else { return nil }
+        var response = Self.status(.serviceUnavailable, "the dashboard is behind; retry later", request.format)
+        response.retryAfter = limits.retryAfterSeconds
+        return Outcome(response: response, refused: resources, problem: "refused: the dashboard is behind")
+    }
+
+    private func decode<Message: SwiftProtobuf.Message>(_ bytes: [UInt8], _ format: BodyFormat) throws -> Message {
+        switch format {
+        case .protobuf:
+            var options = BinaryDecodingOptions()
+            options.messageDepthLimit = 64
+            return try Message(serializedBytes: bytes, options: options)
+        case .json:
+            return try Message(jsonUTF8Bytes: OTLPJSON.rewritingHexIDs(bytes), options: OTLPJSON.decodingOptions)
+        }
+    }
+
+    private func failure(_ status: HTTPResponseStatus, _ message: String, _ format: BodyFormat) -> Outcome {
+        Outcome(response: Self.status(status, message, format), problem: message)
+    }
+
+    private static func ok<Message: SwiftProtobuf.Message>(_ message: Message, _ format: BodyFormat) -> Response {
+        Response(status: .ok, contentType: format.contentType, body: encode(message, format))
+    }
+
+    /// An error answer: a `google.rpc.Status` with the gRPC code matching `status` and `message`, in `format`.
+    static func status(_ status: HTTPResponseStatus, _ message: String, _ format: BodyFormat = .protobuf) -> Response {
+        var body = OTLPProtoStatus()
+        body.code = grpcCode(status)
+        body.message = message
+        return Response(status: status, contentType: format.contentType, body: encode(body, format), message: message)
+    }
+
+    /// google.rpc.Code for an HTTP status: INVALID_ARGUMENT (3), NOT_FOUND (5), RESOURCE_EXHAUSTED (8),
+    /// UNIMPLEMENTED (12), UNAVAILABLE (14), else UNKNOWN (2).
+    static func grpcCode(_ status: HTTPResponseStatus) -> Int32 {
+        switch status {
+        case .badRequest, .unsupportedMediaType, .payloadTooLarge: 3
+        case .notFound: 5
+        case .tooManyRequests: 8
+        case .methodNotAllowed: 12
+        case .serviceUnavailable: 14
+        default: 2
+        }
+    }
+
+    private static func encode<Message: SwiftProtobuf.Message>(_ message: Message, _ format: BodyFormat) -> [UInt8] {
+        switch format {
+        case .protobuf: (try? message.serializedBytes()) ?? []
+        case .json: (try? message.jsonUTF8Bytes()) ?? Array("{}".utf8)
+        }
+    }
+}

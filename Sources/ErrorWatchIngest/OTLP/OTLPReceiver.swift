@@ -1,0 +1,181 @@
+import ErrorWatchWire
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An OTLP/HTTP receiver: `POST /v1/logs` and `POST /v1/metrics`, in binary protobuf or OTLP/JSON, gzip or not,
+/// mapped onto ``WireEvent``s (docs/otlp.md has the mapping, the limits and the status codes).
+///
+/// Every accepted batch goes to `onEvents` with its sender's row, on the connection's event loop, before the
+/// sender gets its `200`: keep it cheap and thread-safe. `hasRoom` is asked before a batch is mapped; when it says
+/// no, the request is answered `503` with `Retry-After` and nothing of it is kept, so the SDK retries it.
+///
+/// ```swift
+/// let receiver = OTLPReceiver(endpoint: try OTLPEndpoint(parsing: "otlp:4318")) { source, events in
+///     for event in events { ingest.ingest(event, from: source.key) }
+/// }
+/// try await receiver.start()
+/// …
+/// await receiver.shutdown()
+/// ```
+public final class OTLPReceiver: Sendable {
+    /// Limits that protect the receiver, the dashboard and the other senders from one sender.
+    public struct Limits: Sendable, Hashable {
+        /// The largest body accepted, both as sent and once inflated: 4 MiB by default. Above it: `413`.
+        public var maximumBodyBytes: Int
+        /// Connections open at once; one more is closed as soon as it is accepted.
+        public var maximumConnections: Int
+        /// How long a request may take from its first byte (or the connection's opening) to its last; then the
+        /// connection is closed (a client that sends headers and stalls).
+        public var requestTimeout: Duration
+        /// How long a kept-alive connection may wait for its next request.
+        public var idleTimeout: Duration
+        /// The `Retry-After` seconds of a `503`.
+        public var retryAfterSeconds: Int
+
+        /// Creates limits: 4 MiB bodies, 256 connections, 10 s per request, 120 s idle, retry after 1 s.
+        public init(
+            maximumBodyBytes: Int = 4 * 1024 * 1024, maximumConnections: Int = 256,
+            requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(120), retryAfterSeconds: Int = 1
+        ) {
+            self.maximumBodyBytes = maximumBodyBytes
+            self.maximumConnections = maximumConnections
+            self.requestTimeout = requestTimeout
+            self.idleTimeout = idleTimeout
+            self.retryAfterSeconds = retryAfterSeconds
+        }
+    }
+
+    private enum Phase {
+        case idle
+        case listening(any Channel, OTLPEndpoint)
+        case shutDown
+    }
+
+    /// The endpoint asked for.
+    public let endpoint: OTLPEndpoint
+    /// The limits in force.
+    public let limits: Limits
+    private let group: any EventLoopGroup
+    private let registry: OTLPSourceRegistry
+    private let exchange: OTLPExchange
+    private let onEvents: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    private let phase = Mutex(Phase.idle)
+    private let connections = OpenConnections()
+
+    /// Creates a receiver; nothing happens until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: where to listen.
+    ///   - limits: body size, connections and timeouts.
+    ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `503`.
+    ///   - onStatus: called when a sender's row changes (once per request, not per record).
+    ///   - onEvents: called with each accepted batch's events, per sender, before the answer is sent.
+    public init(
+        endpoint: OTLPEndpoint, limits: Limits = Limits(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
+        onStatus: @escaping @Sendable (OTLPSourceStatus) -> Void = { _ in },
+        onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.limits = limits
+        self.group = eventLoopGroup
+        self.registry = OTLPSourceRegistry(onStatus: onStatus)
+        self.exchange = OTLPExchange(limits: limits, streams: OTLPMetricStreams(), admit: hasRoom, now: { Date() })
+        self.onEvents = onEvents
+    }
+
+    /// Every sender heard from (at most 1,024: the least recently heard give way).
+    public var sources: [OTLPSourceStatus] { registry.snapshot }
+
+    /// The endpoint actually bound (port 0 becomes the port chosen), once started.
+    public var localEndpoint: OTLPEndpoint? {
+        phase.withLock { phase in
+            if case .listening(_, let endpoint) = phase { return endpoint }
+            return nil
+        }
+    }
+
+    /// Connections open now.
+    public var openConnections: Int { connections.count }
+
+    /// Starts listening; throws when the address cannot be bound.
+    public func start() async throws {
+        guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
+            throw WireTransportError.alreadyStarted
+        }
+        let exchange = self.exchange
+        let registry = self.registry
+        let limits = self.limits
+        let onEvents = self.onEvents
+        let connections = self.connections
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                guard connections.admit(channel, limit: limits.maximumConnections) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in connections.remove(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(HTTPResponseEncoder())
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try pipeline.addHandler(
+                        OTLPHTTPHandler(exchange: exchange, registry: registry, limits: limits, deliver: onEvents))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
+        } catch let error as IOError {
+            // NIO's text names the system call; a user wants the endpoint and the reason (`address already in use`).
+            throw WireTransportError.cannotListen(endpoint: "\(endpoint)", reason: FileProblem.reason(error.errnoCode))
+        }
+        let bound = OTLPEndpoint(host: endpoint.host, port: channel.localAddress?.port ?? endpoint.port)
+        let accepted = phase.withLock { phase in
+            guard case .idle = phase else { return false }
+            phase = .listening(channel, bound)
+            return true
+        }
+        if !accepted {
+            try? await channel.close()
+            throw WireTransportError.alreadyStarted
+        }
+    }
+
+    /// Stops accepting and closes every connection.
+    public func shutdown() async {
+        let previous = phase.withLock { phase in
+            defer { phase = .shutDown }
+            return phase
+        }
+        guard case .listening(let server, _) = previous else { return }
+        try? await server.close()
+        for channel in connections.all {
+            try? await channel.close()
+        }
+    }
+}
+
+/// The receiver's open connections, for the cap and for closing them at shutdown.
+final class OpenConnections: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    /// Adds `channel` unless `limit` connections are open already.
+    func admit(_ channel: any Channel, limit: Int) -> Bool {
+        channels.withLock { open in
+            guard open.count < limit else { return false }
+            open[ObjectIdentifier(channel)] = channel
+            return true
+        }
+    }
+
+    func remove(_ channel: any Channel) { _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+
+    var count: Int { channels.withLock { $0.count } }
+
+    var all: [any Channel] { channels.withLock { Array($0.values) } }
+}

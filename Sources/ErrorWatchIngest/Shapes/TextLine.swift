@@ -1,0 +1,241 @@
+import ErrorWatchWire
+import ErrorStreaming
+import Foundation
+
+/// Plain-text and logfmt lines: a timestamp and a level word when present, the rest as the message.
+///
+/// Timestamps: ISO-like (`2026-11-23T10:00:01.123Z`, `2026-11-23 10:00:01,123`), Go's `2026/11/23 10:00:01`,
+/// syslog's `Nov 23 10:00:01`, each optionally in brackets, and klog's `E1123 10:00:01.123456`. Level words
+/// (`ERROR`, `warn`, `[error]`, `<E>`, `level=error`, Python's `ERROR:root:message`) are looked for in the first
+/// four words; a lower-case bare word counts only as the first word, so "connection error" is not a level.
+enum TextLine {
+    /// The record of one plain-text line (`bytes` without its newline), read at `receivedAt`.
+    static func record(_ bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord {
+        let line = String(decoding: bytes, as: UTF8.self)
+        if let record = logfmt(line, bytes: bytes, receivedAt: receivedAt) { return record }
+        var record = LogRecord(format: .text, time: receivedAt)
+        var index = 0
+        while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 { index += 1 }
+        var stampFound = false
+        let bracketed = index < bytes.count && bytes[index] == UInt8(ascii: "[")
+        let stampStart = bracketed ? index + 1 : index
+        if let (date, end) = LogTimestamp.scanISO(bytes, from: stampStart)
+            ?? LogTimestamp.scanSyslog(bytes, from: stampStart, year: year(of: receivedAt))
+        {
+            record.time = date
+            stampFound = true
+            index = end
+            if bracketed {
+                // `[2026-11-23 10:00:01 +0000]`: skip to the bracket's end.
+                while index < bytes.count, bytes[index] != UInt8(ascii: "]") { index += 1 }
+                if index < bytes.count { index += 1 }
+            }
+        } else if let (severity, date, end) = klog(bytes, from: index, receivedAt: receivedAt) {
+            record.time = date
+            record.severity = severity
+            record.levelWord = String(UnicodeScalar(bytes[index]))
+            index = end
+            stampFound = true
+        }
+        let rest = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index...]), as: UTF8.self)
+        if record.severity != nil {
+            record.message = trimmed(rest[...])
+            return record
+        }
+        var words = rest[...].split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true)
+        if words.count == 5 { words.removeLast() }
+        for (position, word) in words.enumerated() {
+            guard let (severity, levelWord, logger, after) = level(in: word, position: position, stamped: stampFound)
+            else { continue }
+            record.severity = severity
+            record.levelWord = levelWord
+            record.source = logger
+            let before = rest[rest.startIndex..<word.startIndex].trimmingSuffix()
+            let remainder = String(after) + rest[word.endIndex...]
+            record.message = trimmed(before.isEmpty ? remainder[...] : (before + " " + trimmed(remainder[...]))[...])
+            return record
+        }
+        record.message = trimmed(rest[...])
+        return record
+    }
+
+    /// `E1123 10:00:01.123456 …` (glog/klog): the level letter, month and day of `receivedAt`'s year, time.
+    private static func klog(_ bytes: UnsafeRawBufferPointer, from start: Int, receivedAt: Date)
+        -> (ErrorSeverity, Date, Int)?
+    {
+        guard start + 14 <= bytes.count else { return nil }
+        let severity: ErrorSeverity
+        switch bytes[start] {
+        case UInt8(ascii: "I"): severity = .info
+        case UInt8(ascii: "W"): severity = .warning
+        case UInt8(ascii: "E"): severity = .error
+        case UInt8(ascii: "F"): severity = .critical
+        default: return nil
+        }
+        let digits = (1...4).allSatisfy { bytes[start + $0] >= 48 && bytes[start + $0] <= 57 }
+        guard digits, bytes[start + 5] == 32 else { return nil }
+        let month = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start + 1..<start + 3]), as: UTF8.self)
+        let day = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start + 3..<start + 5]), as: UTF8.self)
+        let stamp = "\(year(of: receivedAt))-\(month)-\(day)T"
+        var text = Array(stamp.utf8)
+        var index = start + 6
+        while index < bytes.count, bytes[index] != 32 {
+            text.append(bytes[index])
+            index += 1
+        }
+        guard let (date, end) = text.withUnsafeBytes({ LogTimestamp.scanISO($0, from: 0) }), end == text.count else {
+            return nil
+        }
+        return (severity, date, index)
+    }
+
+    /// Whether `word` is a level word at `position`: the severity, the word, a Python logger name after it
+    /// (`ERROR:root:…`) and the text that follows the level inside the word.
+    private static func level(in word: Substring, position: Int, stamped: Bool)
+        -> (ErrorSeverity, String, String?, Substring)?
+    {
+        var token = word
+        var marked = false
+        if token.hasPrefix("level=") || token.hasPrefix("lvl=") {
+            token = token.drop { $0 != "=" }.dropFirst()
+            marked = true
+        }
+        if let first = token.first, "[<(".contains(first) {
+            let closer: Character = first == "[" ? "]" : first == "<" ? ">" : ")"
+            guard let close = token.firstIndex(of: closer) else { return nil }
+            let inner = token[token.index(after: token.startIndex)..<close]
+            guard let severity = LogLevel.severity(word: inner) else { return nil }
+            return (severity, String(inner), nil, token[token.index(after: close)...])
+        }
+        var after: Substring = ""
+        var logger: String?
+        if let colon = token.firstIndex(of: ":") {
+            after = token[token.index(after: colon)...]
+            token = token[..<colon]
+            marked = true
+            // Python's default format, `LEVEL:logger:message`.
+            if let second = after.firstIndex(of: ":"), !after[..<second].isEmpty, !after[..<second].contains("/") {
+                logger = String(after[..<second])
+                after = after[after.index(after: second)...]
+            }
+        }
+        guard let severity = LogLevel.severity(word: token) else { return nil }
+        let upper = token.allSatisfy { $0.isUppercase }
+        if token.count == 1 {
+            guard upper, stamped || marked else { return nil }
+        } else {
+            guard marked || upper || position == 0 else { return nil }
+        }
+        return (severity, String(token), logger, after)
+    }
+
+    /// Leading separators and spaces removed: ` - message`, `: message`, `| message`.
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" || $0 == "-" || $0 == ":" || $0 == "|" }.trimmingSuffix())
+    }
+
+    private static func year(of date: Date) -> Int64 {
+        let days = Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        return CivilDate.civil(fromDays: days).year
+    }
+
+    // MARK: logfmt
+
+    /// A logfmt line (`time=… level=error msg="…" err="…"`): `nil` unless it has a `level` (or `lvl`) and a `msg`
+    /// (or `message`) key.
+    private static func logfmt(_ line: String, bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord? {
+        guard line.contains("="), line.contains("level=") || line.contains("lvl="),
+            line.contains("msg=") || line.contains("message=")
+        else { return nil }
+        let pairs = LogfmtPairs.parse(line)
+        guard pairs.contains(where: { $0.key == "level" || $0.key == "lvl" }),
+            pairs.contains(where: { $0.key == "msg" || $0.key == "message" })
+        else { return nil }
+        var record = LogRecord(format: .logfmt, time: receivedAt)
+        var attributes: [String: String] = [:]
+        for (key, value) in pairs {
+            switch key {
+            case "time", "ts", "t":
+                if let date = LogTimestamp.parse(value) ?? Double(value).flatMap(LogTimestamp.date(epoch:)) {
+                    record.time = date
+                }
+            case "level", "lvl":
+                record.severity = LogLevel.severity(word: value)
+                record.levelWord = value
+            case "msg", "message": record.message = value
+            case "err", "error": record.exceptionMessage = value
+            case "caller": record.setCaller(value)
+            case "logger", "component": record.source = value
+            case "service", "app": record.serviceName = value
+            default: if attributes.count < 64 { attributes[key] = value }
+            }
+        }
+        if let error = record.exceptionMessage, let message = record.message, !message.isEmpty {
+            record.exceptionMessage = message + ": " + error
+        }
+        record.attributes = attributes
+        return record
+    }
+}
+
+/// logfmt's `key=value key="quoted \"value\""` pairs.
+enum LogfmtPairs {
+    static func parse(_ line: String) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        var characters = line[...]
+        while !characters.isEmpty, pairs.count < 256 {
+            characters = characters.drop { $0 == " " || $0 == "\t" }
+            let key = characters.prefix { $0 != "=" && $0 != " " }
+            characters = characters[key.endIndex...]
+            guard characters.first == "=" else {
+                if !key.isEmpty { pairs.append((String(key), "true")) }
+                continue
+            }
+            characters = characters.dropFirst()
+            var value = ""
+            if characters.first == "\"" {
+                characters = characters.dropFirst()
+                var escaped = false
+                var end = characters.endIndex
+                for index in characters.indices {
+                    let character = characters[index]
+                    if escaped {
+                        switch character {
+                        case "n": value.append("\n")
+                        case "t": value.append("\t")
+                        default: value.append(character)
+                        }
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        end = index
+                        break
+                    } else {
+                        value.append(character)
+                    }
+                }
+                characters = end < characters.endIndex ? characters[characters.index(after: end)...] : ""
+            } else {
+                let bare = characters.prefix { $0 != " " && $0 != "\t" }
+                value = String(bare)
+                characters = characters[bare.endIndex...]
+            }
+            if !key.isEmpty { pairs.append((String(key), value)) }
+        }
+        return pairs
+    }
+}
+
+extension Substring {
+    /// The text without trailing spaces, tabs and carriage returns.
+    fileprivate func trimmingSuffix() -> Substring {
+        var end = endIndex
+        while end > startIndex {
+            let previous = index(before: end)
+            guard self[previous] == " " || self[previous] == "\t" || self[previous] == "\r" else { break }
+            end = previous
+        }
+        return self[startIndex..<end]
+    }
+}

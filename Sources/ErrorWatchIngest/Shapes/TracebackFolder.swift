@@ -1,0 +1,211 @@
+import ErrorWatchWire
+import ErrorStreaming
+import Foundation
+
+/// Folds multi-line stack traces into the event they belong to: Python tracebacks, Java and .NET exceptions,
+/// Go panics and goroutine dumps, Swift's `Fatal error:` and crash backtraces.
+///
+/// The last plain-text line is held until the next line shows whether a trace follows it, so a line is
+/// emitted one line late, or when its source goes quiet (``flush(_:)``). A trace is capped at
+/// ``maximumStackBytes``; the lines past the cap are counted, not kept.
+struct TracebackFolder {
+    /// The most bytes of trace kept per event.
+    static let maximumStackBytes = 32 * 1024
+
+    private enum Kind {
+        case python
+        case java
+        case go
+        case swift
+    }
+
+    private var pending: LogRecord?
+    private var kind: Kind?
+    private var awaitingPythonException = false
+    private var stack = ""
+    private var omittedLines = 0
+
+    /// Whether a line is held, waiting to learn whether a trace follows it.
+    var hasPending: Bool { pending != nil }
+
+    /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
+    mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (LogRecord) -> Void) {
+        if let kind, pending != nil {
+            if continues(kind, line) {
+                append(line)
+                return
+            }
+            flush(emit)
+        } else if var held = pending, let kind = Self.foldKind(line, into: held) {
+            // A trace that starts under a line already held (`logger.exception` writes its message, then the
+            // traceback): the held line becomes the trace's event.
+            if kind == .java, held.exceptionType == nil,
+                let (type, message) = StackText.parseExceptionLine(held.message ?? ""), type.contains(".")
+            {
+                held.exceptionType = type
+                held.exceptionMessage = message
+            }
+            if Self.isJavaHeader(line), held.exceptionType == nil,
+                let (type, message) = StackText.parseExceptionLine(line)
+            {
+                held.exceptionType = type
+                held.exceptionMessage = message
+            }
+            pending = held
+            self.kind = kind
+            stack = ""
+            omittedLines = 0
+            awaitingPythonException = kind == .python
+            append(line)
+            return
+        }
+        flush(emit)
+        var record = makeRecord()
+        if let kind = Self.start(line, record: &record) {
+            self.kind = kind
+            awaitingPythonException = kind == .python
+            stack = ""
+            omittedLines = 0
+            pending = record
+            append(line)
+        } else {
+            pending = record
+        }
+    }
+
+    /// Emits the held line or trace, if any.
+    mutating func flush(_ emit: (LogRecord) -> Void) {
+        guard var record = pending else { return }
+        if kind != nil {
+            while stack.hasSuffix("\n") { stack.removeLast() }
+            if omittedLines > 0 { stack += "\n… \(omittedLines) more lines" }
+            record.stacktrace = stack
+            if record.exceptionType == nil, record.exceptionMessage == nil {
+                record.exceptionMessage = record.message
+            }
+            if record.severity == nil || record.severity! < .error { record.severity = .error }
+        }
+        pending = nil
+        kind = nil
+        stack = ""
+        omittedLines = 0
+        awaitingPythonException = false
+        emit(record)
+    }
+
+    private mutating func append(_ line: String) {
+        if kind == .python, awaitingPythonException, let first = line.first, first != " ", first != "\t",
+            !line.hasPrefix("Traceback (most recent call last)"), !line.hasPrefix("During handling"),
+            !line.hasPrefix("The above exception")
+        {
+            // The line after the frames names the exception; in a chain, the last one is the one raised.
+            if let (type, message) = StackText.parseExceptionLine(line) {
+                pending?.exceptionType = type
+                pending?.exceptionMessage = message
+            } else {
+                pending?.exceptionMessage = line
+            }
+            awaitingPythonException = false
+        } else if line.hasPrefix("Traceback (most recent call last)") {
+            awaitingPythonException = true
+        }
+        guard stack.utf8.count + line.utf8.count < Self.maximumStackBytes else {
+            omittedLines += 1
+            return
+        }
+        stack += stack.isEmpty ? line : "\n" + line
+    }
+
+    /// Whether `line` goes on a trace of `kind`.
+    private func continues(_ kind: Kind, _ line: String) -> Bool {
+        let indented = line.first == " " || line.first == "\t"
+        switch kind {
+        case .python:
+            return line.isEmpty || indented || line.hasPrefix("Traceback (most recent call last)")
+                || line.hasPrefix("During handling of the above exception")
+                || line.hasPrefix("The above exception was the direct cause") || awaitingPythonException
+        case .java:
+            return indented || line.hasPrefix("Caused by: ") || line.hasPrefix("Suppressed: ")
+                || line.hasPrefix("--- End of") || (line.hasPrefix("...") && line.hasSuffix("more"))
+        case .go:
+            return line.isEmpty || indented || line.hasPrefix("goroutine ") || line.hasPrefix("created by ")
+                || line.hasPrefix("panic: ") || line.hasPrefix("[signal ") || line.hasPrefix("exit status ")
+                || line.hasPrefix("signal ") || (line.contains("(") && (line.hasSuffix(")") || line.hasSuffix("...")))
+        case .swift:
+            guard let first = line.unicodeScalars.first else { return true }
+            return indented || first.properties.numericType != nil || line.hasPrefix("*** ") || line.hasPrefix("💣")
+                || line.hasPrefix("Thread ") || line.hasPrefix("Current stack trace") || line.hasPrefix("Backtrace")
+                || line.hasPrefix("Platform:") || line.hasPrefix("Registers") || line.hasPrefix("Images")
+                || line.hasPrefix("Stack dump") || line.hasPrefix("Crashed") || line.hasPrefix("0x")
+        }
+    }
+
+    /// The trace `line` starts under a held line, if it starts one there.
+    private static func foldKind(_ line: String, into held: LogRecord) -> Kind? {
+        if line.hasPrefix("Traceback (most recent call last)") { return .python }
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.count < line.count, trimmed.hasPrefix("at ") { return .java }
+        if line.hasPrefix("Caused by: ") { return .java }
+        if held.isError, held.exceptionType == nil, isJavaHeader(line) { return .java }
+        if line.hasPrefix("goroutine "), line.hasSuffix(":") { return .go }
+        if line.hasPrefix("Current stack trace:") || line.hasPrefix("*** Signal") { return .swift }
+        return nil
+    }
+
+    /// `java.lang.IllegalStateException: boom`, `System.InvalidOperationException: …`: a dotted type that ends in
+    /// Exception, Error or Throwable, at the start of the line.
+    private static func isJavaHeader(_ line: String) -> Bool {
+        guard let first = line.first, first != " ", first != "\t",
+            let (type, _) = StackText.parseExceptionLine(line)
+        else { return false }
+        return type.contains(".")
+            && (type.hasSuffix("Exception") || type.hasSuffix("Error") || type.hasSuffix("Throwable"))
+    }
+
+    /// The trace `line` starts on its own, with the record's error fields set from it.
+    private static func start(_ line: String, record: inout LogRecord) -> Kind? {
+        if line.hasPrefix("Traceback (most recent call last)") {
+            record.message = nil
+            return .python
+        }
+        if line.hasPrefix("Exception in thread "), let quote = line.dropFirst(20).dropFirst().firstIndex(of: "\"") {
+            let rest = line[line.index(after: quote)...]
+            if let (type, message) = StackText.parseExceptionLine(rest) {
+                record.exceptionType = type
+                record.exceptionMessage = message
+            }
+            record.severity = .critical
+            return .java
+        }
+        if line.hasPrefix("Unhandled exception. ") || line.hasPrefix("Unhandled Exception: ") {
+            if let (type, message) = StackText.parseExceptionLine(line) {
+                record.exceptionType = type
+                record.exceptionMessage = message
+            }
+            record.severity = .critical
+            return .java
+        }
+        for prefix in ["panic: ", "fatal error: "] where line.hasPrefix(prefix) {
+            record.exceptionType = String(prefix.dropLast(2))
+            record.exceptionMessage = String(line.dropFirst(prefix.count))
+            record.severity = .critical
+            return .go
+        }
+        if let range = line.range(of: "Fatal error: ") {
+            record.exceptionType = "Fatal error"
+            record.exceptionMessage = String(line[range.upperBound...])
+            // `File.swift:12: Fatal error: …`
+            let location = line[..<range.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+            if !location.isEmpty { record.setCaller(location) }
+            record.severity = .critical
+            return .swift
+        }
+        if line.hasPrefix("💣 Program crashed: ") {
+            record.exceptionType = "Crash"
+            record.exceptionMessage = String(line.dropFirst("💣 Program crashed: ".count))
+            record.severity = .critical
+            return .swift
+        }
+        return nil
+    }
+}

@@ -1,0 +1,216 @@
+import ErrorWatchWire
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A server that accepts many producers at once on a Unix socket or a TCP port and decodes their NDJSON feeds.
+///
+/// Every good event goes to `onEvent`, on the connection's event loop: keep it cheap and thread-safe (hand
+/// the event to an ``ErrorStream`` or a queue). Each producer's ``ProducerStatus`` is in ``producers``;
+/// `onStatus` hears when a producer connects, first names itself, and disconnects (not once per event).
+///
+/// ```swift
+/// let listener = FeedListener(endpoint: try Endpoint(parsing: "unix:/tmp/ew.sock")) { producer, event in
+///     if let error = RemoteError(event) { stream.add(error, context: event.errorContext) }
+/// }
+/// try await listener.start()
+/// …
+/// await listener.shutdown()
+/// ```
+public final class FeedListener: Sendable {
+    /// Limits that protect the listener, the UI and the other producers from one producer.
+    public struct Configuration: Sendable, Hashable {
+        /// The longest line accepted, newline included (the format says 64 KiB).
+        public var maximumLineBytes: Int
+        /// Bytes per second one connection may send; above it, that connection is closed. `nil`: no limit.
+        public var maximumBytesPerSecond: Int?
+        /// Bad lines one connection may send; one more closes it. `nil`: no limit.
+        public var errorBudget: Int?
+        /// How long a connection may stay open without sending a single byte. `nil`: forever.
+        public var idleTimeout: Duration?
+        /// How many disconnected producers ``FeedListener/producers`` keeps showing.
+        public var keptDisconnected: Int
+        /// Connections open at once; more are refused at once and counted (``Statistics/refusedConnections``).
+        public var maximumConnections: Int = 256
+        /// Bytes of unfinished lines held across all connections; over it, the connection holding the largest
+        /// is closed and counted (``Statistics/closedForPartialLines``).
+        public var partialLineBudget: Int = 16 * 1024 * 1024
+        /// How long a connection may stop in the middle of a line before it is closed (slowloris). `nil`: forever.
+        public var stalledLineTimeout: Duration? = .seconds(10)
+        /// The shape of the lines producers send: ``LogFormat/auto`` reads our wire format and every log shape a
+        /// ``LineReader`` knows; ``LogFormat/wire`` counts anything else as a bad line.
+        public var format: LogFormat = .auto
+
+        /// Creates limits: 64 KiB lines, 32 MiB/s and 1,000 bad lines per connection, no idle timeout.
+        public init(
+            maximumLineBytes: Int = LineFramer.defaultMaximumLineBytes,
+            maximumBytesPerSecond: Int? = 32 * 1024 * 1024, errorBudget: Int? = 1000, idleTimeout: Duration? = nil,
+            keptDisconnected: Int = 64, format: LogFormat = .auto
+        ) {
+            self.format = format
+            self.maximumLineBytes = maximumLineBytes
+            self.maximumBytesPerSecond = maximumBytesPerSecond
+            self.errorBudget = errorBudget
+            self.idleTimeout = idleTimeout
+            self.keptDisconnected = keptDisconnected
+        }
+    }
+
+    /// What the listener refused or cut off to stay within its budgets.
+    public struct Statistics: Sendable, Hashable {
+        /// Connections refused because ``Configuration/maximumConnections`` were open.
+        public var refusedConnections: UInt64 = 0
+        /// Connections closed because the unfinished lines of all connections went over
+        /// ``Configuration/partialLineBudget`` and theirs was the largest.
+        public var closedForPartialLines: UInt64 = 0
+        /// Connections closed because they stopped mid-line for ``Configuration/stalledLineTimeout``.
+        public var closedStalledMidLine: UInt64 = 0
+
+        /// Nothing refused or cut off yet.
+        public init() {}
+    }
+
+    private enum Phase {
+        case idle
+        case listening(any Channel, Endpoint)
+        case shutDown
+    }
+
+    /// The endpoint asked for.
+    public let endpoint: Endpoint
+    /// The limits in force.
+    public let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let registry: ProducerRegistry
+    private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
+    private let phase = Mutex(Phase.idle)
+    /// The socket file this listener created, recognised at shutdown by device and inode.
+    private let socketIdentity = Mutex<FileIdentity?>(nil)
+
+    /// Creates a listener; nothing happens until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: where to listen. TCP endpoints made by ``Endpoint/init(parsing:)`` default to loopback.
+    ///   - configuration: per-connection limits.
+    ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - onStatus: called when a producer connects, names itself, or disconnects.
+    ///   - onEvent: called with every good event, on the connection's event loop.
+    public init(
+        endpoint: Endpoint, configuration: Configuration = Configuration(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onStatus: @escaping @Sendable (ProducerStatus) -> Void = { _ in },
+        onStatistics: @escaping @Sendable (Statistics) -> Void = { _ in },
+        onEvent: @escaping @Sendable (ProducerID, WireEvent) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.group = eventLoopGroup
+        self.registry = ProducerRegistry(
+            keptDisconnected: configuration.keptDisconnected, maximumConnections: configuration.maximumConnections,
+            partialLineBudget: configuration.partialLineBudget, onStatus: onStatus, onStatistics: onStatistics)
+        self.onEvent = onEvent
+    }
+
+    /// Every producer known, connected or recently disconnected, in connection order.
+    public var producers: [ProducerStatus] { registry.snapshot }
+
+    /// What the listener refused or cut off so far.
+    public var statistics: Statistics { registry.statistics }
+
+    /// The endpoint actually bound (a TCP port 0 becomes the port chosen), once started.
+    public var localEndpoint: Endpoint? {
+        phase.withLock { phase in
+            if case .listening(_, let endpoint) = phase { return endpoint }
+            return nil
+        }
+    }
+
+    /// Starts listening.
+    ///
+    /// A Unix socket is created with mode 0600. A stale socket file (nobody accepts on it) is replaced; a live
+    /// one throws ``WireTransportError/addressInUse(path:)``; a path that is not a socket is never removed.
+    public func start() async throws {
+        guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
+            throw WireTransportError.alreadyStarted
+        }
+        let registry = self.registry
+        let configuration = self.configuration
+        let onEvent = self.onEvent
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelOption(
+                .recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16_384, maximum: 65_536)
+            )
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        FeedConnectionHandler(registry: registry, configuration: configuration, onEvent: onEvent))
+                }
+            }
+        let channel: any Channel
+        let bound: Endpoint
+        do {
+            switch endpoint {
+            case .unix(let path):
+                channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
+                bound = endpoint
+                socketIdentity.withLock { $0 = UnixSocketFile.identity(of: path) }
+            case .tcp(let host, let port):
+                channel = try await bootstrap.bind(host: host, port: port).get()
+                bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
+            }
+        } catch let error as IOError {
+            // NIO's text names the system call (`bind(descriptor:ptr:bytes:)`); a user wants the reason.
+            throw WireTransportError.cannotListen(
+                endpoint: endpoint.description, reason: FileProblem.reason(error.errnoCode))
+        } catch let error as SocketAddressError {
+            throw WireTransportError.cannotListen(endpoint: endpoint.description, reason: "\(error)")
+        }
+        let accepted = phase.withLock { phase in
+            guard case .idle = phase else { return false }
+            phase = .listening(channel, bound)
+            return true
+        }
+        if !accepted {
+            try? await channel.close()
+            throw WireTransportError.alreadyStarted
+        }
+    }
+
+    /// Stops accepting, closes every producer's connection (state `listenerShutdown`) and removes the socket file.
+    /// Closes a connection from outside its handler, on its event loop, saying why.
+    static func close(_ channel: any Channel, reason: ProducerStatus.DisconnectReason) {
+        channel.pipeline.handler(type: FeedConnectionHandler.self).whenSuccess { _ in
+            if let context = try? channel.pipeline.syncOperations.context(handlerType: FeedConnectionHandler.self),
+                let handler = context.handler as? FeedConnectionHandler
+            {
+                handler.close(context: context, reason: reason)
+            }
+        }
+    }
+
+    public func shutdown() async {
+        let previous = phase.withLock { phase in
+            defer { phase = .shutDown }
+            return phase
+        }
+        guard case .listening(let server, let bound) = previous else { return }
+        try? await server.close()
+        for channel in registry.beginShutdown() {
+            Self.close(channel, reason: .listenerShutdown)
+            try? await channel.closeFuture.get()
+        }
+        // Only the socket this listener created is removed: a file put at the path since, or another listener's
+        // socket, is left alone.
+        if case .unix(let path) = bound { UnixSocketFile.removeIfOurs(path, identity: socketIdentity.withLock { $0 }) }
+    }
+}

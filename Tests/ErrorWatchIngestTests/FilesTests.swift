@@ -1,0 +1,183 @@
+import ErrorStreaming
+import ErrorStreamingTesting
+import Foundation
+import Testing
+
+@testable import ErrorWatchIngest
+@testable import ErrorWatchWire
+import IngestTestSupport
+
+struct FileTailerTests {
+    func append(_ path: String, _ bytes: [UInt8]) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+    }
+
+    @Test func followsAppendsAndWaitsForUnfinishedLines() throws {
+        let path = try temporaryDirectory() + "/app.ndjson"
+        let tailer = FileTailer(path: path, format: .wire)
+        #expect(try tailer.poll() == FileTailer.Batch())  // no file yet
+        try create(atPath: path, contents: Data(goodLine(sequence: 1) + goodLine(sequence: 2)))
+        #expect(try tailer.poll().events.map(\.sequence) == [1, 2])
+        let third = goodLine(sequence: 3)
+        try append(path, Array(third.prefix(10)))
+        #expect(try tailer.poll().events.isEmpty)
+        try append(path, Array(third.dropFirst(10)) + Array("garbage\n".utf8))
+        let batch = try tailer.poll()
+        #expect(batch.events.map(\.sequence) == [3])
+        #expect(batch.badLines.count == 1)
+        #expect(tailer.statistics == .init(events: 3, badLines: 1, truncations: 0, rotations: 0))
+    }
+
+    @Test func plainTextIsReadAndAHeldLineIsHandedOnWhenTheFileIsQuiet() throws {
+        let path = try temporaryDirectory() + "/app.log"
+        let received = Date(timeIntervalSince1970: 1_795_000_000)
+        let tailer = FileTailer(path: path, now: { received })
+        try create(atPath: path, contents: Data("INFO started\nERROR boom\n".utf8))
+        let first = try tailer.poll()
+        #expect(first.events.map(\.body) == ["started"])  // `ERROR boom` is held: a trace may follow
+        #expect(first.events.first?.time == received)
+        try append(path, Array("panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n".utf8))
+        let second = try tailer.poll()
+        #expect(second.events.map(\.exceptionMessage) == ["boom"])
+        let quiet = try tailer.poll()
+        #expect(quiet.events.map(\.exceptionType) == ["panic"])
+        #expect(quiet.events.first?.exceptionStacktrace?.contains("goroutine 1 [running]:") == true)
+        #expect(tailer.statistics.badLines == 0)
+    }
+
+    @Test func aBigAppendIsReadInBoundedPolls() throws {
+        let path = try temporaryDirectory() + "/big.ndjson"
+        let tailer = FileTailer(path: path)
+        let line = goodLine(sequence: 1)
+        let count = FileTailer.maximumBytesPerPoll / line.count * 3
+        try create(atPath: path, contents: Data((0..<count).flatMap { _ in line }))
+        var polls = 0
+        var events = 0
+        var batch: FileTailer.Batch
+        repeat {
+            batch = try tailer.poll()
+            polls += 1
+            events += batch.events.count
+            #expect(batch.events.count * line.count <= FileTailer.maximumBytesPerPoll + 64 * 1024)
+        } while batch.more
+        #expect(events == count)
+        #expect(polls >= 3)
+    }
+
+    @Test func startingAtTheEndSkipsWhatIsAlreadyThere() throws {
+        let path = try temporaryDirectory() + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1)))
+        let tailer = FileTailer(path: path, from: .end)
+        #expect(try tailer.poll().events.isEmpty)
+        try append(path, goodLine(sequence: 2))
+        #expect(try tailer.poll().events.map(\.sequence) == [2])
+    }
+
+    @Test func truncationStartsOverAtTheBeginning() throws {
+        let path = try temporaryDirectory() + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1) + goodLine(sequence: 2)))
+        let tailer = FileTailer(path: path)
+        #expect(try tailer.poll().events.count == 2)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        try append(path, goodLine(sequence: 9))
+        let batch = try tailer.poll()
+        #expect(batch.truncated)
+        #expect(batch.events.map(\.sequence) == [9])
+        #expect(tailer.statistics.truncations == 1)
+    }
+
+    @Test func rotationReadsTheOldFileToItsEndThenTheNewOne() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1)))
+        let tailer = FileTailer(path: path)
+        #expect(try tailer.poll().events.count == 1)
+        try append(path, goodLine(sequence: 2))  // written just before the rotation
+        try FileManager.default.moveItem(atPath: path, toPath: directory + "/app.ndjson.1")
+        #expect(try tailer.poll().events.map(\.sequence) == [2])  // the path is missing for a moment
+        try create(atPath: path, contents: Data(goodLine(sequence: 3) + goodLine(sequence: 4)))
+        let batch = try tailer.poll()
+        #expect(batch.rotated)
+        #expect(batch.events.map(\.sequence) == [3, 4])
+        try append(path, goodLine(sequence: 5))
+        #expect(try tailer.poll().events.map(\.sequence) == [5])
+        #expect(tailer.statistics.rotations == 1 && tailer.statistics.events == 5)
+    }
+
+    @Test func runPollsOnTheInjectedClock() async throws {
+        let path = try temporaryDirectory() + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1)))
+        let tailer = FileTailer(path: path)
+        let clock = ManualClock()
+        let (batches, continuation) = AsyncStream.makeStream(of: FileTailer.Batch.self)
+        let task = Task { try await tailer.run(every: .seconds(1), clock: clock) { continuation.yield($0) } }
+        var iterator = batches.makeAsyncIterator()
+        #expect(await iterator.next()?.events.map(\.sequence) == [1])
+        try append(path, goodLine(sequence: 2))
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(1))
+        #expect(await iterator.next()?.events.map(\.sequence) == [2])
+        task.cancel()
+    }
+}
+
+struct RecordingTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func event(at seconds: Double, _ sequence: UInt64) -> WireEvent {
+        WireEvent(
+            kind: .error, time: Self.start.addingTimeInterval(seconds), serviceName: "shop", exceptionType: "E",
+            sequence: sequence)
+    }
+
+    @Test func recorderOutputReadsBackWithOffsets() throws {
+        let path = try temporaryDirectory() + "/session.ndjson"
+        let recorder = try RecordingWriter(path: path, bufferCapacity: 100)
+        let events = [event(at: 0, 1), event(at: 1.5, 2), event(at: 4, 3)]
+        for event in events { try recorder.append(event) }
+        try recorder.close()
+        #expect(recorder.recordedCount == 3)
+        let info = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((info[.posixPermissions] as? Int) == 0o600)
+        let recording = try RecordingReader(path: path).readAll()
+        #expect(recording.events == events)
+        #expect(recording.entries.map(\.offset) == [.zero, .milliseconds(1500), .seconds(4)])
+        #expect(recording.badLines.isEmpty)
+        let again = try RecordingWriter(path: path)
+        try again.append(event(at: 5, 4))
+        try again.flush()
+        #expect(try RecordingReader(path: path).readAll().events.count == 4)
+    }
+
+    @Test func unterminatedLastLineAndBadLinesAreReported() throws {
+        let path = try temporaryDirectory() + "/crashed.ndjson"
+        let good = try WireEncoder().encode(event(at: 0, 1))
+        let bytes = Array("nope\n".utf8) + good + Array(good.dropLast())
+        try create(atPath: path, contents: Data(bytes))
+        let recording = try RecordingReader(path: path).readAll()
+        #expect(recording.events.count == 2)
+        #expect(recording.badLines.count == 1)
+    }
+}
+
+struct FileTailerProblemTests {
+    /// A file that can no longer be read is reported as one sentence with its path and the system's reason; the
+    /// runtime retries with backoff and shows it (a directory stands in for a permission taken away, which root,
+    /// who runs CI, would bypass).
+    @Test func aPathThatCannotBeReadIsReportedInOneSentence() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/app.log"
+        let tailer = FileTailer(path: path)
+        try create(atPath: path, contents: Data("INFO one\n".utf8))
+        _ = try tailer.poll()
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(throws: FileProblem(path: path, errno: EISDIR, doing: "read")) { try tailer.poll() }
+        #expect("\(FileProblem(path: path, errno: EISDIR, doing: "read"))" == "cannot read \(path): is a directory")
+    }
+}
