@@ -20,7 +20,7 @@ struct RemoteIngestTests {
             severity: .error, origin: origin)
     }
 
-    @Test func remoteErrorsReachTheStreamAsClassifiedErrors() async {
+    @Test func remoteErrorsReachTheStreamAsClassifiedErrors() async throws {
         let clock = ManualClock()
         let runtime = DashboardRuntime(clock: ErasedClock(clock), startDate: Self.start)
         let events = runtime.stream.events(bufferingPolicy: .unbounded)
@@ -34,8 +34,10 @@ struct RemoteIngestTests {
         #expect(classification.typeName == "Checkout.PaymentError")
         #expect(classification.userMessage == "Payments are down")
         #expect(received[0].source == "checkout")
-        #expect(received[0].metadata["service.name"] == "checkout-api")
-        #expect(received[0].metadata["process.pid"] == "4242")
+        // The producer's service and process travel typed on the error, not as metadata strings.
+        let remote = try #require(received[0].error as? RemoteError)
+        #expect(remote.serviceName == "checkout-api")
+        #expect(remote.pid == 4242)
     }
 
     @Test func remoteLogsGoToTheLogsPaneAndMetricsToTheBackend() {

@@ -37,14 +37,14 @@ struct DetailViewTests {
             userMessage: "Your card was not charged. Try again in a minute.", code: "N-503", category: .transient,
             origin: .user, attempt: 2,
             metadata: [
-                "service.name": "shop", "process.pid": "4242", "host.name": "build-7", "order": "A-19",
-                "http.status": "503", "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                "order": "A-19", "http.status": "503", "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
             ],
             qualifiedTypeName: "Shop.Payments.PaymentError", fingerprint: "Shop.Payments.PaymentError#N-503",
             service: "shop", from: "socket #3 on unix:/tmp/ew.sock",
             stackTrace: "Traceback (most recent call last):\n  File \"shop/pay.py\", line 88, in capture\n"
                 + "    gateway.capture(order)\nPaymentError: gateway answered 503",
-            location: ErrorStreaming.SourceLocation(file: "shop/pay.py", line: 88, function: "capture"))
+            location: ErrorStreaming.SourceLocation(file: "shop/pay.py", line: 88, function: "capture"), pid: 4242,
+            host: "build-7")
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(crumbs + [error]))
         _ = DashboardReducer.reduce(
             into: &state,

@@ -43,7 +43,8 @@ struct EndToEndTests {
         #expect(remote.fingerprint == local.fingerprint)  // alerts group remote and local errors alike
         #expect(first.source == "inventory.sync" && first.origin == .background && first.context.attempt == 3)
         #expect(first.severity == .warning && second.severity == .error)
-        #expect(first.metadata["service.name"] == "warehouse" && first.metadata["process.pid"] == "77")
+        let provenance = try #require(first.error as? RemoteError)
+        #expect(provenance.serviceName == "warehouse" && provenance.pid == 77)
 
         await forwarder.shutdown()
         #expect(forwarder.statistics.sent == 2)

@@ -117,7 +117,7 @@ struct WireFormatTests {
         #expect(classification.fingerprint == "Shop.PaymentError#N-503")
         let context = Self.checkoutFailure.errorContext
         #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)
-        #expect(context.metadata["service.name"] == "shop")
+        #expect(remote.serviceName == "shop" && remote.pid == 4242 && remote.hostName == "build-7")
         #expect(RemoteError(WireEvent(kind: .log, time: Self.time, body: "x")) == nil)
     }
 

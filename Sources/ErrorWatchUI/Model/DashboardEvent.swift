@@ -14,8 +14,11 @@ public struct DashboardEvent: Sendable, Hashable {
 
     /// Increasing number assigned by the producer; used to select a line (`e`/`E`).
     public var sequence: UInt64
-    /// When it happened; shown as UTC `HH:MM:SS`.
+    /// When it happened, as its producer says (a remote line's own time); shown as UTC `HH:MM:SS`.
     public var timestamp: Date
+    /// When the dashboard read it from outside (a socket, a file, a pipe, OTLP); `nil` for this process's own
+    /// events. Shown in the detail view beside the producer's time.
+    public var receivedAt: Date?
     /// An error from the stream or a log line.
     public var kind: Kind
     /// Severity or log level; picks the colour of the level tag.
@@ -44,6 +47,10 @@ public struct DashboardEvent: Sendable, Hashable {
     public var fingerprint: String?
     /// The producing service (`service.name`); `nil` for the dashboard's own process.
     public var service: String?
+    /// The producing process (`process.pid`), if the producer said.
+    public var pid: Int?
+    /// The producing host (`host.name`), if the producer said.
+    public var host: String?
     /// Where the event came from: `this process`, a socket peer, a tailed file, a recording.
     public var from: String?
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
@@ -58,8 +65,12 @@ public struct DashboardEvent: Sendable, Hashable {
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
         origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
-        stackTrace: String? = nil, location: SourceLocation? = nil
+        stackTrace: String? = nil, location: SourceLocation? = nil, pid: Int? = nil, host: String? = nil,
+        receivedAt: Date? = nil
     ) {
+        self.pid = pid
+        self.host = host
+        self.receivedAt = receivedAt
         self.qualifiedTypeName = qualifiedTypeName
         self.fingerprint = fingerprint
         self.service = service

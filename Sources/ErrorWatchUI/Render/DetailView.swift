@@ -158,11 +158,12 @@ public enum DetailView {
         }
         field("Source", event.source)
         field("Service", event.service ?? (event.from == nil ? "this process" : "not named by the producer"))
-        field("Process", event.metadata["process.pid"].map { "pid " + $0 })
-        field("Host", event.metadata["host.name"])
+        field("Process", event.pid.map { "pid \($0)" })
+        field("Host", event.host)
         field("From", event.from)
         let age = state.now.timeIntervalSince(event.timestamp)
         field("Time", Format.timestamp(event.timestamp) + "  (" + Format.relative(age) + ")")
+        field("Received", event.receivedAt.map(Format.timestamp))
         let attributes = event.metadata.filter { !Self.shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
             .prefix(Self.attributeLimit)
         if !attributes.isEmpty {

@@ -1,4 +1,5 @@
 import ErrorStreaming
+import Foundation
 
 /// An error reported by another process over the wire, as a ``ClassifiedError`` for the local ``ErrorStream``.
 ///
@@ -8,6 +9,10 @@ import ErrorStreaming
 /// producer's stack trace and source location, when the line carries them, for a detail view: as a
 /// ``LocatedError``, the event it is added with reports the producer's location (``ErrorEvent/location``), not
 /// the line that added it.
+///
+/// Where it came from travels with it as typed values, never as metadata strings: the producer's service, process
+/// and host, the producer's own time (``time``), and, once a receiver has read it, where the line was read
+/// (``receivedFrom``) and when (``receivedAt``).
 ///
 /// ```swift
 /// let listener = FeedListener(endpoint: .unix(path: "/tmp/ew.sock")) { _, event in
@@ -33,12 +38,24 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var stackTrace: String?
     /// Where the producer raised the error (`code.filepath`, `code.lineno`, `code.function`), if it said.
     public var sourceLocation: SourceLocation?
+    /// The producing process (`process.pid`), if known.
+    public var pid: Int?
+    /// The producing host (`host.name`), if known.
+    public var hostName: String?
+    /// When the producer says the error happened (the line's `time`), if it said.
+    public var time: Date?
+    /// Where a receiver read the line (`socket #3 on unix:/tmp/ew.sock`, `file /var/log/app.ndjson`); set by the
+    /// receiver, `nil` until then.
+    public var receivedFrom: String?
+    /// When a receiver read the line; set by the receiver, `nil` until then.
+    public var receivedAt: Date?
 
     /// Creates a remote error from its parts.
     public init(
         typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
         category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
-        serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: SourceLocation? = nil
+        serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: SourceLocation? = nil,
+        pid: Int? = nil, hostName: String? = nil, time: Date? = nil
     ) {
         self.typeName = typeName
         self.message = message
@@ -49,6 +66,9 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         self.serviceName = serviceName
         self.stackTrace = stackTrace
         self.sourceLocation = sourceLocation
+        self.pid = pid
+        self.hostName = hostName
+        self.time = time
     }
 
     /// The remote error an `error` event describes; `nil` for the other kinds.
@@ -65,7 +85,8 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         self.init(
             typeName: typeName, message: event.exceptionMessage ?? "", code: event.code ?? ErrorCode("X", 0),
             category: category, userMessage: event.userMessage, severity: event.severity,
-            serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location)
+            serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location,
+            pid: event.pid, hostName: event.hostName, time: event.time)
     }
 
     /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.
@@ -80,14 +101,11 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
 
 extension WireEvent {
     /// The context to add a remote error with: source (the producer's component, else its service name),
-    /// severity, origin, attempt, and the attributes plus `service.name`, `process.pid` and `host.name`.
+    /// severity, origin, attempt, and the attributes as metadata. The service, process and host are not copied
+    /// into the metadata: ``RemoteError`` carries them.
     public var errorContext: ErrorContext {
-        var metadata = attributes
-        if let serviceName { metadata["service.name"] = serviceName }
-        if let pid { metadata["process.pid"] = String(pid) }
-        if let hostName { metadata["host.name"] = hostName }
-        return ErrorContext(
+        ErrorContext(
             source: source ?? serviceName ?? "remote", severity: effectiveSeverity, origin: origin ?? .user,
-            attempt: attempt, metadata: metadata)
+            attempt: attempt, metadata: attributes)
     }
 }

@@ -5,23 +5,35 @@ import ErrorWatchWire
 import Foundation
 
 extension DashboardEvent {
-    /// The `Logs` pane's view of a stream event: classified, with the short type name.
+    /// The `Logs` pane's view of a stream event: classified, with the short type name. A remote error keeps its
+    /// producer's time, service, process and host, and where and when the dashboard read it.
     public init(_ event: ErrorEvent) {
-        // One cast for a remote error (the common case under a flood): its classification, stack trace and
-        // location all come from it.
+        // One cast for a remote error (the common case under a flood): its classification, provenance, stack trace
+        // and location all come from it.
         let remote = event.error as? RemoteError
         let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
         self.init(
-            sequence: event.sequence, timestamp: event.timestamp, kind: .error, level: event.severity,
-            source: event.source, typeName: Self.shortTypeName(classification.typeName),
+            sequence: event.sequence, timestamp: remote?.time ?? event.timestamp, kind: .error,
+            level: event.severity, source: event.source, typeName: Self.shortTypeName(classification.typeName),
             message: classification.technicalMessage, userMessage: classification.userMessage,
             code: classification.code, category: classification.category, origin: event.origin,
-            attempt: event.context.attempt,
-            metadata: event.metadata[RemoteIngest.fromKey] == nil
-                ? event.metadata : event.metadata.filter { $0.key != RemoteIngest.fromKey },
-            qualifiedTypeName: classification.typeName, fingerprint: classification.fingerprint,
-            service: event.metadata["service.name"], from: event.metadata[RemoteIngest.fromKey],
-            stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation)
+            attempt: event.context.attempt, metadata: event.metadata, qualifiedTypeName: classification.typeName,
+            fingerprint: classification.fingerprint, service: remote?.serviceName, from: remote?.receivedFrom,
+            stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
+            pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt)
+    }
+
+    /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,
+    /// component, message (else its exception's), and the producer's service, process and host.
+    init(log event: WireEvent, from: String?, receivedAt: Date) {
+        self.init(
+            sequence: 0, timestamp: event.time, kind: .log, level: event.effectiveSeverity,
+            source: event.source ?? event.serviceName ?? "remote",
+            typeName: event.exceptionType.map(Self.shortTypeName) ?? "",
+            message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
+            origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
+            qualifiedTypeName: event.exceptionType ?? "", service: event.serviceName, from: from, pid: event.pid,
+            host: event.hostName, receivedAt: receivedAt)
     }
 
     /// The `Logs` pane's view of a swift-log record.

@@ -68,18 +68,14 @@ struct ExportError: Error, CustomStringConvertible {
 extension WireEvent {
     /// The wire form of a dashboard line: an error with its classification and origin, or a log record.
     init(_ event: DashboardEvent) {
-        var attributes = event.metadata
-        let pid = attributes.removeValue(forKey: "process.pid").flatMap(Int.init)
-        let host = attributes.removeValue(forKey: "host.name")
-        attributes.removeValue(forKey: "service.name")
         let isError = event.kind == .error
         self.init(
-            kind: isError ? .error : .log, time: event.timestamp, serviceName: event.service, pid: pid, hostName: host,
+            kind: isError ? .error : .log, time: event.timestamp, serviceName: event.service, pid: event.pid,
+            hostName: event.host,
             source: event.source.isEmpty ? nil : event.source,
             exceptionType: isError ? (event.qualifiedTypeName.isEmpty ? event.typeName : event.qualifiedTypeName) : nil,
             exceptionMessage: isError ? event.message : nil, userMessage: isError ? event.userMessage : nil,
             code: event.code, category: event.category, severity: event.level, origin: event.origin,
-            attempt: event.attempt, sequence: event.sequence < 1 << 63 ? event.sequence : nil, attributes: attributes,
-            body: isError ? nil : event.message)
+            attempt: event.attempt, sequence: event.sequence < 1 << 63 ? event.sequence : nil, attributes: event.metadata, body: isError ? nil : event.message)
     }
 }

@@ -1,5 +1,6 @@
 import DequeModule
 import ErrorStreaming
+import ErrorWatchWire
 import ErrorWatchUI
 import Foundation
 import Synchronization
@@ -75,7 +76,7 @@ final class IssueTracker: Sendable {
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
         let (fingerprint, category) = (facts.fingerprint, facts.category)
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
-        let service = event.metadata["service.name"]
+        let service = facts.service
         // The common case, an issue already known, takes the lock once and updates the record in place.
         let counted = state.withLock { s in
             guard s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
@@ -124,7 +125,7 @@ final class IssueTracker: Sendable {
                 IssueRecord.Occurrence(
                     sequence: event.sequence, timestamp: event.timestamp,
                     message: Self.summary(of: Classification(of: event.error).technicalMessage),
-                    service: event.metadata["service.name"])
+                    service: (event.error as? RemoteError)?.serviceName)
             }
             record.recent = Array((fresh + record.recent).prefix(IssueRecord.occurrenceLimit))
             record.perSecond = (last - 59...last).map { seconds[$0] ?? 0 }

@@ -13,7 +13,7 @@ public final class ExternalSources: Sendable {
     let ingest: RemoteIngest
     let clock: ErasedClock
     private let listeners: [FeedListener]
-    private let tailers: [FileTailer]
+    private let files: [FileFollower]
     private let tailPaths: [String]
     private let readsStandardInput: Bool
     private let format: LogFormat
@@ -65,7 +65,9 @@ public final class ExternalSources: Sendable {
                     ingest.ingest(event, from: name)
                 })
         }
-        tailers = tail.filter { !Self.isFIFO($0) }.map { FileTailer(path: $0, from: .end, format: format) }
+        files = tail.filter { !Self.isFIFO($0) }.map {
+            FileFollower(tailer: FileTailer(path: $0, from: .end, format: format), interval: tailInterval)
+        }
         receivers = otlp.map { endpoint in ingest.makeOTLPReceiver(endpoint: endpoint, limits: otlpLimits) }
     }
 
@@ -127,48 +129,8 @@ public final class ExternalSources: Sendable {
         }
         for follower in followers { follower.start(into: ingest) }
         pipes.withLock { $0 = followers }
-        let ingest = self.ingest
         let clock = self.clock
-        let interval = tailInterval
-        let running = tailers.map { tailer in
-            Task {
-                var status = SourceStatus(
-                    id: "file:" + tailer.path, kind: .file, name: (tailer.path as NSString).lastPathComponent,
-                    detail: tailer.path, state: "following", health: .ok)
-                ingest.update(status)
-                // A file that cannot be read (its permission was taken away, a disk error) is retried with
-                // backoff, and the row says so, rather than followed no more.
-                var backoff = Duration.milliseconds(500)
-                while !Task.isCancelled {
-                    do {
-                        try await tailer.run(every: interval, clock: clock) { batch in
-                            backoff = .milliseconds(500)
-                            for event in batch.events { ingest.ingest(event, from: "file " + tailer.path) }
-                            let statistics = tailer.statistics
-                            status.events = statistics.events
-                            status.badLines = Int(statistics.badLines)
-                            if let problem = batch.badLines.last { status.lastProblem = problem.description }
-                            status.health = statistics.badLines > 0 ? .degraded : .ok
-                            status.state =
-                                batch.rotated
-                                ? "following (rotated)" : batch.truncated ? "following (truncated)" : "following"
-                            status.lastEventAt = batch.events.isEmpty ? status.lastEventAt : Date()
-                            ingest.update(status)
-                        }
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        status.state = "retrying in \(Format.seconds(backoff))"
-                        status.health = .failing
-                        status.lastProblem = "\(error)"
-                        ingest.update(status)
-                        do { try await clock.sleep(for: backoff) } catch { return }
-                        backoff = min(backoff * 2, .seconds(8))
-                    }
-                }
-            }
-        }
-        tasks.withLock { $0 += running }
+        for follower in files { follower.start(into: ingest, clock: clock) }
         if !listeners.isEmpty {
             // A connected producer's row is announced once and updated when it ends; its counts move in the
             // listener's snapshot. Once a second the rows of live producers take them, so a flood does not read
@@ -198,6 +160,7 @@ public final class ExternalSources: Sendable {
         let running = tasks.withLock { $0 }
         for task in running { task.cancel() }
         for task in running { await task.value }
+        for follower in files { await follower.stop() }
         for follower in pipes.withLock({ $0 }) { await follower.stop() }
         for listener in listeners { await listener.shutdown() }
         for receiver in receivers { await receiver.shutdown() }
@@ -207,8 +170,7 @@ public final class ExternalSources: Sendable {
 extension Format {
     /// `0.5s`, `8s`: a backoff delay.
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
+        let value = duration / .seconds(1)
         return (value == value.rounded() ? String(Int(value)) : String(value)) + "s"
     }
 
@@ -223,25 +185,4 @@ final class ProducerNames: Sendable {
     private let names = Mutex<[ProducerID: String]>([:])
 
     func withLock<T>(_ body: (inout [ProducerID: String]) -> T) -> T { names.withLock { body(&$0) } }
-}
-
-extension SourceStatus {
-    /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
-    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
-        var parts: [String] = []
-        func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
-        if statistics.refusedConnections > 0 {
-            parts.append(
-                "refused \(connections(statistics.refusedConnections)) (limit \(configuration.maximumConnections))")
-        }
-        if statistics.closedForPartialLines > 0 {
-            parts.append("closed \(connections(statistics.closedForPartialLines)) holding unfinished lines")
-        }
-        if statistics.closedStalledMidLine > 0 {
-            parts.append("closed \(connections(statistics.closedStalledMidLine)) stalled mid-line")
-        }
-        self.init(
-            id: "listener:\(endpoint)", kind: .socket, name: "\(endpoint)", detail: "listener budgets",
-            state: parts.joined(separator: ", "), health: .degraded)
-    }
 }

@@ -31,22 +31,3 @@ extension RemoteIngest {
             })
     }
 }
-
-extension SourceStatus {
-    /// The `Sources` pane's view of an OTLP sender on `receiver`: one row per resource (service and instance),
-    /// or per client address for requests that never decoded.
-    init(_ sender: OTLPSourceStatus, receiver: OTLPEndpoint) {
-        var detail: [String] = []
-        if let pid = sender.pid { detail.append("pid \(pid)") }
-        if let host = sender.hostName { detail.append(host) }
-        detail.append(sender.peer)
-        var state = sender.requests == 1 ? "1 export" : "\(sender.requests) exports"
-        if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
-        let problems = Int(clamping: sender.rejected + sender.badRequests)
-        self.init(
-            id: "otlp:\(sender.key)@\(receiver)", kind: .otlp, name: sender.displayName,
-            detail: detail.joined(separator: " · "), state: state,
-            health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
-            lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
-    }
-}

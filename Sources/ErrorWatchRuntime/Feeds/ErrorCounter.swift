@@ -1,5 +1,6 @@
 import CoreMetrics
 import ErrorStreaming
+import ErrorWatchWire
 import ErrorWatchUI
 import Foundation
 import Synchronization
@@ -90,9 +91,14 @@ struct ErrorFacts {
     var typeName: String
     var category: ErrorCategory
     var fingerprint: String
+    /// The producing service of a remote error; `nil` for this process's own.
+    var service: String?
 
     init(_ event: ErrorEvent) {
-        if let classified = event.error as? any ClassifiedError {
+        if let remote = event.error as? RemoteError {
+            (typeName, category, fingerprint, service) =
+                (remote.typeName, remote.category, remote.fingerprint, remote.serviceName)
+        } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {
             let classification = Classification(of: event.error)

@@ -1,0 +1,111 @@
+import ErrorStreaming
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+import Synchronization
+
+/// Turns events from outside the process (sockets, tailed files, pipes, OTLP, recordings) into what the dashboard
+/// consumes.
+///
+/// A remote error becomes a ``RemoteError`` added to the local ``ErrorStream``, carrying the producer's service,
+/// process, host and time and where and when the line was read, so the `Errors`, `Logs` and `Metrics` feeds treat
+/// it exactly like a local one (coalescing, counts, filters). A remote log line goes straight to the `Logs` pane;
+/// a metric is recorded in the metrics backend (``RemoteMetrics``); a status goes to the `Status` pane; a handling
+/// report joins the event its error became (``HandlingJoins``). Each source's row is kept by a ``SourceBoard``.
+public final class RemoteIngest: Sendable {
+    let stream: ErrorStream
+    let inbox: ActionInbox
+    let now: @Sendable () -> Date
+    private let board: SourceBoard
+    private let remoteMetrics: RemoteMetrics
+    private let joins = HandlingJoins()
+    private let observer = Observer<WireEvent>()
+    /// Whether OTLP requests are admitted (``hasRoom(for:)``).
+    let admission: Mutex<IngestAdmission>
+
+    /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
+    /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice
+    /// this (measured in docs/otlp.md, "Load": 100 ms let keys wait up to 261 ms under load).
+    public static let uiStallLimit: TimeInterval = 0.05
+
+    /// At most this many distinct metric series are kept from remote producers; later new ones are ignored.
+    public static let maximumRemoteMetrics = 512
+
+    /// How many ended sources (closed connections, finished recordings) stay listed; older ones are forgotten
+    /// and only counted, so a stream of one-shot connections costs the same per connection however long it runs.
+    public static let endedSourcesKept = 100
+
+    init(
+        stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date,
+        uiStallLimit: TimeInterval = RemoteIngest.uiStallLimit
+    ) {
+        self.stream = stream
+        self.inbox = inbox
+        self.now = now
+        board = SourceBoard(inbox: inbox, endedKept: Self.endedSourcesKept)
+        remoteMetrics = RemoteMetrics(metrics: metrics, maximumSeries: Self.maximumRemoteMetrics)
+        admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
+    }
+
+    /// Calls `body` with every event ingested (for `--record`).
+    public func observe(_ body: @escaping @Sendable (WireEvent) -> Void) {
+        observer.set(body)
+    }
+
+    /// Ingests one event that arrived from outside; `from` says where the line was read (`socket #3 on
+    /// unix:/tmp/ew.sock`, `file /var/log/app.ndjson`), shown in the detail view. The event keeps the producer's
+    /// own time; the time it was read is now.
+    public func ingest(_ event: WireEvent, from: String? = nil) {
+        observer.notify(event)
+        switch event.kind {
+        case .error:
+            guard var remote = RemoteError(event) else { return }
+            remote.receivedFrom = from
+            remote.receivedAt = now()
+            let local = stream.add(remote, context: event.errorContext)
+            // Remember which local event the producer's sequence number became, so its handling report joins it.
+            if let local, let sequence = event.sequence {
+                joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
+            }
+        case .log:
+            inbox.post(event: DashboardEvent(log: event, from: from, receivedAt: now()))
+        case .metric:
+            remoteMetrics.record(event)
+        case .status:
+            guard let name = event.statusName, let state = event.statusState else { return }
+            inbox.post(
+                .statusChanged(
+                    StatusEntry(
+                        service: event.serviceName ?? "remote", name: name, state: state,
+                        health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
+                        changedAt: event.time)))
+        case .handling:
+            // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
+            guard let sequence = event.sequence, let outcome = event.handlingOutcome,
+                let local = joins.local(for: HandlingJoins.Key(event, sequence: sequence, from: from))
+            else { return }
+            inbox.post(
+                .handlingReported(
+                    sequence: local,
+                    HandlingSummary(
+                        path: event.handlingPath ?? [], outcome: outcome, handled: event.handlingHandled ?? false)))
+        }
+    }
+
+    /// Takes newer counts for rows already shown: a row that is not shown yet, or has ended, is left alone (a
+    /// snapshot taken just before a producer disconnected must not revive its row). Posts once, and only when a
+    /// row changed.
+    public func refresh(_ statuses: [SourceStatus]) { board.refresh(statuses) }
+
+    /// Records a source's new status and publishes every source, in the order they first appeared: every live
+    /// one, and the most recent ``endedSourcesKept`` that ended, with the count of those forgotten.
+    public func update(_ status: SourceStatus) { board.update(status) }
+
+    /// Every source known, in the order they first appeared.
+    public var statuses: [SourceStatus] { board.statuses }
+}
+
+extension Health {
+    /// The dashboard's view of a status health sent over the wire: the two enums share their names.
+    init(_ health: WireStatusHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
+}

@@ -1,0 +1,68 @@
+import ErrorWatchIngest
+import ErrorWatchUI
+import ErrorWatchWire
+
+// How each way in looks in the `Sources` pane: a socket producer, an OTLP sender, a listener over its budgets.
+
+extension SourceStatus {
+    /// The `Sources` pane's view of a producer connected to `--listen` on `listener`; rows are keyed by listener
+    /// and producer, so two listeners' producers never share a row.
+    init(_ producer: ProducerStatus, listener: Endpoint? = nil) {
+        var detail: [String] = []
+        if let pid = producer.pid { detail.append("pid \(pid)") }
+        if let host = producer.hostName { detail.append(host) }
+        detail.append(producer.peer)
+        let health: Health
+        switch producer.state {
+        case .connected: health = producer.errors.badLines > 0 ? .degraded : .ok
+        case .disconnected(.closedByPeer), .disconnected(.listenerShutdown): health = .idle
+        case .disconnected: health = .failing
+        }
+        self.init(
+            id: "socket\(producer.id)" + (listener.map { "@\($0)" } ?? ""), kind: .socket, name: producer.displayName,
+            detail: detail.joined(separator: " · "),
+            state: producer.state.description, health: health, events: producer.eventsReceived,
+            badLines: producer.errors.badLines + producer.errors.truncated,
+            lastProblem: producer.lastError?.description, lastEventAt: producer.lastEventAt)
+    }
+}
+
+extension SourceStatus {
+    /// The `Sources` pane's view of an OTLP sender on `receiver`: one row per resource (service and instance),
+    /// or per client address for requests that never decoded.
+    init(_ sender: OTLPSourceStatus, receiver: OTLPEndpoint) {
+        var detail: [String] = []
+        if let pid = sender.pid { detail.append("pid \(pid)") }
+        if let host = sender.hostName { detail.append(host) }
+        detail.append(sender.peer)
+        var state = sender.requests == 1 ? "1 export" : "\(sender.requests) exports"
+        if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
+        let problems = Int(clamping: sender.rejected + sender.badRequests)
+        self.init(
+            id: "otlp:\(sender.key)@\(receiver)", kind: .otlp, name: sender.displayName,
+            detail: detail.joined(separator: " · "), state: state,
+            health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
+            lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
+    }
+}
+
+extension SourceStatus {
+    /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
+    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
+        var parts: [String] = []
+        func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
+        if statistics.refusedConnections > 0 {
+            parts.append(
+                "refused \(connections(statistics.refusedConnections)) (limit \(configuration.maximumConnections))")
+        }
+        if statistics.closedForPartialLines > 0 {
+            parts.append("closed \(connections(statistics.closedForPartialLines)) holding unfinished lines")
+        }
+        if statistics.closedStalledMidLine > 0 {
+            parts.append("closed \(connections(statistics.closedStalledMidLine)) stalled mid-line")
+        }
+        self.init(
+            id: "listener:\(endpoint)", kind: .socket, name: "\(endpoint)", detail: "listener budgets",
+            state: parts.joined(separator: ", "), health: .degraded)
+    }
+}
