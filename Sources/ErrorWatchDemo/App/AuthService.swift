@@ -1,37 +1,6 @@
 import ErrorStreaming
 import Foundation
 
-/// Credentials typed into the simulated login form.
-public struct Credentials: Sendable, Hashable {
-    /// The account's email.
-    public var email: String
-    /// The password typed.
-    public var password: String
-    /// Credentials as typed.
-    public init(email: String, password: String) {
-        self.email = email
-        self.password = password
-    }
-    /// The demo user.
-    public static let demo = Credentials(email: "ada@example.com", password: "correct horse")
-}
-
-/// A logged-in session.
-public struct Session: Sendable, Hashable {
-    /// The bearer token.
-    public var token: String
-    /// Who is logged in.
-    public var user: String
-}
-
-/// The signed-in user's profile, decoded from the (simulated) server's JSON.
-public struct Profile: Sendable, Hashable, Decodable {
-    /// The user's name.
-    public var name: String
-    /// `free`, `pro` or `team`; anything else is a bug on our side.
-    public var plan: String
-}
-
 /// A simulated authentication backend: answers after a realistic latency on the injected clock, and fails
 /// in whatever way the ``FaultInjector`` says.
 public struct AuthService: Sendable {

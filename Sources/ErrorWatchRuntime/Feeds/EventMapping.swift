@@ -37,7 +37,7 @@ extension DashboardEvent {
     }
 
     /// The `Logs` pane's view of a swift-log record.
-    public init(_ record: LogRecord) {
+    public init(_ record: DashboardLogHandler.Record) {
         self.init(
             sequence: 0, timestamp: record.timestamp, kind: .log, level: ErrorSeverity(record.level),
             source: record.label, typeName: "", message: record.message, metadata: record.metadata)

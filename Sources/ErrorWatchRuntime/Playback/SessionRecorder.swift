@@ -56,7 +56,7 @@ public final class SessionRecorder: Sendable {
     public func record(_ event: WireEvent) { write(event) }
 
     /// Writes a local log record.
-    public func record(_ log: LogRecord) {
+    public func record(_ log: DashboardLogHandler.Record) {
         write(
             encoder.wireEvent(
                 level: log.level, message: log.message, label: log.label, metadata: log.metadata, error: log.error,

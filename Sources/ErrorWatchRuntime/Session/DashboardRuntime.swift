@@ -37,7 +37,7 @@ public final class DashboardRuntime: Sendable {
     public let timeScale: Double
     /// Where `W` saves the events that match the filters.
     public let exporter: EventExporter
-    private let logObserver = Observer<LogRecord>()
+    private let logObserver = Observer<DashboardLogHandler.Record>()
     private let statusObserver = Observer<StatusEntry>()
     private let apps = Mutex<[AppAttachment]>([])
 
@@ -96,10 +96,10 @@ public final class DashboardRuntime: Sendable {
     /// ```swift
     /// let logger = Logger(label: "worker") { runtime.makeLogHandler(label: $0) }
     /// ```
-    public func makeLogHandler(label: String) -> StreamLogHandler {
+    public func makeLogHandler(label: String) -> DashboardLogHandler {
         let observer = logObserver
         let inbox = self.inbox
-        return StreamLogHandler(label: label, stream: stream, now: { [self] in now }) { record in
+        return DashboardLogHandler(label: label, stream: stream, now: { [self] in now }) { record in
             observer.notify(record)
             // A record that carries an error reaches the Logs pane as that error's stream event.
             if record.error == nil { inbox.post(event: DashboardEvent(record)) }
@@ -118,7 +118,7 @@ public final class DashboardRuntime: Sendable {
     }
 
     /// Calls `body` with every log record the attached apps write (for `--record`).
-    public func observeLogs(_ body: @escaping @Sendable (LogRecord) -> Void) {
+    public func observeLogs(_ body: @escaping @Sendable (DashboardLogHandler.Record) -> Void) {
         logObserver.set(body)
     }
 

@@ -6,16 +6,6 @@ import ErrorWatchWire
 import Foundation
 import Synchronization
 
-/// Something outside the process that feeds the dashboard: listeners and tailed files (``ExternalSources``), or a
-/// recording being played (``ReplaySource``).
-public protocol DashboardSource: Sendable {
-    /// Starts delivering into the runtime's ingest. Throws a clear error when it cannot start (a live socket, a
-    /// port in use); nothing is left running then.
-    func start(into runtime: DashboardRuntime) async throws
-    /// Stops delivering and releases what it holds (connections, socket files, tasks).
-    func shutdown() async
-}
-
 /// One run of the dashboard, from start to stop, whatever its sources and terminal: `errorwatch` (live),
 /// `errorwatch replay`, and tests against the in-memory backend all go through it.
 ///
@@ -159,41 +149,8 @@ public final class DashboardSession: Sendable {
     }
 }
 
-/// Why a session could not start.
-public enum SessionError: Error, CustomStringConvertible, Equatable {
-    /// The recording file could not be opened.
-    case cannotRecord(path: String, reason: String)
-    /// A source could not start (a live socket at the path, a port in use…).
-    case sourceFailed(String)
-
-    public var description: String {
-        switch self {
-        case .cannotRecord(let path, let reason): "cannot record to \(path): \(reason)"
-        case .sourceFailed(let reason): reason
-        }
-    }
-}
-
 extension ExternalSources: DashboardSource {
     public func start(into runtime: DashboardRuntime) async throws { try await start() }
-}
-
-/// `errorwatch replay`: a recording played into the runtime at its recorded pace, scaled, streamed from the file,
-/// with silences longer than the player's ``RecordingPlayer/maximumGap`` shortened and marked.
-public final class ReplaySource: DashboardSource {
-    /// The recording.
-    public let player: RecordingPlayer
-    private let task = LockedTask()
-
-    /// Plays `player`.
-    public init(player: RecordingPlayer) { self.player = player }
-
-    public func start(into runtime: DashboardRuntime) async throws {
-        let player = self.player
-        task.set(Task { await player.play(into: runtime.ingest, clock: runtime.clock) })
-    }
-
-    public func shutdown() async { await task.cancelAndWait() }
 }
 
 /// A task started later and cancelled from elsewhere.

@@ -4,37 +4,38 @@ import ErrorWatchWire
 import Foundation
 import Logging
 
-/// One log record as the `Logs` pane needs it.
-public struct LogRecord: Sendable {
-    /// When it was logged, on the app's clock.
-    public var timestamp: Date
-    /// The swift-log level.
-    public var level: Logger.Level
-    /// The logger's label, shown as the source.
-    public var label: String
-    /// The message text.
-    public var message: String
-    public var metadata: [String: String]
-    /// The error the log call carried, if any (it also went to the stream).
-    public var error: (any Error)?
-}
-
 /// A swift-log `LogHandler` that feeds the dashboard: every record goes to `sink`; a record that carries an
 /// error (`logger.error("…", error: e)`) also adds that error to the ``ErrorStream``, so logging an error is
 /// enough for it to be counted, classified and, for user-facing origins, alerted.
 ///
 /// ```swift
-/// let logger = Logger(label: "auth") { label in StreamLogHandler(label: label, stream: stream, sink: { _ in }) }
+/// let logger = Logger(label: "auth") { label in DashboardLogHandler(label: label, stream: stream, sink: { _ in }) }
 /// logger.error("login failed", error: AuthError.offline)
 /// ```
-public struct StreamLogHandler: LogHandler {
+public struct DashboardLogHandler: LogHandler {
+    /// One log record as the `Logs` pane needs it.
+    public struct Record: Sendable {
+        /// When it was logged, on the app's clock.
+        public var timestamp: Date
+        /// The swift-log level.
+        public var level: Logger.Level
+        /// The logger's label, shown as the source.
+        public var label: String
+        /// The message text.
+        public var message: String
+        /// The record's metadata, flattened to strings.
+        public var metadata: [String: String]
+        /// The error the log call carried, if any (it also went to the stream).
+        public var error: (any Error)?
+    }
+
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
     public var logLevel: Logger.Level = .info
 
     private let label: String
     private let stream: ErrorStream
-    private let sink: @Sendable (LogRecord) -> Void
+    private let sink: @Sendable (Record) -> Void
     private let now: @Sendable () -> Date
 
     /// - Parameters:
@@ -44,7 +45,7 @@ public struct StreamLogHandler: LogHandler {
     ///   - sink: receives every record; called on the logging thread, so it must be cheap and thread-safe.
     public init(
         label: String, stream: ErrorStream, now: @escaping @Sendable () -> Date = { Date() },
-        sink: @escaping @Sendable (LogRecord) -> Void
+        sink: @escaping @Sendable (Record) -> Void
     ) {
         self.label = label
         self.stream = stream
@@ -68,7 +69,7 @@ public struct StreamLogHandler: LogHandler {
                     attempt: flat["attempt"].flatMap(Int.init), metadata: flat))
         }
         sink(
-            LogRecord(
+            Record(
                 timestamp: now(), level: event.level, label: label, message: event.message.description,
                 metadata: flat, error: event.error))
     }
