@@ -177,7 +177,29 @@ struct FileTailerProblemTests {
         _ = try tailer.poll()
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        #expect(throws: FileProblem(path: path, errno: EISDIR, doing: "read")) { try tailer.poll() }
-        #expect("\(FileProblem(path: path, errno: EISDIR, doing: "read"))" == "cannot read \(path): is a directory")
+        let problem = FileProblem(path: path, doing: "follow", reason: "it is a directory")
+        #expect(throws: problem) { try tailer.poll() }
+        #expect("\(problem)" == "cannot follow \(path): it is a directory")
+    }
+
+    /// A followed path replaced by a link to a device is refused, not read forever (`/dev/zero` never ends), and
+    /// each poll costs one open; a named pipe put there is refused without blocking the poll.
+    @Test func aDeviceOrAPipePutAtTheFollowedPathIsRefused() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/app.log"
+        let tailer = FileTailer(path: path)
+        try create(atPath: path, contents: Data("INFO one\n".utf8))
+        #expect(try tailer.poll().events.count == 1)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+        let device = FileProblem(path: path, doing: "follow", reason: "it is a device")
+        for _ in 0..<3 { #expect(throws: device) { try tailer.poll() } }
+
+        let other = directory + "/fifo.log"
+        #expect(mkfifo(other, 0o600) == 0)
+        let pipe = FileTailer(path: other)
+        #expect(throws: FileProblem(path: other, doing: "follow", reason: "it is a named pipe, not a regular file")) {
+            try pipe.poll()
+        }
     }
 }

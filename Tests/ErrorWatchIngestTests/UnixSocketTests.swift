@@ -48,8 +48,13 @@ struct UnixSocketTests {
         let probe = FeedProbe()
         let first = try await startListener(.unix(path: path), probe: probe)
         let second = FeedListener(endpoint: .unix(path: path)) { _, _ in }
-        await #expect(throws: WireTransportError.addressInUse(path: path)) { try await second.start() }
-        #expect(WireTransportError.addressInUse(path: path).description == "another errorwatch is listening on \(path)")
+        // The message names the process that listens, as the kernel and /proc say: here, this test process.
+        let comm = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let refusal = WireTransportError.addressInUse(path: path, listener: "\(comm.prefix(32)), pid \(getpid())")
+        await #expect(throws: refusal) { try await second.start() }
+        #expect(refusal.description == "another process (\(comm.prefix(32)), pid \(getpid())) is listening on \(path)")
+        #expect(WireTransportError.addressInUse(path: path).description == "another process is listening on \(path)")
         let producer = try await RawProducer.connect(to: .unix(path: path))
         try await producer.send(goodLine())
         try await probe.until { $0.events.count == 1 }
@@ -117,5 +122,21 @@ struct SocketOwnershipTests {
         #expect(Endpoint.maximumSocketPathLength == 107)
         let message = WireTransportError.socketPathTooLong(path: path, limit: 107).description
         #expect(message.contains("210 bytes") && message.contains("at most 107"))
+    }
+}
+
+/// A host name nobody can resolve is reported with what the resolver said, not as NIO's error value.
+@Suite(.timeLimit(.minutes(5)))
+struct ListenProblemTests {
+    @Test func anUnknownHostIsReportedWithTheResolversWords() async throws {
+        let host = "no-such-host.invalid"  // RFC 6761: never resolves
+        let resolver = try #require(ListenProblem.resolverMessage(for: host))
+        let listener = FeedListener(endpoint: .tcp(host: host, port: 0)) { _, _ in }
+        let expected = WireTransportError.cannotListen(
+            endpoint: "tcp:\(host):0", reason: "the name \(host) could not be resolved: \(resolver)")
+        await #expect(throws: expected) { try await listener.start() }
+        let receiver = OTLPReceiver(endpoint: OTLPEndpoint(host: host, port: 0), onEvents: { _, _ in })
+        await #expect(throws: WireTransportError.self) { try await receiver.start() }
+        #expect(ListenProblem.resolverMessage(for: "127.0.0.1") == nil)
     }
 }

@@ -26,6 +26,20 @@ public struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// Why a file of type `mode` (`stat`'s `st_mode`) cannot be followed as a log, or `nil` for a regular file or,
+    /// where `allowingPipes`, a named pipe: a directory, a socket (with the flag that accepts producers on one), a
+    /// device (reading `/dev/zero` would never end) or anything else.
+    public static func notFollowable(mode: mode_t, allowingPipes: Bool) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return allowingPipes ? nil : "it is a named pipe, not a regular file"
+        case S_IFDIR: return "it is a directory"
+        case S_IFSOCK: return "it is a socket (use --listen unix:PATH to accept producers on a socket)"
+        case S_IFCHR, S_IFBLK: return "it is a device"
+        default: return "it is not a regular file or a named pipe"
+        }
+    }
+
     /// `cannot open PATH: permission denied`.
     public var description: String { "cannot \(doing) \(path): \(reason)" }
 

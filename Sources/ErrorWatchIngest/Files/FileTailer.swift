@@ -156,14 +156,25 @@ public final class FileTailer: Sendable {
         }
     }
 
+    /// Opens the file at ``path``, refusing anything but a regular file: a device put at the path (a symlink to
+    /// `/dev/zero`) would be read forever, and a named pipe would block the poll. Opened without blocking, so a pipe
+    /// is refused rather than waited on.
     private func openFile(startAtEnd: Bool) throws -> OpenFile? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw FileProblem(path: path, errno: errno, doing: "read")
         }
         var info = stat()
-        fstat(descriptor, &info)
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileProblem(path: path, errno: code, doing: "read")
+        }
+        if let reason = FileProblem.notFollowable(mode: info.st_mode, allowingPipes: false) {
+            close(descriptor)
+            throw FileProblem(path: path, doing: "follow", reason: reason)
+        }
         return OpenFile(
             descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
             offset: startAtEnd ? Int64(info.st_size) : 0)

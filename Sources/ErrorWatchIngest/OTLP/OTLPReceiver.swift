@@ -130,9 +130,8 @@ public final class OTLPReceiver: Sendable {
         let channel: any Channel
         do {
             channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
-        } catch let error as IOError {
-            // NIO's text names the system call; a user wants the endpoint and the reason (`address already in use`).
-            throw WireTransportError.cannotListen(endpoint: "\(endpoint)", reason: FileProblem.reason(error.errnoCode))
+        } catch {
+            throw ListenProblem.error(error, endpoint: "\(endpoint)") ?? error
         }
         let bound = OTLPEndpoint(host: endpoint.host, port: channel.localAddress?.port ?? endpoint.port)
         let accepted = phase.withLock { phase in

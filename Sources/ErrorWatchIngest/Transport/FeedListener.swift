@@ -168,12 +168,8 @@ public final class FeedListener: Sendable {
                 channel = try await bootstrap.bind(host: host, port: port).get()
                 bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
             }
-        } catch let error as IOError {
-            // NIO's text names the system call (`bind(descriptor:ptr:bytes:)`); a user wants the reason.
-            throw WireTransportError.cannotListen(
-                endpoint: endpoint.description, reason: FileProblem.reason(error.errnoCode))
-        } catch let error as SocketAddressError {
-            throw WireTransportError.cannotListen(endpoint: endpoint.description, reason: "\(error)")
+        } catch {
+            throw ListenProblem.error(error, endpoint: endpoint.description) ?? error
         }
         let accepted = phase.withLock { phase in
             guard case .idle = phase else { return false }

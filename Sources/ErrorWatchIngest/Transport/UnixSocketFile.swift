@@ -82,7 +82,7 @@ enum UnixSocketFile {
                 .connectTimeout(.seconds(1))
                 .connect(unixDomainSocketPath: path).get()
             try? await probe.close()
-            throw WireTransportError.addressInUse(path: path)
+            throw WireTransportError.addressInUse(path: path, listener: listeningProcess(at: path))
         } catch let error as WireTransportError {
             throw error
         } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
@@ -94,6 +94,44 @@ enum UnixSocketFile {
             guard refused || error.connectionErrors.isEmpty else { throw error }
             unlink(path)
         }
+    }
+}
+
+extension UnixSocketFile {
+    /// Which process listens on the socket at `path`, as `NAME, pid N` (the kernel's peer credentials of a
+    /// connection, and the name in `/proc/PID/comm`), or `nil` when the system does not say.
+    static func listeningProcess(at path: String) -> String? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        #if os(Linux)
+            // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }`, which Glibc's module leaves out (_GNU_SOURCE).
+            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+            var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+            guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else {
+                return nil
+            }
+            let pid = credentials.pid
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let name, !name.isEmpty else { return "pid \(pid)" }
+            return "\(name.prefix(32)), pid \(pid)"
+        #else
+            return nil
+        #endif
     }
 }
 

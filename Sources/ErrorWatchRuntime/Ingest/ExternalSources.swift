@@ -83,14 +83,7 @@ public final class ExternalSources: Sendable {
             if errno == ENOENT { return }
             throw FileProblem(path: path, errno: errno, doing: "follow")
         }
-        let reason: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG, S_IFIFO: return
-        case S_IFDIR: reason = "it is a directory"
-        case S_IFSOCK: reason = "it is a socket (use --listen unix:PATH to accept producers on a socket)"
-        case S_IFCHR, S_IFBLK: reason = "it is a device"
-        default: reason = "it is not a regular file or a named pipe"
-        }
+        guard let reason = FileProblem.notFollowable(mode: info.st_mode, allowingPipes: true) else { return }
         throw FileProblem(path: path, doing: "follow", reason: reason)
     }
 
