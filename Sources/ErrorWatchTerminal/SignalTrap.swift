@@ -49,6 +49,7 @@ private func onTermination(_ signal: Int32) {
     if terminationCount.add(1, ordering: .relaxed).newValue >= 2 {
         // The loop did not shut down after the first signal: restore the terminal and leave now.
         emergencyRestore()
+        CrashCleanup.removeAll()
         _exit(128 + signal)
     }
     let fd = signalWakeFD.load(ordering: .relaxed)
@@ -66,6 +67,7 @@ private func onWindowChange(_ signal: Int32) {
 
 private func onCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
     emergencyRestore()
+    CrashCleanup.removeAll()
     // Call whatever handled this signal before us (the Swift runtime's backtracer prints the backtrace). It may
     // return: it does for a SIGSEGV sent with kill, and the dashboard would then draw on. So whatever it did, the
     // process ends with the signal: the default action, raised now and delivered when this handler returns.

@@ -158,13 +158,21 @@ check "first frame (run 2)" "Alerts" 30
 pkill -TERM -f "^$BIN --seed 7" || true
 restored_checks "SIGTERM"
 
-# --- Run 3: a crash signal restores the terminal, the backtrace is printed, the process ends (no prompt) ---
-start
+# --- Run 3: a crash signal restores the terminal, the backtrace is printed, the process ends (no prompt), and the
+# listener's socket file goes with it (its path was prepared before; the handler only unlinks) ---
+CRASH_SOCKET="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
+start "" --listen "unix:$CRASH_SOCKET"
 check "first frame (run 3)" "Alerts" 30
 pkill -SEGV -f "^$BIN --seed 7" || true
 check "crash exits with the signal's status" "EXIT=139" 60
 check "the backtrace was printed" "Program crashed|Segmentation fault"
 check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
+checks=$((checks + 1))
+if [[ -e "$CRASH_SOCKET" ]]; then
+    failures=$((failures + 1)); echo "FAIL SIGSEGV left the socket $CRASH_SOCKET behind"
+else
+    echo "ok   SIGSEGV removed the socket"
+fi
 
 # --- Run 3b: a signal whose default action ends the process (SIGUSR1) ends it like q: socket removed ---
 USR_SOCKET="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"

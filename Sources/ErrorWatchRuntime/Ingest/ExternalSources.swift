@@ -1,6 +1,7 @@
 import ErrorStreaming
 import ErrorWatchUI
 import ErrorWatchIngest
+import ErrorWatchTerminal
 import ErrorWatchWire
 import Foundation
 import Synchronization
@@ -120,6 +121,8 @@ public final class ExternalSources: Sendable {
             for receiver in startedReceivers { await receiver.shutdown() }
             throw error
         }
+        // A crash signal ends the process without the shutdown below: the socket files go then too.
+        for path in socketPaths { CrashCleanup.removeOnAbnormalExit(path) }
         for follower in followers { follower.start(into: ingest) }
         pipes.withLock { $0 = followers }
         let clock = self.clock
@@ -142,6 +145,14 @@ public final class ExternalSources: Sendable {
         }
     }
 
+    /// The Unix socket files the listeners created.
+    private var socketPaths: [String] {
+        listeners.compactMap { listener in
+            if case .unix(let path)? = listener.localEndpoint { return path }
+            return nil
+        }
+    }
+
     /// The endpoints actually bound (a TCP port 0 becomes the port chosen).
     public var boundEndpoints: [Endpoint] { listeners.compactMap(\.localEndpoint) }
 
@@ -155,6 +166,7 @@ public final class ExternalSources: Sendable {
         for task in running { await task.value }
         for follower in files { await follower.stop() }
         for follower in pipes.withLock({ $0 }) { await follower.stop() }
+        for path in socketPaths { CrashCleanup.forget(path) }
         for listener in listeners { await listener.shutdown() }
         for receiver in receivers { await receiver.shutdown() }
     }
