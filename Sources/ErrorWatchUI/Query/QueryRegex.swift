@@ -1,31 +1,22 @@
-import Synchronization
-
-/// A `/regex/` term's pattern, compiled once, case-insensitive, shareable between threads.
+/// A `/regex/` term's pattern, compiled once, case-insensitive, matched in linear time, shareable between threads.
 ///
-/// Swift's `Regex` is not `Sendable` (swiftlang/swift-experimental-string-processing#792): the conformance was
-/// backed out in #474, although its lazily lowered program is published atomically and matching is thread-safe.
-/// Rather than assert that with `@unchecked Sendable`, the regex sits in a `Mutex`, so the compiler checks that
-/// ``Query`` is `Sendable`. The lock is uncontended (one UI thread evaluates queries) and costs tens of nanoseconds
-/// against the microseconds a regex match takes.
+/// Swift's `Regex` reads the pattern first, so a pattern that does not parse is reported in Swift's words; the
+/// matching is done by a ``LinearRegex``, which never backtracks: a query runs on every line of the history on the
+/// UI thread, and a backtracking engine lets one pattern (`/(a+)+$/`) hold it for minutes. What only a
+/// backtracking engine can do (backreferences, lookaround) is refused with a sentence saying so.
 final class QueryRegex: Sendable {
-    private let regex: Mutex<Regex<AnyRegexOutput>>
+    private let regex: LinearRegex
 
-    /// Compiles `pattern` (with `\/` already turned into `/`) case-insensitively; throws Swift's error for a pattern
-    /// it cannot parse.
+    /// Compiles `pattern` (with `\/` already turned into `/`); throws Swift's error for a pattern it cannot parse,
+    /// and a ``LinearRegex/Unsupported`` for one that needs backtracking.
     init(_ pattern: String) throws {
-        let regex = try Regex(pattern).ignoresCase()
-        // A Regex lowers its program on first use; do it now, once, rather than on the first line of a frame.
-        _ = "".contains(regex)
-        self.regex = Mutex(regex)
+        _ = try Regex(pattern)
+        regex = try LinearRegex(pattern)
     }
 
-    /// Whether `body`, given the compiled regex, finds it somewhere; `body` runs while the regex is held.
-    func isFound(by body: (Regex<AnyRegexOutput>) -> Bool) -> Bool {
-        regex.withLock { body($0) }
-    }
+    /// Whether the regex matches somewhere in `text`, ignoring case.
+    func isFound(in text: String) -> Bool { regex.isFound(in: text) }
 
     /// The non-empty ranges of `text` the regex matches, in order.
-    func ranges(in text: String) -> [Range<String.Index>] {
-        regex.withLock { text.ranges(of: $0) }.filter { !$0.isEmpty }
-    }
+    func ranges(in text: String) -> [Range<String.Index>] { regex.ranges(in: text) }
 }

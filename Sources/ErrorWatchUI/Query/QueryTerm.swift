@@ -35,8 +35,7 @@ enum QueryTerm: Sendable {
         case .service(let needle): return subject.service.map(needle.isFound(in:)) ?? false
         case .source(let needle): return needle.isFound(in: subject.source)
         case .text(let needle): return Self.anyField(of: subject, satisfies: needle.isFound(in:))
-        case .regex(let regex):
-            return regex.isFound { compiled in Self.anyField(of: subject) { $0.contains(compiled) } }
+        case .regex(let regex): return Self.anyField(of: subject, satisfies: regex.isFound(in:))
         }
     }
 
