@@ -111,6 +111,13 @@ public enum DashboardReducer {
                 state.themeIndex = state.themes.count - 1
             }
             state.statusMessage = "theme \(Sanitizer.sanitize(theme.name, limit: 40))"
+        case .themeSelected(let index):
+            let selected = min(max(0, index), state.themes.count - 1)
+            changed = selected != state.themeIndex
+            state.themeIndex = selected
+        case .colorDepthDetected(let depth):
+            changed = depth < state.colorDepth
+            state.colorDepth = min(state.colorDepth, depth)
         case .themeFailed(let reason):
             state.statusMessage = "theme not loaded: " + Sanitizer.sanitize(reason, limit: 200)
         case .statusMessage(let message):
