@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "ErrorStreaming",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // ncursesw, wide-character build, with a shim for the macros Swift cannot import. Debian's
@@ -108,6 +109,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // The simulated app, attached to the dashboard like any app. Knows no UI, runtime or terminal.

@@ -64,9 +64,9 @@ public enum DashboardReducer {
         case .handlingReported(let sequence, var summary):
             summary.path = summary.path.prefix(32).map { Sanitizer.sanitize($0, limit: 60) }
             summary.outcome = Sanitizer.sanitize(summary.outcome, limit: 120)
-            if state.handling.updateValue(summary, forKey: sequence) == nil { state.handlingOrder.append(sequence) }
-            while state.handlingOrder.count > state.logCapacity {
-                state.handling[state.handlingOrder.removeFirst()] = nil
+            state.handling[sequence] = summary
+            if state.handling.count > state.logCapacity {
+                state.handling.removeFirst(state.handling.count - state.logCapacity)
             }
             changed = state.detail != nil
         case .statusChanged(var status):

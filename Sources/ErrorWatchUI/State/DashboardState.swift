@@ -1,4 +1,5 @@
 import DequeModule
+import OrderedCollections
 import Foundation
 
 /// The panes, in focus order. `Sources` is shown (and focusable) only while producers are watched from outside.
@@ -85,13 +86,12 @@ public struct DashboardState: Sendable, Equatable {
     public var apps: [AttachedApp] = []
     /// Every error grouped by fingerprint, counted exactly upstream; the Issues view sorts them.
     public var issues: [IssueRecord] = []
-    /// How the handler tree dealt with recent errors, by sequence number (at most ``logCapacity`` kept).
-    public var handling: [UInt64: HandlingSummary] = [:]
+    /// How the handler tree dealt with recent errors, by sequence number, oldest report first (at most
+    /// ``logCapacity`` kept).
+    public var handling: OrderedDictionary<UInt64, HandlingSummary> = [:]
     /// The number the next log line without one gets: log lines are numbered from 2⁶³ up, so they never collide
     /// with the stream's sequence numbers and can be selected and opened like errors.
     var nextLogLineNumber: UInt64 = 1 << 63
-    /// Sequence numbers of ``handling`` in arrival order, to forget the oldest.
-    var handlingOrder: Deque<UInt64> = []
     /// Producers watched from outside the process, in the order they appeared: every live one and the most
     /// recent ones that ended.
     public var sources: [SourceStatus] = []
