@@ -1,6 +1,6 @@
 /// A colour theme: a style for every ``ThemeRole``.
 ///
-/// Themes come from JSON files (see ``ThemeLoader`` and `Themes/theme.schema.json`); ``Theme/default`` is
+/// Themes come from JSON files (see ``ThemeParser`` and `Themes/theme.schema.json`); ``Theme/default`` is
 /// built in and equals `Themes/default.json`. At render time a theme is fitted to the terminal's
 /// ``ColorDepth`` by a ``Palette``.
 public struct Theme: Sendable, Hashable {
