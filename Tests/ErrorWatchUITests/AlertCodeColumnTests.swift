@@ -19,7 +19,7 @@ struct AlertCodeColumnTests {
                         lastSeen: fixtureStart, source: "shop", typeName: "DatabaseDeadlock")))
         }
         var buffer = ScreenBuffer(width: width, height: codes.count + 2)
-        let palette = Palette(theme: state.theme, depth: state.colorDepth)
+        let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
         ErrorsPane.render(state, in: buffer.area, into: &buffer, palette: palette)
         return buffer.textLines()
     }

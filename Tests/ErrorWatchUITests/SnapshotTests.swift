@@ -14,7 +14,7 @@ struct SnapshotTests {
         state: DashboardState = .sample()
     ) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
-        render(state, buffer.area, &buffer, Palette(theme: state.theme, depth: state.colorDepth))
+        render(state, buffer.area, &buffer, Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
         return buffer
     }
 
@@ -35,7 +35,7 @@ struct SnapshotTests {
         for key: Key in [.character("3"), .character("/"), .character("a"), .enter, .character("p")] {
             _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
         }
-        _ = DashboardReducer.reduce(into: &state, action: .eventReceived(.fixture(1, at: state.now)))
+        _ = DashboardReducer.reduce(into: &state, action: .eventReceived(.fixture(1, at: state.screen.now)))
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 
@@ -108,7 +108,7 @@ struct SnapshotTests {
                 into: &state,
                 action: .eventReceived(
                     DashboardEvent(
-                        sequence: 900 + UInt64(index), timestamp: state.now, kind: .error, level: .error,
+                        sequence: 900 + UInt64(index), timestamp: state.screen.now, kind: .error, level: .error,
                         source: "hostile",
                         typeName: "HostileError\u{1B}[0m", message: message)))
         }
@@ -117,7 +117,8 @@ struct SnapshotTests {
             action: .alertReceived(
                 AlertRecord(
                     fingerprint: "hostile", title: "サーバーエラー \u{1B}[5mblink", code: "X-1", severity: .critical,
-                    category: .bug, count: 3, firstSeen: state.now, lastSeen: state.now, source: "hostile")))
+                    category: .bug, count: 3, firstSeen: state.screen.now, lastSeen: state.screen.now, source: "hostile"
+                )))
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 }

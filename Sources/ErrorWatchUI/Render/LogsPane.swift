@@ -1,6 +1,6 @@
 /// The `Logs` pane: every event and log line, oldest at the top, with time, level, source, type and message.
 ///
-/// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
+/// It follows the tail unless scrolled (`logs.scroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
@@ -8,24 +8,24 @@ public enum LogsPane {
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
         var label: String
-        if state.isPaused {
+        if state.logs.isPaused {
             label = "paused"
-        } else if state.logScroll > 0 {
-            label = "\(Format.count(state.logScroll)) newer ↓"
+        } else if state.logs.scroll > 0 {
+            label = "\(Format.count(state.logs.scroll)) newer ↓"
         } else {
-            label = state.logs.isEmpty ? "" : "following"
+            label = state.logs.lines.isEmpty ? "" : "following"
         }
-        if state.isFiltering {
-            let counts = "\(Format.count(state.filteredLogs.count)) of \(Format.count(state.logs.count))"
+        if state.filter.isActive {
+            let counts = "\(Format.count(state.logs.filtered.count)) of \(Format.count(state.logs.lines.count))"
             label = label.isEmpty ? counts : counts + " · " + label
         }
         let inner = Dashboard.frame(
             .logs, state: state, in: area, into: &buffer, palette: palette,
-            label: state.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
+            label: state.screen.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
         let rows = visibleRows(state, count: inner.height)
         if rows.isEmpty {
-            let text = state.logs.isEmpty ? "Waiting for events…" : "No lines match the filters."
+            let text = state.logs.lines.isEmpty ? "Waiting for events…" : "No lines match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
@@ -36,12 +36,12 @@ public enum LogsPane {
         }
     }
 
-    /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
+    /// The events on screen, oldest first: at most `count`, ending `logs.scroll` matching lines before the newest.
     public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
         guard count > 0 else { return [] }
         // The matching lines are kept by the reducer as they arrive: the view is a slice, whatever the history.
         let lines = state.matchingLogs
-        let skip = min(max(0, state.logScroll), max(0, lines.count - count))
+        let skip = min(max(0, state.logs.scroll), max(0, lines.count - count))
         let end = lines.count - skip
         return Array(lines[max(0, end - count)..<end])
     }
@@ -50,7 +50,7 @@ public enum LogsPane {
         _ event: DashboardEvent, state: DashboardState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
-        let selected = event.sequence == state.selectedSequence
+        let selected = event.sequence == state.logs.selectedSequence
         let base = selected ? palette[.selection] : palette[.text]
         func styled(_ style: CellStyle) -> CellStyle { selected ? style.on(base).adding(.bold) : style }
         if selected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: base) }
@@ -84,10 +84,10 @@ public enum LogsPane {
         let room = x + width - column
         buffer.write(" " + message, x: column, y: y, width: room, style: styled(messageStyle))
         // What the query's words, phrases and regexes matched, highlighted in the message as drawn.
-        guard !state.query.isEmpty, room > 1 else { return }
+        guard !state.filter.query.isEmpty, room > 1 else { return }
         let shown = DisplayWidth.truncate(message, to: room - 1)
         let highlight = palette[.filter].adding([.bold, .reverse])
-        for range in state.query.highlights(in: shown) {
+        for range in state.filter.query.highlights(in: shown) {
             let start = column + 1 + DisplayWidth.of(shown[..<range.lowerBound])
             guard start < x + width else { break }
             buffer.write(

@@ -10,7 +10,7 @@ public enum MetricsPane {
     ) {
         let inner = Dashboard.frame(.metrics, state: state, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
-        let m = state.metrics
+        let m = state.feeds.metrics
         var y = inner.y
         let x = inner.x + 1
         let width = inner.width - 1
@@ -31,9 +31,9 @@ public enum MetricsPane {
             let rate = m.errorRatePerSecond.last ?? 0
             let suffix = " \(Format.count(rate))/s"
             var column = buffer.write("rate ", x: row.x, y: row.y, style: palette[.muted], clip: row)
-            let sparkWidth = max(0, min(state.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
+            let sparkWidth = max(0, min(state.screen.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
             column = buffer.write(
-                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.unicode),
+                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.screen.unicode),
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
@@ -164,14 +164,14 @@ public enum MetricsPane {
         var y = start
         buffer.write("by type", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
         y += 1
-        let types = state.metrics.errorsByType
+        let types = state.feeds.metrics.errorsByType
         if types.isEmpty, y < bottom {
             buffer.write("no errors yet", x: x, y: y, width: width, style: palette[.muted])
             return y + 1
         }
         for (index, type) in types.prefix(9).enumerated() where y < bottom {
-            let active = state.typeFilter.contains(type.name)
-            let mark = active ? (state.unicode ? "▸" : ">") : " "
+            let active = state.filter.types.contains(type.name)
+            let mark = active ? (state.screen.unicode ? "▸" : ">") : " "
             let count = Format.count(type.count)
             let nameWidth = max(1, width - 3 - count.count - 1)
             let style = active ? palette[.filter] : palette[.text]
@@ -182,7 +182,7 @@ public enum MetricsPane {
             y += 1
         }
         // The rest in one row with its exact count: types past the ninth, and those past the table's thousand.
-        let other = state.metrics.otherTypeErrors
+        let other = state.feeds.metrics.otherTypeErrors
         let hidden = types.dropFirst(9).reduce(0) { $0 + $1.count } + other
         if hidden > 0, y < bottom {
             let label =
@@ -204,8 +204,8 @@ public enum MetricsPane {
         var y = start
         var column = buffer.write(
             "types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
-        for (index, type) in state.metrics.errorsByType.prefix(9).enumerated() {
-            let active = state.typeFilter.contains(type.name)
+        for (index, type) in state.feeds.metrics.errorsByType.prefix(9).enumerated() {
+            let active = state.filter.types.contains(type.name)
             let item = "  \(index + 1) \(type.name) \(Format.count(type.count))"
             let itemWidth = DisplayWidth.of(item)
             if column + itemWidth > x + width {
