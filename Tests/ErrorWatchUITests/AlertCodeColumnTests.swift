@@ -20,7 +20,8 @@ struct AlertCodeColumnTests {
         }
         var buffer = ScreenBuffer(width: width, height: codes.count + 2)
         let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
-        ErrorsPane.render(state, in: buffer.area, into: &buffer, palette: palette)
+        ErrorsPane.render(
+            state.errors, filter: state.filter, screen: state.screen, in: buffer.area, into: &buffer, palette: palette)
         return buffer.textLines()
     }
 

@@ -129,7 +129,8 @@ struct ReducerTests {
         #expect(state.filter.types == ["ServerError", "AuthError"])
         _ = press(&state, .character("1"))
         #expect(state.filter.types == ["AuthError"])
-        #expect(LogsPane.visibleRows(state, count: 50).allSatisfy { $0.typeName == "AuthError" })
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: 50).allSatisfy { $0.typeName == "AuthError" })
         _ = press(&state, .character("9"))
         #expect(state.screen.statusMessage == "no error type 9 in Metrics")
         _ = press(&state, .character("0"))
@@ -148,7 +149,8 @@ struct ReducerTests {
         _ = press(&state, .enter)
         #expect(state.textFilter == "503")
         #expect(!state.filter.isEditing)
-        #expect(LogsPane.visibleRows(state, count: 20).allSatisfy { $0.message.contains("503") })
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: 20).allSatisfy { $0.message.contains("503") })
         #expect(state.visibleAlerts.map(\.title) == ["Server unavailable"])
         _ = press(&state, .escape)
         #expect(state.textFilter.isEmpty)
@@ -157,23 +159,23 @@ struct ReducerTests {
     @Test func textFilterIgnoresASCIICase() {
         var state = DashboardState.sample()
         state.textFilter = "SERVICE unavail"
-        let rows = LogsPane.visibleRows(state, count: 100)
+        let rows = LogsPane.visibleRows(state.logs, filter: state.filter, count: 100)
         #expect(!rows.isEmpty && rows.allSatisfy { $0.message.contains("Service Unavailable") })
         state.textFilter = "漢字"
-        #expect(LogsPane.visibleRows(state, count: 100).isEmpty)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 100).isEmpty)
     }
 
     @Test func pauseFreezesLogsAndCountsArrivals() {
         var state = DashboardState.sample(events: 50)
-        let frozen = LogsPane.visibleRows(state, count: 10)
+        let frozen = LogsPane.visibleRows(state.logs, filter: state.filter, count: 10)
         _ = press(&state, .character("p"))
         _ = reduce(&state, .eventsReceived((1000..<1007).map { event($0) }), .eventReceived(event(2000)))
         #expect(state.logs.arrivedWhilePaused == 8)
-        #expect(LogsPane.visibleRows(state, count: 10) == frozen)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 10) == frozen)
         #expect(Dashboard.render(state).text(ofRow: 0).contains("PAUSED +8"))
         _ = press(&state, .character(" "))
         #expect(!state.logs.isPaused && state.logs.arrivedWhilePaused == 0)
-        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 2000)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 1).first?.sequence == 2000)
     }
 
     @Test func scrollingStopsFollowingAndGReturnsToTail() {
@@ -183,14 +185,16 @@ struct ReducerTests {
         _ = press(&state, .character("k"), .up, .pageUp)
         let rows = DashboardLayout(width: 120, height: 40).logRows
         #expect(state.logs.scroll == 2 + rows)
-        let view = LogsPane.visibleRows(state, count: rows)
+        let view = LogsPane.visibleRows(state.logs, filter: state.filter, count: rows)
         _ = reduce(&state, .eventReceived(event(5000)))
-        #expect(LogsPane.visibleRows(state, count: rows) == view, "a scrolled view does not move")
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: rows) == view, "a scrolled view does not move"
+        )
         _ = press(&state, .character("G"))
         #expect(state.logs.scroll == 0)
-        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 5000)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 1).first?.sequence == 5000)
         _ = press(&state, .character("g"))
-        #expect(LogsPane.visibleRows(state, count: rows).first?.sequence == 1)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: rows).first?.sequence == 1)
         _ = press(&state, .pageDown, .character("j"), .down)
         #expect(state.logs.scroll == state.logs.lines.count - rows - rows - 2)
     }

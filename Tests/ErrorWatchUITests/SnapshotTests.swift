@@ -52,11 +52,30 @@ struct SnapshotTests {
     }
 
     @Test func eachPane() {
-        assertSnapshot(of: pane(ErrorsPane.render, width: 70, height: 8), as: .screen, named: "errors")
-        assertSnapshot(of: pane(LogsPane.render, width: 100, height: 12), as: .screen, named: "logs")
-        assertSnapshot(of: pane(MetricsPane.render, width: 70, height: 16), as: .screen, named: "metrics")
-        assertSnapshot(of: pane(MetricsPane.render, width: 40, height: 20), as: .screen, named: "metrics-narrow")
-        assertSnapshot(of: pane(StatusPane.render, width: 70, height: 5), as: .screen, named: "status")
+        assertSnapshot(
+            of: pane(
+                { ErrorsPane.render($0.errors, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
+                width: 70, height: 8), as: .screen, named: "errors")
+        assertSnapshot(
+            of: pane(
+                { LogsPane.render($0.logs, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
+                width: 100, height: 12), as: .screen, named: "logs")
+        assertSnapshot(
+            of: pane(
+                {
+                    MetricsPane.render(
+                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
+                }, width: 70, height: 16), as: .screen, named: "metrics")
+        assertSnapshot(
+            of: pane(
+                {
+                    MetricsPane.render(
+                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
+                }, width: 40, height: 20), as: .screen, named: "metrics-narrow")
+        assertSnapshot(
+            of: pane(
+                { StatusPane.render($0.feeds, screen: $0.screen, in: $1, into: &$2, palette: $3) }, width: 70, height: 5
+            ), as: .screen, named: "status")
         assertSnapshot(of: pane(HeaderBar.render, width: 100, height: 1), as: .screen, named: "header")
         assertSnapshot(of: pane(FooterBar.render, width: 100, height: 1), as: .screen, named: "footer")
         let empty = DashboardState(width: 80, height: 24, now: fixtureStart)

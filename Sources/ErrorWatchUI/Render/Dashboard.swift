@@ -43,11 +43,16 @@ public enum Dashboard {
             if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
             return
         }
-        ErrorsPane.render(state, in: layout.errors, into: &buffer, palette: palette)
-        LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
-        MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
-        StatusPane.render(state, in: layout.status, into: &buffer, palette: palette)
-        SourcesPane.render(state, in: layout.sources, into: &buffer, palette: palette)
+        ErrorsPane.render(
+            state.errors, filter: state.filter, screen: state.screen, in: layout.errors, into: &buffer, palette: palette
+        )
+        LogsPane.render(
+            state.logs, filter: state.filter, screen: state.screen, in: layout.logs, into: &buffer, palette: palette)
+        MetricsPane.render(
+            state.feeds.metrics, filter: state.filter, screen: state.screen, in: layout.metrics, into: &buffer,
+            palette: palette)
+        StatusPane.render(state.feeds, screen: state.screen, in: layout.status, into: &buffer, palette: palette)
+        SourcesPane.render(state.feeds, screen: state.screen, in: layout.sources, into: &buffer, palette: palette)
         FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
         if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
     }
@@ -55,15 +60,15 @@ public enum Dashboard {
     /// Draws a pane's border and title, focused or not, and returns the area inside it.
     /// `label` goes at the right of the top edge (a count, `following`, `paused`).
     static func frame(
-        _ pane: Pane, state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette,
+        _ pane: Pane, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette,
         label: String = "", title: String? = nil
     ) -> Rect {
-        let focused = state.screen.focus == pane
+        let focused = screen.focus == pane
         let title = title ?? pane.title
         buffer.fill(area, style: palette[.text])
         buffer.drawBox(
             area, title: title, borderStyle: palette[focused ? .focusedBorder : .border],
-            titleStyle: palette[focused ? .focusedTitle : .title], unicode: state.screen.unicode)
+            titleStyle: palette[focused ? .focusedTitle : .title], unicode: screen.unicode)
         let labelWidth = DisplayWidth.of(label)
         if !label.isEmpty, area.width >= DisplayWidth.of(title) + labelWidth + 10 {
             buffer.write(" \(label) ", x: area.maxX - labelWidth - 4, y: area.y, style: palette[.muted], clip: area)

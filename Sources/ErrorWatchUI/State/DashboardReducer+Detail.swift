@@ -36,7 +36,8 @@ extension DashboardReducer {
             let fingerprint = rows[state.errors.selectedIndex(rows: rows)]
             target = state.errors.view == .alerts ? .alert(fingerprint) : .issue(fingerprint)
         } else {
-            let visible = LogsPane.visibleRows(state, count: max(1, DashboardLayout(for: state).logRows))
+            let visible = LogsPane.visibleRows(
+                state.logs, filter: state.filter, count: max(1, DashboardLayout(for: state).logRows))
             guard
                 let event = state.logs.selectedSequence.flatMap({ selected in
                     visible.first { $0.sequence == selected }
