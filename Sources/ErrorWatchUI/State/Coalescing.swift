@@ -40,6 +40,7 @@ public enum Coalescing: Sendable {
         /// The metrics sample, last, the latest wins.
         case metrics
 
+        /// Lanes order as declared: the order the inbox hands them over.
         public static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
