@@ -184,7 +184,7 @@ public enum DetailView {
                 lines += wrap(safe, width: width).map { Line([($0, .muted)]) }
             }
         }
-        if let handling = state.logs.handling[event.sequence] {
+        if let handling = state.logs.handling(for: event.sequence) {
             section("Handling")
             lines += handlingLines(handling, state: state, width: width)
         }
@@ -224,7 +224,7 @@ public enum DetailView {
     static func latestHandling(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
         guard
             let (occurrence, handling) = occurrences(of: target, in: state).lazy
-                .compactMap({ o in state.logs.handling[o.sequence].map { (o, $0) } }).first
+                .compactMap({ o in state.logs.handling(for: o.sequence).map { (o, $0) } }).first
         else { return [] }
         return [
             Line([]),
