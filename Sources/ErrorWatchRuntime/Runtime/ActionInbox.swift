@@ -40,11 +40,11 @@ public final class ActionInbox: Sendable {
         var actions: [DashboardAction] = []
         var events: Deque<PendingEvent> = []
         /// Actions of ``Coalescing/latest(_:key:)``, per lane (indexed by its raw value), latest per key in
-        /// first-arrival order.
-        var latest = [OrderedDictionary<Coalescing.Key, DashboardAction>](
-            repeating: [:], count: Coalescing.Lane.allCases.count)
-        /// Actions of ``Coalescing/merge(_:)``, per lane: the one merged so far.
-        var merged = [DashboardAction?](repeating: nil, count: Coalescing.Lane.allCases.count)
+        /// first-arrival order. Empty (no lanes allocated) until the first such action after a drain, so a frame
+        /// of events alone allocates nothing here.
+        var latest: [OrderedDictionary<Coalescing.Key, DashboardAction>] = []
+        /// Actions of ``Coalescing/merge(_:)``, per lane: the one merged so far. Allocated like ``latest``.
+        var merged: [DashboardAction?] = []
         /// How many keyed or merged actions wait in ``latest`` and ``merged``.
         var held = 0
         var sampledOut: UInt64 = 0
@@ -65,6 +65,7 @@ public final class ActionInbox: Sendable {
         /// between two drains at most ``ActionInbox/pendingKeyLimit`` new ones are kept per lane; later new ones are
         /// dropped (their next update gets through once the UI has drained).
         mutating func keep(_ action: DashboardAction, in lane: Coalescing.Lane, key: Coalescing.Key) {
+            if latest.isEmpty { latest = Array(repeating: [:], count: Coalescing.Lane.allCases.count) }
             if let index = latest[lane.rawValue].index(forKey: key) {
                 latest[lane.rawValue].values[index] = action
             } else if latest[lane.rawValue].count < ActionInbox.pendingKeyLimit {
@@ -75,6 +76,7 @@ public final class ActionInbox: Sendable {
 
         /// Merges `action` into what waits in `lane`.
         mutating func merge(_ action: DashboardAction, in lane: Coalescing.Lane) {
+            if merged.isEmpty { merged = Array(repeating: nil, count: Coalescing.Lane.allCases.count) }
             if merged[lane.rawValue] == nil { held += 1 }
             merged[lane.rawValue] = action.merged(after: merged[lane.rawValue], limit: ActionInbox.pendingKeyLimit)
         }
@@ -190,8 +192,8 @@ public final class ActionInbox: Sendable {
             default:
                 break
             }
-            result += taken.latest[lane.rawValue].values
-            if let merged = taken.merged[lane.rawValue] { result.append(merged) }
+            if !taken.latest.isEmpty { result += taken.latest[lane.rawValue].values }
+            if !taken.merged.isEmpty, let merged = taken.merged[lane.rawValue] { result.append(merged) }
         }
         return result
     }
