@@ -93,6 +93,7 @@ let package = Package(
             dependencies: [
                 "ErrorStreaming",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // ncursesw, wide-character build, with a shim for the macros Swift cannot import. Debian's

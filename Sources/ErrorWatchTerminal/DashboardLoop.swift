@@ -63,8 +63,7 @@ public final class DashboardLoop<Backend: TerminalBackend> {
         self.now = now
         self.clock = clock
         nextTick = clock.now
-        let depth = backend.colorDepth
-        self.store.configure { $0.colorDepth = min($0.colorDepth, depth) }
+        apply(.colorDepthDetected(backend.colorDepth))
         apply(.resized(width: backend.size.width, height: backend.size.height))
     }
 

@@ -239,7 +239,7 @@ func runDashboard(
     var state = DashboardState(
         width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
         colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8())
-    state.themeIndex = selection.index
+    _ = DashboardReducer.reduce(into: &state, action: .themeSelected(selection.index))
     if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
 
     session.run(backend: backend, state: state, clock: launchClock)

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
@@ -89,5 +90,60 @@ extension ActionInboxTests {
         #expect(statuses.count == 1_024)
         #expect(handling.count == 1)
         #expect(inbox.drain().isEmpty)
+    }
+}
+
+extension ActionInboxTests {
+    static func issue(_ fingerprint: String, count: Int) -> IssueRecord {
+        IssueRecord(
+            fingerprint: fingerprint, typeName: "TestError", qualifiedTypeName: "Test.TestError",
+            code: ErrorCode("T", 1), category: .transient, severity: .error, count: count,
+            firstSeen: Date(timeIntervalSince1970: 0), lastSeen: Date(timeIntervalSince1970: 0))
+    }
+
+    /// Each action's own coalescing rule decides the fold; lanes come out in a fixed order whatever the order of
+    /// posting: events, alerts, actions kept in order, statuses, issues, handling, sources, forgotten, metrics.
+    @Test func lanesComeOutInTheirOrderWhateverThePostingOrder() {
+        let inbox = ActionInbox()
+        let start = Date(timeIntervalSince1970: 0)
+        inbox.post(.metricsSampled(MetricsSnapshot(totalErrors: 1)))
+        inbox.post(.sourcesForgotten(3))
+        inbox.post(.sourcesChanged([]))
+        inbox.post(.handlingReported(sequence: 1, HandlingSummary(path: [], outcome: "passed", handled: false)))
+        inbox.post(.issuesSampled(changed: [Self.issue("a", count: 1)], evicted: []))
+        inbox.post(.statusChanged(StatusEntry(name: "s", state: "x", health: .ok, changedAt: start)))
+        inbox.post(.keyPressed(.character("p")))
+        inbox.post(
+            .alertReceived(
+                AlertRecord(
+                    fingerprint: "f", title: "t", code: "A-1", severity: .error, category: .transient, count: 1,
+                    firstSeen: start, lastSeen: start, source: "test")))
+        inbox.post(event: Self.event(1))
+        inbox.post(.statusMessage("after the key"))
+        let names = inbox.drain().map { action in
+            String(describing: action).prefix { $0 != "(" }
+        }
+        #expect(
+            names == [
+                "eventsReceived", "alertReceived", "keyPressed", "statusMessage", "statusChanged", "issuesSampled",
+                "handlingReported", "sourcesChanged", "sourcesForgotten", "metricsSampled",
+            ])
+    }
+
+    /// Issue samples merge: upserted by fingerprint in first-arrival order, evictions taken out of what waits and
+    /// accumulated.
+    @Test func issueSamplesMergeBetweenDrains() {
+        let inbox = ActionInbox()
+        inbox.post(.issuesSampled(changed: [Self.issue("a", count: 1), Self.issue("b", count: 1)], evicted: []))
+        inbox.post(.issuesSampled(changed: [Self.issue("c", count: 1), Self.issue("b", count: 2)], evicted: ["a"]))
+        let drained = inbox.drain()
+        #expect(drained.count == 1)
+        guard case .issuesSampled(let changed, let evicted) = drained.first else {
+            Issue.record("expected one merged sample")
+            return
+        }
+        #expect(changed.map(\.fingerprint) == ["b", "c"])
+        #expect(changed.map(\.count) == [2, 1])
+        #expect(evicted == ["a"])
     }
 }

@@ -81,7 +81,7 @@ struct DashboardSessionTests {
         #expect(final.quitRequested)
         #expect(backend.text.contains("PaymentError: gateway answered 503"))
         #expect(backend.text.contains("Sources"))
-        #expect(final.sources.contains { $0.name == "shop" })
+        #expect(final.feeds.sources.contains { $0.name == "shop" })
 
         let statistics = await session.stop()
         #expect(statistics.errorsAdded == 1)
@@ -147,8 +147,8 @@ struct DashboardSessionTests {
         let final = session.run(backend: backend, state: DashboardState(width: 240, height: 40, now: Date()))
         _ = await session.stop()
         #expect(received.values == ["drain"])
-        #expect(final.statuses.map(\.name) == ["queue"])
-        #expect(final.apps.map(\.name) == ["worker"])
+        #expect(final.feeds.statuses.map(\.name) == ["queue"])
+        #expect(final.feeds.apps.map(\.name) == ["worker"])
     }
 }
 

@@ -31,7 +31,7 @@ struct ExportTests {
         #expect(files.count == 1)
         let file = try #require(files.first)
         #expect(file.hasPrefix("errorwatch-2026") && file.hasSuffix(".ndjson"))
-        #expect(outcome.state.statusMessage?.contains(file) == true)
+        #expect(outcome.state.screen.statusMessage?.contains(file) == true)
         let saved = try RecordingReader(path: folder.appendingPathComponent(file).path).readAll()
         #expect(saved.badLines.isEmpty)
         #expect(saved.entries.count == 2)
@@ -47,7 +47,7 @@ struct ExportTests {
                 width: 120, height: 40, duration: .seconds(10),
                 recording: try RecordingPlayer(path: folder.appendingPathComponent(file).path))
         ).run()
-        #expect(replay.state.alerts.map(\.title) == ["GatewayTimeout: POST /charge timed out after 3000 ms"])
+        #expect(replay.state.errors.alerts.map(\.title) == ["GatewayTimeout: POST /charge timed out after 3000 ms"])
     }
 
     @Test func namesNeverOverwriteAnEarlierExport() throws {

@@ -101,7 +101,7 @@ struct RecordingPlaybackTests {
             options: .init(width: 120, height: 40, duration: measured.playingTime + .seconds(1), recording: player)
         ).run()
         #expect(outcome.statistics.added == 2)
-        let row = try #require(outcome.state.sources.first)
+        let row = try #require(outcome.state.feeds.sources.first)
         #expect(row.events == 2 && row.state == (maximumGap == nil ? "finished" : "finished · skipped 47481d 23h"))
     }
 
@@ -134,7 +134,7 @@ struct RecordingPlaybackTests {
         let outcome = HeadlessRenderer(
             options: .init(width: 120, height: 40, duration: .seconds(5), recording: try RecordingPlayer(path: path))
         ).run()
-        let row = try #require(outcome.state.sources.first)
+        let row = try #require(outcome.state.feeds.sources.first)
         #expect(row.events == 2 && row.badLines == 2 && row.state == "finished")
 
         let empty = try Self.recording([])
@@ -147,7 +147,7 @@ struct RecordingPlaybackTests {
         let none = HeadlessRenderer(
             options: .init(width: 80, height: 24, duration: .seconds(1), recording: player)
         ).run()
-        #expect(none.state.sources.first?.state == "finished")
+        #expect(none.state.feeds.sources.first?.state == "finished")
     }
 
     @Test func aMissingRecordingIsOneSentence() {

@@ -110,11 +110,11 @@ struct RemoteIngestTests {
             options: .init(width: 120, height: 40, duration: .seconds(4), recording: player)
         ).run()
         #expect(outcome.statistics.added == 11)
-        let alert = try #require(outcome.state.alerts.first)
+        let alert = try #require(outcome.state.errors.alerts.first)
         #expect(alert.count == 10)
         #expect(alert.title == "Payments are down")
-        #expect(outcome.state.now == Self.start.addingTimeInterval(8))
-        let source = try #require(outcome.state.sources.first)
+        #expect(outcome.state.screen.now == Self.start.addingTimeInterval(8))
+        let source = try #require(outcome.state.feeds.sources.first)
         #expect(source.state == "finished")
         #expect(source.events == 11)
         #expect(outcome.screen.textLines().joined().contains("Sources"))
@@ -139,7 +139,7 @@ struct RemoteIngestTests {
             options: .init(width: 120, height: 40, duration: measured.playingTime + .seconds(1), recording: player)
         ).run()
         #expect(outcome.statistics.added == 4)
-        #expect(outcome.state.sources.first?.state == "finished · skipped 24s")
+        #expect(outcome.state.feeds.sources.first?.state == "finished · skipped 24s")
     }
 }
 
@@ -161,8 +161,8 @@ struct SourceBudgetTests {
         #expect(statuses.last?.id == "c349")
         var state = DashboardState(width: 120, height: 40, now: Date())
         for action in runtime.inbox.drain() { _ = DashboardReducer.reduce(into: &state, action: action) }
-        #expect(state.forgottenSources == 250)
-        #expect(state.sources.count == 101)
+        #expect(state.feeds.forgottenSources == 250)
+        #expect(state.feeds.sources.count == 101)
         let text = Dashboard.render(state).textLines().joined(separator: "\n")
         #expect(text.contains("1 of 351 live"))
     }

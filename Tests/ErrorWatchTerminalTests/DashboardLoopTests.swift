@@ -38,7 +38,7 @@ struct DashboardLoopTests {
         let final = loop.run()
         // Idle, it sleeps until the next tick or frame: never an endless wait, never a spin after the start.
         #expect(backend.waits.dropFirst().allSatisfy { $0.map { $0 > .zero && $0 <= .seconds(1) } ?? false })
-        #expect(final.now.timeIntervalSince(Self.start) >= 5)
+        #expect(final.screen.now.timeIntervalSince(Self.start) >= 5)
         #expect(loop.framesDrawn >= 5, "the uptime changed every second")
         #expect(backend.text.contains("up 00:00:0"))
     }
@@ -86,7 +86,7 @@ struct DashboardLoopTests {
         let loop = makeLoop(backend)
         loop.frameInterval = .zero
         let final = loop.run()
-        #expect(final.width == 60 && final.height == 20)
+        #expect(final.screen.width == 60 && final.screen.height == 20)
         #expect(backend.screen.width == 60)
         #expect(backend.invalidations == 1)
         #expect(backend.text.split(separator: "\n").count == 20)

@@ -19,8 +19,9 @@ struct AlertCodeColumnTests {
                         lastSeen: fixtureStart, source: "shop", typeName: "DatabaseDeadlock")))
         }
         var buffer = ScreenBuffer(width: width, height: codes.count + 2)
-        let palette = Palette(theme: state.theme, depth: state.colorDepth)
-        ErrorsPane.render(state, in: buffer.area, into: &buffer, palette: palette)
+        let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
+        ErrorsPane.render(
+            state.errors, filter: state.filter, screen: state.screen, in: buffer.area, into: &buffer, palette: palette)
         return buffer.textLines()
     }
 

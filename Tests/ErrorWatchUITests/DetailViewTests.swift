@@ -22,7 +22,7 @@ struct DetailViewTests {
     /// breadcrumbs of the same service and of another, and how the handler tree dealt with it.
     static func stateWithADetailedError(width: Int = 120, height: Int = 40) -> DashboardState {
         var state = DashboardState.sample(width: width, height: height, events: 40)
-        let now = state.now
+        let now = state.screen.now
         var crumbs: [DashboardEvent] = []
         for index in 0..<24 {
             crumbs.append(
@@ -59,27 +59,27 @@ struct DetailViewTests {
         var state = DashboardState.sample()
         let first = state.visibleAlerts[0].fingerprint
         _ = press(&state, .enter)
-        #expect(state.detail == .alert(first))
+        #expect(state.detail.target == .alert(first))
         _ = press(&state, .escape)
-        #expect(state.detail == nil)
+        #expect(state.detail.target == nil)
         _ = press(&state, .character("j"), .character("j"))
-        #expect(state.selectedFingerprint == state.visibleAlerts[2].fingerprint)
+        #expect(state.errors.selectedFingerprint == state.visibleAlerts[2].fingerprint)
         _ = press(&state, .character("k"))
-        #expect(state.selectedFingerprint == state.visibleAlerts[1].fingerprint)
+        #expect(state.errors.selectedFingerprint == state.visibleAlerts[1].fingerprint)
         _ = press(&state, .character("g"))
-        #expect(state.selectedFingerprint == state.visibleAlerts.last?.fingerprint, "g: the oldest")
+        #expect(state.errors.selectedFingerprint == state.visibleAlerts.last?.fingerprint, "g: the oldest")
         _ = press(&state, .character("G"))
-        #expect(state.selectedFingerprint == nil, "G: the newest, followed again")
+        #expect(state.errors.selectedFingerprint == nil, "G: the newest, followed again")
         _ = press(&state, .down, .enter)
-        #expect(state.detail == .alert(state.visibleAlerts[1].fingerprint))
+        #expect(state.detail.target == .alert(state.visibleAlerts[1].fingerprint))
     }
 
     @Test func qClosesTheViewNotTheProgram() {
         var state = DashboardState.sample()
         _ = press(&state, .enter)
-        #expect(state.detail != nil)
+        #expect(state.detail.target != nil)
         #expect(press(&state, .character("q")).isEmpty)
-        #expect(state.detail == nil)
+        #expect(state.detail.target == nil)
         #expect(!state.quitRequested)
         #expect(press(&state, .character("q")) == [.quit])
     }
@@ -87,26 +87,26 @@ struct DetailViewTests {
     @Test func enterInLogsOpensTheSelectedOrNewestLine() {
         var state = Self.stateWithADetailedError()
         _ = press(&state, .tab, .enter)
-        #expect(state.focus == .logs)
-        #expect(state.detail == .event(9_001))
+        #expect(state.screen.focus == .logs)
+        #expect(state.detail.target == .event(9_001))
         _ = press(&state, .escape, .character("E"), .enter)
-        guard case .event(let sequence) = state.detail else {
+        guard case .event(let sequence) = state.detail.target else {
             Issue.record("expected an event")
             return
         }
-        #expect(sequence == state.selectedSequence)
+        #expect(sequence == state.logs.selectedSequence)
     }
 
     @Test func logLinesGetTheirOwnNumbersSoTheyCanBeOpened() {
         let state = Self.stateWithADetailedError()
-        let lines = state.logs.filter { $0.source == "shop.checkout" }
+        let lines = state.logs.lines.filter { $0.source == "shop.checkout" }
         #expect(Set(lines.map(\.sequence)).count == lines.count)
         #expect(lines.allSatisfy { $0.sequence >= 1 << 63 })
     }
 
     @Test func theDetailShowsEverythingAndScrolls() throws {
         var state = Self.stateWithADetailedError()
-        state.detailStack = [.event(9_001)]
+        state.detail.stack = [.event(9_001)]
         let text = DetailView.lines(of: .event(9_001), in: state, width: 100).map {
             $0.segments.map(\.text).joined()
         }.joined(separator: "\n")
@@ -123,17 +123,17 @@ struct DetailViewTests {
             #expect(text.contains(expected), "\(expected)")
         }
         // Breadcrumbs: the 20 lines of the same service before it, none of the other service.
-        let crumbs = DetailView.breadcrumbs(before: state.logs.last { $0.sequence == 9_001 }!, in: state)
+        let crumbs = DetailView.breadcrumbs(before: state.logs.lines.last { $0.sequence == 9_001 }!, in: state)
         #expect(crumbs.count == 16)
         #expect(crumbs.allSatisfy { $0.service == "shop" })
         // Scrolling is clamped to the content.
         _ = press(&state, .character("G"))
-        let last = state.detailScroll
+        let last = state.detail.scroll
         #expect(last > 0)
         _ = press(&state, .character("j"))
-        #expect(state.detailScroll == last)
+        #expect(state.detail.scroll == last)
         _ = press(&state, .character("k"))
-        #expect(state.detailScroll == last - 1)
+        #expect(state.detail.scroll == last - 1)
     }
 
     @Test func anIssuesOccurrenceOpensAndEscReturnsToTheIssue() {
@@ -141,27 +141,29 @@ struct DetailViewTests {
         let issue = IssueRecord(
             fingerprint: "Shop.Payments.PaymentError#N-503", typeName: "PaymentError",
             qualifiedTypeName: "Shop.Payments.PaymentError", code: "N-503", category: .transient, severity: .error,
-            count: 100_000, userCount: 99_000, services: ["shop"], firstSeen: state.now.addingTimeInterval(-3_600),
-            lastSeen: state.now.addingTimeInterval(-1.5), perSecond: (0..<60).map { $0 % 7 },
-            perSecondEnd: state.now,
+            count: 100_000, userCount: 99_000, services: ["shop"],
+            firstSeen: state.screen.now.addingTimeInterval(-3_600),
+            lastSeen: state.screen.now.addingTimeInterval(-1.5), perSecond: (0..<60).map { $0 % 7 },
+            perSecondEnd: state.screen.now,
             recent: [
                 IssueRecord.Occurrence(
-                    sequence: 9_001, timestamp: state.now.addingTimeInterval(-1.5), message: "latest"),
-                IssueRecord.Occurrence(sequence: 17, timestamp: state.now.addingTimeInterval(-90), message: "older"),
+                    sequence: 9_001, timestamp: state.screen.now.addingTimeInterval(-1.5), message: "latest"),
+                IssueRecord.Occurrence(
+                    sequence: 17, timestamp: state.screen.now.addingTimeInterval(-90), message: "older"),
             ])
         _ = reduce(&state, .issuesSampled(changed: [issue], evicted: []))
         _ = press(&state, .character("v"))
-        #expect(state.errorsView == .issues)
+        #expect(state.errors.view == .issues)
         _ = press(&state, .enter)
-        #expect(state.detail == .issue(issue.fingerprint))
+        #expect(state.detail.target == .issue(issue.fingerprint))
         _ = press(&state, .character("]"), .character("]"), .character("["))
-        #expect(state.detailOccurrence == 0)
+        #expect(state.detail.occurrence == 0)
         _ = press(&state, .enter)
-        #expect(state.detail == .event(9_001))
+        #expect(state.detail.target == .event(9_001))
         _ = press(&state, .escape)
-        #expect(state.detail == .issue(issue.fingerprint))
+        #expect(state.detail.target == .issue(issue.fingerprint))
         _ = press(&state, .escape)
-        #expect(state.detail == nil)
+        #expect(state.detail.target == nil)
     }
 
     @Test func issuesSortByLastSeenOrCountAndEvictionsAreForgotten() {
@@ -176,17 +178,17 @@ struct DetailViewTests {
             &state, .issuesSampled(changed: [issue("A", count: 5, age: 1), issue("B", count: 50, age: 9)], evicted: []))
         #expect(state.visibleIssues.map(\.typeName) == ["A", "B"])
         _ = press(&state, .character("O"))
-        #expect(state.issueOrder == .count)
+        #expect(state.errors.issueOrder == .count)
         #expect(state.visibleIssues.map(\.typeName) == ["B", "A"])
         _ = reduce(&state, .issuesSampled(changed: [issue("A", count: 500, age: 0)], evicted: ["B"]))
         #expect(state.visibleIssues.map(\.typeName) == ["A"])
-        #expect(state.issues.first?.count == 500)
+        #expect(state.errors.issues.first?.count == 500)
     }
 
     @Test func detailSnapshots() {
         for (width, height) in [(120, 40), (80, 24)] {
             var state = Self.stateWithADetailedError(width: width, height: height)
-            state.detailStack = [.event(9_001)]
+            state.detail.stack = [.event(9_001)]
             assertSnapshot(of: Dashboard.render(state), as: .screen, named: "event-\(width)x\(height)")
             _ = press(&state, .pageDown)
             assertSnapshot(of: Dashboard.render(state), as: .screen, named: "event-paged-\(width)x\(height)")
@@ -205,9 +207,9 @@ struct DetailViewTests {
                 qualifiedTypeName: "Shop.T\(index)", code: ErrorCode("X", index), category: .transient,
                 severity: index % 2 == 0 ? .error : .warning, count: [1_204, 87, 3, 1, 40_000, 12][index],
                 services: index % 2 == 0 ? ["shop"] : ["shop", "billing"],
-                firstSeen: state.now.addingTimeInterval(-Double(600 + index * 90)),
-                lastSeen: state.now.addingTimeInterval(-Double(index * 7)),
-                perSecond: (0..<60).map { ($0 * (index + 3)) % 9 }, perSecondEnd: state.now)
+                firstSeen: state.screen.now.addingTimeInterval(-Double(600 + index * 90)),
+                lastSeen: state.screen.now.addingTimeInterval(-Double(index * 7)),
+                perSecond: (0..<60).map { ($0 * (index + 3)) % 9 }, perSecondEnd: state.screen.now)
         }
         _ = reduce(&state, .issuesSampled(changed: issues, evicted: []))
         _ = press(&state, .character("v"), .character("j"))
@@ -219,9 +221,9 @@ struct DetailViewTests {
     @Test func helpOverADetailViewClosesFirstAndQNeverQuitsFromUnderIt() {
         var state = DashboardState.sample()
         _ = press(&state, .enter, .character("?"))
-        #expect(state.showsHelp && state.detail != nil)
+        #expect(state.screen.showsHelp && state.detail.target != nil)
         #expect(press(&state, .character("q")).isEmpty)
-        #expect(!state.showsHelp && state.detail != nil && !state.quitRequested)
+        #expect(!state.screen.showsHelp && state.detail.target != nil && !state.quitRequested)
     }
 
     @Test func tabSkipsPanesThatAreNotOnScreen() {
@@ -233,7 +235,7 @@ struct DetailViewTests {
         var seen: Set<Pane> = []
         for _ in 0..<8 {
             _ = press(&state, .tab)
-            seen.insert(state.focus)
+            seen.insert(state.screen.focus)
         }
         #expect(seen == [.errors, .logs, .metrics, .sources])
     }
@@ -242,17 +244,17 @@ struct DetailViewTests {
         var state = DashboardState.sample(width: 120, height: 24)
         let rows = DashboardLayout(for: state).errorRows
         _ = press(&state, .character("j"))
-        let selected = state.selectedFingerprint
+        let selected = state.errors.selectedFingerprint
         for index in 0..<(rows + 3) {
             _ = reduce(
                 &state,
                 .alertReceived(
                     AlertRecord(
                         fingerprint: "new-\(index)", title: "New \(index)", severity: .error, category: .transient,
-                        firstSeen: state.now, lastSeen: state.now, source: "x")))
+                        firstSeen: state.screen.now, lastSeen: state.screen.now, source: "x")))
         }
         let screen = Dashboard.render(state).textLines().joined(separator: "\n")
-        let title = state.alerts.first { $0.fingerprint == selected }!.title
+        let title = state.errors.alerts.first { $0.fingerprint == selected }!.title
         #expect(screen.contains(String(title.prefix(20))))
     }
 }

@@ -1,6 +1,7 @@
 import ErrorStreaming
-import ErrorWatchUI
 import Foundation
+
+@testable import ErrorWatchUI
 
 /// Pinned time for every fixture: 2026-03-14 09:26:53 UTC.
 let fixtureStart = Date(timeIntervalSince1970: 1_773_480_413)
@@ -208,7 +209,7 @@ extension DashboardState {
             .tick(now),
         ]
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }
-        state.statusMessage = nil
+        state.screen.statusMessage = nil
         return state
     }
 }

@@ -41,7 +41,8 @@ struct LayoutAndDiffTests {
         _ = DashboardReducer.reduce(
             into: &state,
             action: .statusChanged(
-                StatusEntry(name: "sync", state: "synced", health: .ok, detail: "batch 44 ok", changedAt: state.now)))
+                StatusEntry(
+                    name: "sync", state: "synced", health: .ok, detail: "batch 44 ok", changedAt: state.screen.now)))
         let after = Dashboard.render(state)
         let flows = DashboardLayout(width: 200, height: 50).status
         let changes = after.changes(since: before)

@@ -18,14 +18,15 @@ struct PropertyTests {
             let action: DashboardAction
             switch Int.random(in: 0...3, using: &g) {
             case 0: action = .keyPressed(keys.randomElement(using: &g)!)
-            case 1: action = .eventReceived(randomEvent(&g, at: state.now))
-            case 2: action = .tick(state.now.addingTimeInterval(Double.random(in: 0...400, using: &g)))
+            case 1: action = .eventReceived(randomEvent(&g, at: state.screen.now))
+            case 2: action = .tick(state.screen.now.addingTimeInterval(Double.random(in: 0...400, using: &g)))
             default:
                 action = .alertReceived(
                     AlertRecord(
                         fingerprint: "f\(Int.random(in: 0...5, using: &g))", title: randomText(&g), code: nil,
                         severity: ErrorSeverity.allCases.randomElement(using: &g)!, category: .transient,
-                        count: Int.random(in: 1...100_000, using: &g), firstSeen: state.now, lastSeen: state.now,
+                        count: Int.random(in: 1...100_000, using: &g), firstSeen: state.screen.now,
+                        lastSeen: state.screen.now,
                         source: randomText(&g)))
             }
             _ = DashboardReducer.reduce(into: &state, action: action)
@@ -50,15 +51,15 @@ struct PropertyTests {
         for _ in 0..<150 {
             let state = randomState(&g)
             let buffer = Dashboard.render(state)
-            #expect(buffer.width == state.width && buffer.height == state.height)
-            #expect(buffer.cells.count == state.width * state.height)
-            var reused = ScreenBuffer(width: state.width, height: state.height, fill: Self.sentinel)
+            #expect(buffer.width == state.screen.width && buffer.height == state.screen.height)
+            #expect(buffer.cells.count == state.screen.width * state.screen.height)
+            var reused = ScreenBuffer(width: state.screen.width, height: state.screen.height, fill: Self.sentinel)
             Dashboard.draw(state, into: &reused)
             #expect(reused == buffer, "header, panes and footer cover every cell")
             for (index, cell) in buffer.cells.enumerated() {
                 #expect(cell.grapheme.unicodeScalars.allSatisfy { !Sanitizer.isUnsafe($0) })
                 if cell.width == 2 {
-                    #expect(index % state.width < state.width - 1, "wide glyph at the right edge")
+                    #expect(index % state.screen.width < state.screen.width - 1, "wide glyph at the right edge")
                     #expect(buffer.cells[index + 1].isContinuation)
                 }
             }
@@ -74,7 +75,9 @@ struct PropertyTests {
                 x: Int.random(in: 0...30, using: &g), y: Int.random(in: 0...10, using: &g),
                 width: Int.random(in: 0...80, using: &g), height: Int.random(in: 0...20, using: &g))
             var buffer = ScreenBuffer(width: 120, height: 40, fill: Self.sentinel)
-            LogsPane.render(state, in: area, into: &buffer, palette: Palette(theme: .default, depth: .colors256))
+            LogsPane.render(
+                state.logs, filter: state.filter, screen: state.screen, in: area, into: &buffer,
+                palette: Palette(theme: .default, depth: .colors256))
             for y in 0..<40 {
                 for x in 0..<120 where !(x >= area.x && x < area.maxX && y >= area.y && y < area.maxY) {
                     #expect(buffer[x, y] == Self.sentinel, "wrote outside the pane at \(x),\(y)")

@@ -64,7 +64,7 @@ struct ReducerTests {
                 .appCommand(AppCommand(app: "demo", id: "errorStorm")),
                 .appCommand(AppCommand(app: "demo", id: "recoverAll")),
             ])
-        #expect(state.statusMessage == "▶ Recover everything")
+        #expect(state.screen.statusMessage == "▶ Recover everything")
     }
 
     @Test func anAppCannotTakeTheDashboardsKeys() {
@@ -78,10 +78,10 @@ struct ReducerTests {
                     summary: "Zap"),
             ])
         _ = DashboardReducer.reduce(into: &state, action: .appAttached(greedy))
-        #expect(state.apps.first?.bindings.map(\.keyLabel) == ["z"])
+        #expect(state.feeds.apps.first?.bindings.map(\.keyLabel) == ["z"])
         #expect(state.keymap.command(for: .character("q")) == .dashboard(.quit))
         #expect(state.keymap.command(for: .character("z")) == .app(AppCommand(app: "greedy", id: "zap")))
-        #expect(state.statusMessage?.contains("q t") == true)
+        #expect(state.screen.statusMessage?.contains("q t") == true)
     }
 
     @Test func statusesAreUpsertedByServiceAndName() {
@@ -96,44 +96,45 @@ struct ReducerTests {
         for status in [first, other, second] {
             _ = DashboardReducer.reduce(into: &state, action: .statusChanged(status))
         }
-        #expect(state.statuses.map(\.state) == ["stalled", "idle"])
+        #expect(state.feeds.statuses.map(\.state) == ["stalled", "idle"])
         for index in 0..<(DashboardState.statusCapacity + 10) {
             _ = DashboardReducer.reduce(
                 into: &state,
                 action: .statusChanged(
                     StatusEntry(service: "flood", name: "s\(index)", state: "x", health: .ok, changedAt: fixtureStart)))
         }
-        #expect(state.statuses.count == DashboardState.statusCapacity)
+        #expect(state.feeds.statuses.count == DashboardState.statusCapacity)
     }
 
     @Test func ctrlLRedrawsAndHelpToggles() {
         var state = DashboardState(now: fixtureStart)
         #expect(press(&state, .ctrl("l"), .ctrl("L")) == [.redrawAll, .redrawAll])
         _ = press(&state, .character("?"))
-        #expect(state.showsHelp)
+        #expect(state.screen.showsHelp)
         _ = press(&state, .escape)
-        #expect(!state.showsHelp)
+        #expect(!state.screen.showsHelp)
     }
 
     @Test func focusCyclesBothWays() {
         var state = DashboardState(now: fixtureStart)
         _ = press(&state, .tab, .tab)
-        #expect(state.focus == .metrics)
+        #expect(state.screen.focus == .metrics)
         _ = press(&state, .backTab, .backTab, .backTab)
-        #expect(state.focus == .status)
+        #expect(state.screen.focus == .status)
     }
 
     @Test func typeFiltersToggleByNumberAndZeroClears() {
         var state = DashboardState.sample()
         _ = press(&state, .character("1"), .character("3"))
-        #expect(state.typeFilter == ["ServerError", "AuthError"])
+        #expect(state.filter.types == ["ServerError", "AuthError"])
         _ = press(&state, .character("1"))
-        #expect(state.typeFilter == ["AuthError"])
-        #expect(LogsPane.visibleRows(state, count: 50).allSatisfy { $0.typeName == "AuthError" })
+        #expect(state.filter.types == ["AuthError"])
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: 50).allSatisfy { $0.typeName == "AuthError" })
         _ = press(&state, .character("9"))
-        #expect(state.statusMessage == "no error type 9 in Metrics")
+        #expect(state.screen.statusMessage == "no error type 9 in Metrics")
         _ = press(&state, .character("0"))
-        #expect(state.typeFilter.isEmpty)
+        #expect(state.filter.types.isEmpty)
     }
 
     @Test func queryIsTypedAfterSlashAppliedByEnterAndClearedByEscape() {
@@ -141,14 +142,15 @@ struct ReducerTests {
         _ = press(
             &state, .character("/"), .character("5"), .character("0"), .character("3"), .character("x"),
             .backspace)
-        #expect(state.isEditingFilter)
-        #expect(state.queryDraft == "503")
+        #expect(state.filter.isEditing)
+        #expect(state.filter.draft == "503")
         #expect(state.textFilter.isEmpty, "a query applies on Enter")
-        #expect(state.typeFilter.isEmpty, "digits go to the query while typing")
+        #expect(state.filter.types.isEmpty, "digits go to the query while typing")
         _ = press(&state, .enter)
         #expect(state.textFilter == "503")
-        #expect(!state.isEditingFilter)
-        #expect(LogsPane.visibleRows(state, count: 20).allSatisfy { $0.message.contains("503") })
+        #expect(!state.filter.isEditing)
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: 20).allSatisfy { $0.message.contains("503") })
         #expect(state.visibleAlerts.map(\.title) == ["Server unavailable"])
         _ = press(&state, .escape)
         #expect(state.textFilter.isEmpty)
@@ -157,69 +159,71 @@ struct ReducerTests {
     @Test func textFilterIgnoresASCIICase() {
         var state = DashboardState.sample()
         state.textFilter = "SERVICE unavail"
-        let rows = LogsPane.visibleRows(state, count: 100)
+        let rows = LogsPane.visibleRows(state.logs, filter: state.filter, count: 100)
         #expect(!rows.isEmpty && rows.allSatisfy { $0.message.contains("Service Unavailable") })
         state.textFilter = "漢字"
-        #expect(LogsPane.visibleRows(state, count: 100).isEmpty)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 100).isEmpty)
     }
 
     @Test func pauseFreezesLogsAndCountsArrivals() {
         var state = DashboardState.sample(events: 50)
-        let frozen = LogsPane.visibleRows(state, count: 10)
+        let frozen = LogsPane.visibleRows(state.logs, filter: state.filter, count: 10)
         _ = press(&state, .character("p"))
         _ = reduce(&state, .eventsReceived((1000..<1007).map { event($0) }), .eventReceived(event(2000)))
-        #expect(state.arrivedWhilePaused == 8)
-        #expect(LogsPane.visibleRows(state, count: 10) == frozen)
+        #expect(state.logs.arrivedWhilePaused == 8)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 10) == frozen)
         #expect(Dashboard.render(state).text(ofRow: 0).contains("PAUSED +8"))
         _ = press(&state, .character(" "))
-        #expect(!state.isPaused && state.arrivedWhilePaused == 0)
-        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 2000)
+        #expect(!state.logs.isPaused && state.logs.arrivedWhilePaused == 0)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 1).first?.sequence == 2000)
     }
 
     @Test func scrollingStopsFollowingAndGReturnsToTail() {
         var state = DashboardState.sample(events: 200)
         _ = press(&state, .tab)
-        #expect(state.focus == .logs)
+        #expect(state.screen.focus == .logs)
         _ = press(&state, .character("k"), .up, .pageUp)
         let rows = DashboardLayout(width: 120, height: 40).logRows
-        #expect(state.logScroll == 2 + rows)
-        let view = LogsPane.visibleRows(state, count: rows)
+        #expect(state.logs.scroll == 2 + rows)
+        let view = LogsPane.visibleRows(state.logs, filter: state.filter, count: rows)
         _ = reduce(&state, .eventReceived(event(5000)))
-        #expect(LogsPane.visibleRows(state, count: rows) == view, "a scrolled view does not move")
+        #expect(
+            LogsPane.visibleRows(state.logs, filter: state.filter, count: rows) == view, "a scrolled view does not move"
+        )
         _ = press(&state, .character("G"))
-        #expect(state.logScroll == 0)
-        #expect(LogsPane.visibleRows(state, count: 1).first?.sequence == 5000)
+        #expect(state.logs.scroll == 0)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 1).first?.sequence == 5000)
         _ = press(&state, .character("g"))
-        #expect(LogsPane.visibleRows(state, count: rows).first?.sequence == 1)
+        #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: rows).first?.sequence == 1)
         _ = press(&state, .pageDown, .character("j"), .down)
-        #expect(state.logScroll == state.logs.count - rows - rows - 2)
+        #expect(state.logs.scroll == state.logs.lines.count - rows - rows - 2)
     }
 
     @Test func nextAndPreviousErrorSelectErrorLines() throws {
         var state = DashboardState.sample(events: 40)
         _ = press(&state, .character("e"))
-        let newest = try #require(state.logs.last { $0.kind == .error })
-        #expect(state.selectedSequence == newest.sequence)
+        let newest = try #require(state.logs.lines.last { $0.kind == .error })
+        #expect(state.logs.selectedSequence == newest.sequence)
         _ = press(&state, .character("E"))
-        let previous = try #require(state.logs.last { $0.kind == .error && $0.sequence < newest.sequence })
-        #expect(state.selectedSequence == previous.sequence)
+        let previous = try #require(state.logs.lines.last { $0.kind == .error && $0.sequence < newest.sequence })
+        #expect(state.logs.selectedSequence == previous.sequence)
         _ = press(&state, .character("e"))
-        #expect(state.selectedSequence == newest.sequence)
+        #expect(state.logs.selectedSequence == newest.sequence)
         _ = press(&state, .escape)
-        #expect(state.selectedSequence == nil)
+        #expect(state.logs.selectedSequence == nil)
     }
 
     @Test func themesCycleAndLoadedThemesJoinTheList() {
         var state = DashboardState(now: fixtureStart, themes: [.default, Theme(name: "light", styles: [:])])
         _ = press(&state, .character("t"))
-        #expect(state.theme.name == "light")
+        #expect(state.screen.theme.name == "light")
         _ = press(&state, .character("t"))
-        #expect(state.theme.name == "default")
+        #expect(state.screen.theme.name == "default")
         _ = reduce(&state, .themeLoaded(Theme(name: "mine", styles: [:])))
-        #expect(state.theme.name == "mine" && state.themes.count == 3)
+        #expect(state.screen.theme.name == "mine" && state.screen.themes.count == 3)
         _ = reduce(&state, .themeFailed("x.json:1:2: malformed JSON"))
-        #expect(state.theme.name == "mine")
-        #expect(state.statusMessage == "theme not loaded: x.json:1:2: malformed JSON")
+        #expect(state.screen.theme.name == "mine")
+        #expect(state.screen.statusMessage == "theme not loaded: x.json:1:2: malformed JSON")
     }
 
     @Test func alertsUpsertByFingerprintAndIgnoreBackground() {
@@ -233,10 +237,10 @@ struct ReducerTests {
         _ = reduce(
             &state, .alertReceived(alert("a", count: 1)), .alertReceived(alert("b", count: 1)),
             .alertReceived(alert("a", count: 12)), .alertReceived(alert("bg", count: 3, origin: .background)))
-        #expect(state.alerts.map(\.fingerprint) == ["a", "b"])
-        #expect(state.alerts.first?.count == 12)
+        #expect(state.errors.alerts.map(\.fingerprint) == ["a", "b"])
+        #expect(state.errors.alerts.first?.count == 12)
         _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(DashboardState.alertExpiresAfter + 1)))
-        #expect(state.alerts.isEmpty, "alerts expire")
+        #expect(state.errors.alerts.isEmpty, "alerts expire")
     }
 
     @Test func batchingEqualsOneByOneAndBumpsGenerationOnce() {
@@ -246,8 +250,8 @@ struct ReducerTests {
         let generation = batched.generation
         _ = reduce(&batched, .eventsReceived(events))
         for e in events { _ = reduce(&single, .eventReceived(e)) }
-        #expect(batched.logs == single.logs)
-        #expect(batched.logs.map(\.sequence) == [4, 5, 6, 7, 8], "ring buffer keeps the newest")
+        #expect(batched.logs.lines == single.logs.lines)
+        #expect(batched.logs.lines.map(\.sequence) == [4, 5, 6, 7, 8], "ring buffer keeps the newest")
         #expect(batched.generation == generation + 1)
     }
 
@@ -264,11 +268,11 @@ struct ReducerTests {
         var state = DashboardState(now: fixtureStart)
         _ = reduce(&state, .appAttached(.fixture))
         _ = press(&state, .character("b"))
-        #expect(state.statusMessage == "▶ Hit a software bug")
+        #expect(state.screen.statusMessage == "▶ Hit a software bug")
         _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(4)))
-        #expect(state.statusMessage != nil)
+        #expect(state.screen.statusMessage != nil)
         _ = reduce(&state, .tick(fixtureStart.addingTimeInterval(5)))
-        #expect(state.statusMessage == nil)
+        #expect(state.screen.statusMessage == nil)
     }
 
     @Test func incomingTextIsSanitised() {
@@ -276,7 +280,7 @@ struct ReducerTests {
         var hostile = event(1)
         hostile.message = "boom\u{1B}[31mred\u{1B}]0;pwned\u{07}"
         _ = reduce(&state, .eventReceived(hostile), .resized(width: 100, height: 30))
-        #expect(state.logs.first?.message == "boom␛[31mred␛]0;pwned␇")
-        #expect(state.width == 100 && state.height == 30)
+        #expect(state.logs.lines.first?.message == "boom␛[31mred␛]0;pwned␇")
+        #expect(state.screen.width == 100 && state.screen.height == 30)
     }
 }

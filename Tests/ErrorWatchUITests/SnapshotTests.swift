@@ -14,7 +14,7 @@ struct SnapshotTests {
         state: DashboardState = .sample()
     ) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
-        render(state, buffer.area, &buffer, Palette(theme: state.theme, depth: state.colorDepth))
+        render(state, buffer.area, &buffer, Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
         return buffer
     }
 
@@ -35,7 +35,7 @@ struct SnapshotTests {
         for key: Key in [.character("3"), .character("/"), .character("a"), .enter, .character("p")] {
             _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
         }
-        _ = DashboardReducer.reduce(into: &state, action: .eventReceived(.fixture(1, at: state.now)))
+        _ = DashboardReducer.reduce(into: &state, action: .eventReceived(.fixture(1, at: state.screen.now)))
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 
@@ -52,11 +52,30 @@ struct SnapshotTests {
     }
 
     @Test func eachPane() {
-        assertSnapshot(of: pane(ErrorsPane.render, width: 70, height: 8), as: .screen, named: "errors")
-        assertSnapshot(of: pane(LogsPane.render, width: 100, height: 12), as: .screen, named: "logs")
-        assertSnapshot(of: pane(MetricsPane.render, width: 70, height: 16), as: .screen, named: "metrics")
-        assertSnapshot(of: pane(MetricsPane.render, width: 40, height: 20), as: .screen, named: "metrics-narrow")
-        assertSnapshot(of: pane(StatusPane.render, width: 70, height: 5), as: .screen, named: "status")
+        assertSnapshot(
+            of: pane(
+                { ErrorsPane.render($0.errors, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
+                width: 70, height: 8), as: .screen, named: "errors")
+        assertSnapshot(
+            of: pane(
+                { LogsPane.render($0.logs, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
+                width: 100, height: 12), as: .screen, named: "logs")
+        assertSnapshot(
+            of: pane(
+                {
+                    MetricsPane.render(
+                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
+                }, width: 70, height: 16), as: .screen, named: "metrics")
+        assertSnapshot(
+            of: pane(
+                {
+                    MetricsPane.render(
+                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
+                }, width: 40, height: 20), as: .screen, named: "metrics-narrow")
+        assertSnapshot(
+            of: pane(
+                { StatusPane.render($0.feeds, screen: $0.screen, in: $1, into: &$2, palette: $3) }, width: 70, height: 5
+            ), as: .screen, named: "status")
         assertSnapshot(of: pane(HeaderBar.render, width: 100, height: 1), as: .screen, named: "header")
         assertSnapshot(of: pane(FooterBar.render, width: 100, height: 1), as: .screen, named: "footer")
         let empty = DashboardState(width: 80, height: 24, now: fixtureStart)
@@ -80,7 +99,8 @@ struct SnapshotTests {
     }
 
     @Test func eachThemeAtEachDepth() throws {
-        let (themes, _) = ThemeLoader.loadDirectory(at: themesDirectory)
+        // The files of Themes/, compiled in (ThemeTests.builtInThemesEqualTheThemesFolder keeps them equal).
+        let themes = Theme.builtIn
         for theme in themes {
             for depth in [ColorDepth.colors256, .colors8, .monochrome] {
                 let state = DashboardState.sample(width: 100, height: 30, colorDepth: depth, themes: [theme])
@@ -107,7 +127,7 @@ struct SnapshotTests {
                 into: &state,
                 action: .eventReceived(
                     DashboardEvent(
-                        sequence: 900 + UInt64(index), timestamp: state.now, kind: .error, level: .error,
+                        sequence: 900 + UInt64(index), timestamp: state.screen.now, kind: .error, level: .error,
                         source: "hostile",
                         typeName: "HostileError\u{1B}[0m", message: message)))
         }
@@ -116,7 +136,8 @@ struct SnapshotTests {
             action: .alertReceived(
                 AlertRecord(
                     fingerprint: "hostile", title: "サーバーエラー \u{1B}[5mblink", code: "X-1", severity: .critical,
-                    category: .bug, count: 3, firstSeen: state.now, lastSeen: state.now, source: "hostile")))
+                    category: .bug, count: 3, firstSeen: state.screen.now, lastSeen: state.screen.now, source: "hostile"
+                )))
         assertSnapshot(of: Dashboard.render(state), as: .screen)
     }
 }

@@ -33,7 +33,7 @@ struct SourcesPaneTests {
 
     @Test func sourcesTakeTheStatusSlotWithoutStatuses() {
         var state = DashboardState.sample(width: 120, height: 40)
-        state.statuses = []
+        state.feeds.statuses = []
         _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
         let layout = DashboardLayout(for: state)
         #expect(layout.status.isEmpty)
@@ -58,12 +58,12 @@ struct SourcesPaneTests {
     @Test func sourcesJoinTheFocusCycleOnlyWhenShown() {
         var state = DashboardState.sample(width: 120, height: 40)
         for _ in 0..<4 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.tab)) }
-        #expect(state.focus == .errors)
+        #expect(state.screen.focus == .errors)
         _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
         for _ in 0..<4 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.tab)) }
-        #expect(state.focus == .sources)
+        #expect(state.screen.focus == .sources)
         _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged([]))
-        #expect(state.focus == .errors)
+        #expect(state.screen.focus == .errors)
     }
 
     @Test func hostileSourceNamesStayInsideThePane() {

@@ -5,11 +5,17 @@ import Testing
 
 struct ThemeTests {
     func parse(_ json: String) throws(ThemeError) -> LoadedTheme {
-        try ThemeLoader.parse(Data(json.utf8), file: "test.json", defaultName: "test")
+        try ThemeParser.parse(Data(json.utf8), file: "test.json", defaultName: "test")
+    }
+
+    /// A file of `Themes/`, read here and parsed as the runtime's `ThemeFiles` does (named after the file).
+    func parseFile(_ url: URL) throws -> LoadedTheme {
+        try ThemeParser.parse(
+            Data(contentsOf: url), file: url.path, defaultName: url.deletingPathExtension().lastPathComponent)
     }
 
     @Test func builtInDefaultEqualsThemesDefaultJSON() throws {
-        let loaded = try ThemeLoader.load(contentsOf: themesDirectory.appendingPathComponent("default.json"))
+        let loaded = try parseFile(themesDirectory.appendingPathComponent("default.json"))
         #expect(loaded.problems.isEmpty)
         #expect(loaded.theme == Theme.default)
         let text = try String(contentsOf: themesDirectory.appendingPathComponent("default.json"), encoding: .utf8)
@@ -26,26 +32,11 @@ struct ThemeTests {
             let url = themesDirectory.appendingPathComponent(file.name + ".json")
             let text = try String(contentsOf: url, encoding: .utf8)
             #expect(text == file.json + "\n", "\(file.name): run scripts/embed-themes.sh")
-            let loaded = try ThemeLoader.load(contentsOf: url)
+            let loaded = try parseFile(url)
             #expect(Theme.builtIn.first { $0.name == loaded.theme.name } == loaded.theme, "\(file.name)")
         }
         #expect(Theme.builtIn.count == files.count)
         #expect(Theme.builtIn.first == .default)
-    }
-
-    @Test func everyShippedThemeLoadsCleanlyAndCoversEveryRole() throws {
-        let (themes, problems) = ThemeLoader.loadDirectory(at: themesDirectory)
-        #expect(problems.isEmpty, "\(problems)")
-        #expect(themes.map(\.name) == ["default", "high-contrast", "light", "monochrome", "solarized-dark"])
-        let schema =
-            try JSONSerialization.jsonObject(
-                with: Data(
-                    contentsOf:
-                        themesDirectory.appendingPathComponent("theme.schema.json"))) as? [String: Any]
-        let roles =
-            ((schema?["properties"] as? [String: Any])?["roles"] as? [String: Any])?["properties"]
-            as? [String: Any]
-        #expect(Set(roles?.keys.map { $0 } ?? []) == Set(ThemeRole.allCases.map(\.rawValue)), "schema lists every role")
     }
 
     @Test func roleIndexMatchesDeclarationOrder() {
@@ -94,14 +85,11 @@ struct ThemeTests {
                 UInt8.random(in: 0...255, using: &generator)
             }
             do {
-                _ = try ThemeLoader.parse(Data(bytes), file: "fuzz.json")
+                _ = try ThemeParser.parse(Data(bytes), file: "fuzz.json")
             } catch {
                 #expect(!error.description.isEmpty)
             }
         }
-        let missing = ThemeLoader.loadOrDefault(contentsOf: URL(fileURLWithPath: "/nonexistent/theme.json"))
-        #expect(missing.theme == .default)
-        #expect(missing.problems.first?.message == "cannot read the file")
     }
 
     @Test func coloursFitEachDepth() {
@@ -120,21 +108,5 @@ struct ThemeTests {
         let mono = Palette(theme: theme, depth: .monochrome)
         #expect(mono[.text].foreground == .default && mono[.muted].attributes.contains(.dim))
         #expect(mono[.selection].attributes.contains(.reverse))
-    }
-}
-
-struct HeldThemeInputTests {
-    /// A named pipe, a directory and /dev/zero given as a theme fail at once with a message; nothing waits or grows.
-    @Test func specialFilesAreRefusedAtOnce() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ew-theme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fifo = directory.appendingPathComponent("pipe.json")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        for url in [fifo, directory, URL(fileURLWithPath: "/dev/zero")] {
-            let loaded = ThemeLoader.loadOrDefault(contentsOf: url)
-            #expect(loaded.theme == .default)
-            #expect(loaded.problems.first?.message == "cannot read the file", "\(url.path)")
-        }
     }
 }

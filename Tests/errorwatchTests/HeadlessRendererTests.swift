@@ -22,7 +22,7 @@ struct HeadlessRendererTests {
 
     /// A counter's total in the final metrics sample (0 when it never counted).
     func counter(_ outcome: HeadlessRenderer.Outcome, _ name: String) -> Int {
-        outcome.state.metrics.series.first { $0.name == name && $0.kind == .counter }.map { Int($0.value) } ?? 0
+        outcome.state.feeds.metrics.series.first { $0.name == name && $0.kind == .counter }.map { Int($0.value) } ?? 0
     }
 
     @Test func sameSeedAndKeysGiveTheSameScreen() {
@@ -36,23 +36,23 @@ struct HeadlessRendererTests {
         let outcome = run("l i l i l")
         #expect(counter(outcome, "auth.login.succeeded") == 3)
         #expect(counter(outcome, "auth.login.failed") == 2)
-        let login = outcome.state.statuses.first { $0.name == "login" }
+        let login = outcome.state.feeds.statuses.first { $0.name == "login" }
         #expect(login?.state == "logged in")
-        let alert = outcome.state.alerts.first { $0.code == "A-101" }
+        let alert = outcome.state.errors.alerts.first { $0.code == "A-101" }
         #expect(alert?.count == 2)
     }
 
     @Test func expiredSessionGoesBackToLoginAndReloginSucceeds() {
         let outcome = run("l x", for: .seconds(8))
-        #expect(outcome.state.alerts.contains { $0.code == "A-401" })
+        #expect(outcome.state.errors.alerts.contains { $0.code == "A-401" })
         #expect(counter(outcome, "auth.login.succeeded") == 2)
-        let session = outcome.state.statuses.first { $0.name == "session" }
+        let session = outcome.state.feeds.statuses.first { $0.name == "session" }
         #expect(session?.state == "active")
     }
 
     @Test func serverErrorBurstIsOneAlertWithACount() {
         let outcome = run("l s", for: .seconds(8))
-        let server = outcome.state.alerts.filter { $0.code == "N-503" }
+        let server = outcome.state.errors.alerts.filter { $0.code == "N-503" }
         #expect(server.count == 1)
         #expect((server.first?.count ?? 0) >= 6)
     }
@@ -61,17 +61,17 @@ struct HeadlessRendererTests {
     /// the offline alert, which stays active for its window.
     @Test func serverErrorsAfterTheNetworkReturnsStillAlert() {
         let outcome = run("o l o s", for: .seconds(12))
-        #expect(outcome.state.alerts.contains { $0.code == "N-1" })
-        #expect(outcome.state.alerts.contains { $0.code == "N-503" })
+        #expect(outcome.state.errors.alerts.contains { $0.code == "N-1" })
+        #expect(outcome.state.errors.alerts.contains { $0.code == "N-503" })
     }
 
     @Test func backgroundSyncErrorsAreCountedButNeverAlerted() {
         // Offline for the whole run: the sync fails in the background every few seconds.
         let outcome = run("o", for: .seconds(20))
-        let syncErrors = outcome.state.logs.filter { $0.kind == .error && $0.source == "sync" }
+        let syncErrors = outcome.state.logs.lines.filter { $0.kind == .error && $0.source == "sync" }
         #expect(!syncErrors.isEmpty)
         #expect(syncErrors.allSatisfy { $0.origin == .background })
-        #expect(!outcome.state.alerts.contains { $0.source == "sync" })
+        #expect(!outcome.state.errors.alerts.contains { $0.source == "sync" })
         #expect(counter(outcome, "sync.failed") >= 1)
         #expect(syncErrors.allSatisfy { $0.typeName == "SyncError" })
     }
@@ -79,18 +79,18 @@ struct HeadlessRendererTests {
     @Test func offlineLoginRetriesAndRecoversWhenTheNetworkReturns() {
         // Offline, tap log in (it retries with backoff), network back: the same attempt succeeds.
         let outcome = run("o l o", for: .seconds(12))
-        let login = outcome.state.statuses.first { $0.name == "login" }
+        let login = outcome.state.feeds.statuses.first { $0.name == "login" }
         #expect(login?.state == "logged in")
         #expect(counter(outcome, "auth.login.succeeded") == 1)
         #expect(counter(outcome, "auth.login.failed") == 0)
-        let attempts = outcome.state.logs.filter { $0.code == "N-1" && $0.source == "auth.login" }
+        let attempts = outcome.state.logs.lines.filter { $0.code == "N-1" && $0.source == "auth.login" }
         #expect(attempts.count >= 2)
         #expect(attempts.compactMap(\.attempt) == Array(1...attempts.count))
     }
 
     @Test func softwareBugIsReportedFromTheImpossibleBranch() {
         let outcome = run("l b", for: .seconds(6))
-        let bug = outcome.state.logs.first { $0.category == .bug }
+        let bug = outcome.state.logs.lines.first { $0.category == .bug }
         #expect(bug?.code == "B-0")
         #expect(bug?.message.contains("legacy-enterprise") == true)
     }
@@ -99,8 +99,8 @@ struct HeadlessRendererTests {
         let configuration = DemoConfiguration(stormRate: 20_000, stormDuration: .seconds(2))
         let outcome = run("S", for: .seconds(6), configuration: configuration)
         #expect(outcome.statistics.added >= 40_000)
-        #expect(outcome.state.metrics.totalErrors == Int(outcome.statistics.added))
-        #expect(outcome.state.logs.count <= outcome.state.logCapacity)
+        #expect(outcome.state.feeds.metrics.totalErrors == Int(outcome.statistics.added))
+        #expect(outcome.state.logs.lines.count <= outcome.state.logs.capacity)
     }
 
     @Test func quitEndsTheRunEarly() {
@@ -112,23 +112,23 @@ struct HeadlessRendererTests {
     /// Each failure domain is its own error type, so the `1`…`9` filters separate them.
     @Test func failuresOfEachDomainHaveTheirOwnType() {
         let outcome = run("l i x s o", for: .seconds(14))
-        let types = Set(outcome.state.metrics.errorsByType.map(\.name))
+        let types = Set(outcome.state.feeds.metrics.errorsByType.map(\.name))
         #expect(types.isSuperset(of: ["CredentialsError", "SessionError", "ServerError", "NetworkError"]))
         let filtered = run("l i x s 1", for: .seconds(12))
-        let first = filtered.state.metrics.errorsByType[0].name
-        #expect(filtered.state.typeFilter == [first])
-        #expect(filtered.state.logs.filter(filtered.state.matches).allSatisfy { $0.typeName == first })
+        let first = filtered.state.feeds.metrics.errorsByType[0].name
+        #expect(filtered.state.filter.types == [first])
+        #expect(filtered.state.logs.lines.filter(filtered.state.filter.matches).allSatisfy { $0.typeName == first })
     }
 
     /// The demo attaches like any app: its keys are in the state's keymap under its own title, and its statuses
     /// (not "flows") are in the Status pane.
     @Test func theDemoAttachesThroughThePublicInterface() {
         let outcome = run("l", for: .seconds(3))
-        #expect(outcome.state.apps.map(\.name) == ["demo"])
-        #expect(outcome.state.apps.first?.title == DemoApp.title)
+        #expect(outcome.state.feeds.apps.map(\.name) == ["demo"])
+        #expect(outcome.state.feeds.apps.first?.title == DemoApp.title)
         #expect(
             outcome.state.keymap.command(for: .character("s")) == .app(AppCommand(app: "demo", id: "serverErrorBurst")))
-        #expect(outcome.state.statuses.map(\.name) == ["login", "session", "sync"])
+        #expect(outcome.state.feeds.statuses.map(\.name) == ["login", "session", "sync"])
         #expect(outcome.screen.snapshotText().contains("Status"))
         #expect(!outcome.screen.snapshotText().contains("Flows"))
     }
@@ -137,8 +137,8 @@ struct HeadlessRendererTests {
     /// it; the occurrence's own view shows where it was added.
     @Test func theExpiredSessionAlertShowsWhoHandledIt() {
         let outcome = run("l x Enter", for: .seconds(8))
-        guard case .alert = outcome.state.detail else {
-            Issue.record("expected the alert's detail, got \(String(describing: outcome.state.detail))")
+        guard case .alert = outcome.state.detail.target else {
+            Issue.record("expected the alert's detail, got \(String(describing: outcome.state.detail.target))")
             return
         }
         let text = outcome.screen.snapshotText()

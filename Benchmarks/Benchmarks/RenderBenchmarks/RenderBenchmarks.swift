@@ -24,11 +24,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Text filters: the reducer keeps the matching lines as they arrive, so a filtered view costs the rows shown.
-    var filtered = wide
-    filtered.textFilter = "DEBUG-NEVER-MATCHES"
-    let filteredNoMatch = filtered
-    filtered.textFilter = "sessionerror"
-    let filteredSome = filtered
+    let filteredNoMatch = RenderFixture.querying("DEBUG-NEVER-MATCHES", in: wide)
+    let filteredSome = RenderFixture.querying("sessionerror", in: wide)
 
     Benchmark("Render 200x50, 2k history, text filter matching 1 in 6") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(filteredSome)) }
@@ -40,20 +37,17 @@ let benchmarks: @Sendable () -> Void = {
 
     // Issue 11: a query over 100k events of history; the reducer keeps the matching lines as they arrive (and
     // rebuilds them once when the query changes), so a frame costs the rows shown. Target: under 2 ms at p50.
-    var queried = wideLongHistory
-    queried.query = try! Query.parse("level:warning+ -origin:background /unavailable|expired/").get()
-    let queriedLongHistory = queried
+    let queriedLongHistory = RenderFixture.querying(
+        "level:warning+ -origin:background /unavailable|expired/", in: wideLongHistory)
 
     Benchmark("Render 200x50, 100k history, query with a regex") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(queriedLongHistory)) }
     }
 
     Benchmark("Apply a query to 100k events of history (once per query change)") { benchmark in
-        let query = try! Query.parse("type:ServerError unavailable").get()
         for _ in benchmark.scaledIterations {
-            var state = wideLongHistory
-            state.query = query
-            blackHole(state.filteredLogs.count)
+            let state = RenderFixture.querying("type:ServerError unavailable", in: wideLongHistory)
+            blackHole(state.logs.filtered.count)
         }
     }
 
@@ -66,11 +60,12 @@ let benchmarks: @Sendable () -> Void = {
                 IssueRecord(
                     fingerprint: "ServerError#N-503", typeName: "ServerError", qualifiedTypeName: "Shop.ServerError",
                     code: "N-503", category: .transient, severity: .error, count: 100_000, userCount: 90_000,
-                    services: ["shop", "billing"], firstSeen: RenderFixture.start, lastSeen: issues.now,
-                    perSecond: (0..<60).map { $0 * 7 % 40 }, perSecondEnd: issues.now,
+                    services: ["shop", "billing"], firstSeen: RenderFixture.start, lastSeen: issues.screen.now,
+                    perSecond: (0..<60).map { $0 * 7 % 40 }, perSecondEnd: issues.screen.now,
                     recent: (0..<IssueRecord.occurrenceLimit).map {
                         IssueRecord.Occurrence(
-                            sequence: UInt64(100_000 - $0), timestamp: issues.now.addingTimeInterval(-Double($0)),
+                            sequence: UInt64(100_000 - $0),
+                            timestamp: issues.screen.now.addingTimeInterval(-Double($0)),
                             message: "HTTP 503 Service Unavailable from api.example.com/v2/orders (request \($0))",
                             service: "shop")
                     })
@@ -105,7 +100,7 @@ let benchmarks: @Sendable () -> Void = {
         action: .statusChanged(
             StatusEntry(
                 service: "shop", name: "sync", state: "synced", health: .ok, detail: "batch 44 ok",
-                changedAt: changed.now)))
+                changedAt: changed.screen.now)))
     let before = Dashboard.render(wide)
     let after = Dashboard.render(changed)
 
@@ -118,7 +113,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Reduce 1k-event batch into a full ring buffer") { benchmark in
-        let batch = Array(wide.logs.prefix(1_000))
+        let batch = Array(wide.logs.lines.prefix(1_000))
         for _ in benchmark.scaledIterations {
             var state = wide
             _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(batch))

@@ -46,4 +46,13 @@ enum RenderFixture {
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }
         return state
     }
+
+    /// `state` with the query `text` applied the way a user does it (`/`, the text, Enter): the reducer is the
+    /// only code that changes the state.
+    static func querying(_ text: String, in state: DashboardState) -> DashboardState {
+        var state = state
+        let keys: [Key] = [.character("/")] + text.map { .character($0) } + [.enter]
+        for key in keys { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key)) }
+        return state
+    }
 }

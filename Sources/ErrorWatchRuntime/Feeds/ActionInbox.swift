@@ -1,6 +1,7 @@
 import DequeModule
 import ErrorStreaming
 import ErrorWatchUI
+import OrderedCollections
 import Synchronization
 
 /// Where the app's concurrent feeds post dashboard actions for the one thread that owns the state.
@@ -10,8 +11,9 @@ import Synchronization
 /// however fast errors arrive:
 /// - at most `eventCapacity` events are kept for display (the oldest give way and are counted in
 ///   ``sampledOut``); stream events are kept raw and only the kept ones are converted when drained;
-/// - only the latest update of each alert and of each status, the latest list of sources and the latest metrics
-///   sample are kept.
+/// - every other action is folded by the rule it states itself (``DashboardAction/coalescing``): kept in order,
+///   latest per key (each alert, each status, the list of sources, the metrics sample), or merged (issue
+///   samples). The inbox applies the rule without knowing what the action means.
 ///
 /// Counts never depend on this folding: the `Metrics` pane reads exact counters.
 ///
@@ -34,20 +36,17 @@ public final class ActionInbox: Sendable {
     }
 
     private struct Pending {
+        /// Actions of ``Coalescing/append``, in order.
         var actions: [DashboardAction] = []
         var events: Deque<PendingEvent> = []
-        var alerts: [String: AlertRecord] = [:]
-        var alertOrder: [String] = []
-        var statuses: [String: StatusEntry] = [:]
-        var statusOrder: [String] = []
-        var handling: [UInt64: HandlingSummary] = [:]
-        var handlingOrder: [UInt64] = []
-        var issues: [String: IssueRecord] = [:]
-        var issueOrder: [String] = []
-        var evicted: [String] = []
-        var sources: [SourceStatus]?
-        var forgottenSources: Int?
-        var metrics: MetricsSnapshot?
+        /// Actions of ``Coalescing/latest(_:key:)``, per lane (indexed by its raw value), latest per key in
+        /// first-arrival order. Empty (no lanes allocated) until the first such action after a drain, so a frame
+        /// of events alone allocates nothing here.
+        var latest: [OrderedDictionary<Coalescing.Key, DashboardAction>] = []
+        /// Actions of ``Coalescing/merge(_:)``, per lane: the one merged so far. Allocated like ``latest``.
+        var merged: [DashboardAction?] = []
+        /// How many keyed or merged actions wait in ``latest`` and ``merged``.
+        var held = 0
         var sampledOut: UInt64 = 0
         /// How many times the inbox went from empty to holding something; kept across drains.
         var arrivals: UInt64 = 0
@@ -61,25 +60,28 @@ public final class ActionInbox: Sendable {
             defer { waiters.removeAll() }
             return waiters
         }
-        /// Keeps the latest `value` for `key`, in first-arrival order. Keys come from producers: between two drains
-        /// at most ``ActionInbox/pendingKeyLimit`` new ones are kept; later new ones are dropped (their next update gets
-        /// through once the UI has drained).
-        mutating func upsert<Key: Hashable, Value>(
-            _ value: Value, for key: Key, in map: WritableKeyPath<Pending, [Key: Value]>,
-            order: WritableKeyPath<Pending, [Key]>
-        ) {
-            if self[keyPath: map][key] == nil {
-                guard self[keyPath: order].count < ActionInbox.pendingKeyLimit else { return }
-                self[keyPath: order].append(key)
+
+        /// Keeps `action` as the latest for `key` in `lane`, in first-arrival order. Keys come from producers:
+        /// between two drains at most ``ActionInbox/pendingKeyLimit`` new ones are kept per lane; later new ones are
+        /// dropped (their next update gets through once the UI has drained).
+        mutating func keep(_ action: DashboardAction, in lane: Coalescing.Lane, key: Coalescing.Key) {
+            if latest.isEmpty { latest = Array(repeating: [:], count: Coalescing.Lane.allCases.count) }
+            if let index = latest[lane.rawValue].index(forKey: key) {
+                latest[lane.rawValue].values[index] = action
+            } else if latest[lane.rawValue].count < ActionInbox.pendingKeyLimit {
+                latest[lane.rawValue][key] = action
+                held += 1
             }
-            self[keyPath: map][key] = value
         }
 
-        var isEmpty: Bool {
-            actions.isEmpty && events.isEmpty && alertOrder.isEmpty && statusOrder.isEmpty && sources == nil
-                && forgottenSources == nil
-                && metrics == nil && handlingOrder.isEmpty && issueOrder.isEmpty && evicted.isEmpty
+        /// Merges `action` into what waits in `lane`.
+        mutating func merge(_ action: DashboardAction, in lane: Coalescing.Lane) {
+            if merged.isEmpty { merged = Array(repeating: nil, count: Coalescing.Lane.allCases.count) }
+            if merged[lane.rawValue] == nil { held += 1 }
+            merged[lane.rawValue] = action.merged(after: merged[lane.rawValue], limit: ActionInbox.pendingKeyLimit)
         }
+
+        var isEmpty: Bool { actions.isEmpty && events.isEmpty && held == 0 }
     }
 
     private let pending = Mutex(Pending())
@@ -87,8 +89,9 @@ public final class ActionInbox: Sendable {
     private let waker = Observer<Void>()
     /// Events kept for display between two drains.
     public let eventCapacity: Int
-    /// New alert, status and handling keys kept between two drains (producers choose the keys): beyond it the
-    /// newest are dropped until the UI catches up, so a frame's work and the inbox's memory stay bounded.
+    /// New keys kept per lane between two drains (producers choose alert fingerprints, status names, handling
+    /// sequences): beyond it the newest are dropped until the UI catches up, so a frame's work and the inbox's
+    /// memory stay bounded. Also the number of evicted issue fingerprints kept.
     static let pendingKeyLimit = 1_024
 
     /// An empty inbox keeping at most `eventCapacity` events between drains.
@@ -127,35 +130,13 @@ public final class ActionInbox: Sendable {
         }
     }
 
-    /// Posts an action.
+    /// Posts an action; it is folded with those waiting by its ``DashboardAction/coalescing`` rule.
     public func post(_ action: DashboardAction) {
-        switch action {
-        case .eventReceived(let event): post(event: event)
-        case .metricsSampled(let snapshot): enqueue { $0.metrics = snapshot }
-        case .sourcesChanged(let sources): enqueue { $0.sources = sources }
-        case .sourcesForgotten(let count): enqueue { $0.forgottenSources = count }
-        case .alertReceived(let alert):
-            enqueue { $0.upsert(alert, for: alert.fingerprint, in: \.alerts, order: \.alertOrder) }
-        case .statusChanged(let status):
-            enqueue { $0.upsert(status, for: status.key, in: \.statuses, order: \.statusOrder) }
-        case .handlingReported(let sequence, let summary):
-            enqueue { $0.upsert(summary, for: sequence, in: \.handling, order: \.handlingOrder) }
-        case .issuesSampled(let changed, let evicted):
-            enqueue { p in
-                for issue in changed {
-                    if p.issues.updateValue(issue, forKey: issue.fingerprint) == nil {
-                        p.issueOrder.append(issue.fingerprint)
-                    }
-                }
-                for fingerprint in evicted where p.issues.removeValue(forKey: fingerprint) != nil {
-                    p.issueOrder.removeAll { $0 == fingerprint }
-                }
-                p.evicted += evicted
-                if p.evicted.count > Self.pendingKeyLimit {
-                    p.evicted.removeFirst(p.evicted.count - Self.pendingKeyLimit)
-                }
-            }
-        default: enqueue { $0.actions.append(action) }
+        switch action.coalescing {
+        case .append: enqueue { $0.actions.append(action) }
+        case .event(let event): post(event: event)
+        case .latest(let lane, let key): enqueue { $0.keep(action, in: lane, key: key) }
+        case .merge(let lane): enqueue { $0.merge(action, in: lane) }
         }
     }
 
@@ -186,8 +167,9 @@ public final class ActionInbox: Sendable {
         if wasEmpty { waker.notify(()) }
     }
 
-    /// Takes everything posted so far: events first, as one batch, then alerts, then other actions in order, then
-    /// statuses, then the latest sources and metrics sample.
+    /// Takes everything posted so far, lane by lane in ``Coalescing/Lane`` order: events first, as one batch, then
+    /// alerts, then other actions in order, then statuses, issues, handling reports, and the latest sources and
+    /// metrics sample.
     public func drain() -> [DashboardAction] {
         let taken = pending.withLock { p in
             let taken = p
@@ -200,24 +182,19 @@ public final class ActionInbox: Sendable {
         }
         for waiter in taken.waiters { waiter.resume() }
         var result: [DashboardAction] = []
-        if !taken.events.isEmpty { result.append(.eventsReceived(taken.events.map(\.converted))) }
-        for fingerprint in taken.alertOrder {
-            if let alert = taken.alerts[fingerprint] { result.append(.alertReceived(alert)) }
+        result.reserveCapacity(taken.actions.count + taken.held + 1)
+        for lane in Coalescing.Lane.allCases {
+            switch lane {
+            case .events:
+                if !taken.events.isEmpty { result.append(.eventsReceived(taken.events.map(\.converted))) }
+            case .inOrder:
+                result += taken.actions
+            default:
+                break
+            }
+            if !taken.latest.isEmpty { result += taken.latest[lane.rawValue].values }
+            if !taken.merged.isEmpty, let merged = taken.merged[lane.rawValue] { result.append(merged) }
         }
-        result += taken.actions
-        for key in taken.statusOrder {
-            if let status = taken.statuses[key] { result.append(.statusChanged(status)) }
-        }
-        if !taken.issueOrder.isEmpty || !taken.evicted.isEmpty {
-            result.append(
-                .issuesSampled(changed: taken.issueOrder.compactMap { taken.issues[$0] }, evicted: taken.evicted))
-        }
-        for sequence in taken.handlingOrder {
-            if let summary = taken.handling[sequence] { result.append(.handlingReported(sequence: sequence, summary)) }
-        }
-        if let sources = taken.sources { result.append(.sourcesChanged(sources)) }
-        if let forgotten = taken.forgottenSources { result.append(.sourcesForgotten(forgotten)) }
-        if let metrics = taken.metrics { result.append(.metricsSampled(metrics)) }
         return result
     }
 

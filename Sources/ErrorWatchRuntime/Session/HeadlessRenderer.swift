@@ -96,11 +96,11 @@ public struct HeadlessRenderer {
             clock: ErasedClock(clock), startDate: startDate, timeScale: options.recording?.speed ?? 1,
             executor: executor, exporter: options.exporter)
         if let app = options.app { runtime.attach(app(runtime)) }
-        var state = DashboardState(
-            width: options.width, height: options.height, now: startDate, themes: options.themes,
-            colorDepth: options.colorDepth, unicode: options.unicode)
-        state.themeIndex = min(max(0, options.themeIndex), state.themes.count - 1)
-        var store = DashboardStore(state: state)
+        var store = DashboardStore(
+            state: DashboardState(
+                width: options.width, height: options.height, now: startDate, themes: options.themes,
+                colorDepth: options.colorDepth, unicode: options.unicode))
+        store.send(.themeSelected(options.themeIndex))
         if let message = options.statusMessage { store.send(.statusMessage(message)) }
         var quit = false
         // When something other than an unchanged periodic sample last happened, on the clock.

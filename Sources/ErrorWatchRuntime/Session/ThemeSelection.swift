@@ -44,7 +44,7 @@ public struct ThemeSelection: Sendable {
         if let found = candidates.first(where: {
             FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
         }) {
-            let loaded = ThemeLoader.loadDirectory(at: URL(fileURLWithPath: found))
+            let loaded = ThemeFiles.loadDirectory(at: URL(fileURLWithPath: found))
             for theme in loaded.themes {
                 if let index = themes.firstIndex(where: { $0.name == theme.name }) {
                     themes[index] = theme
@@ -64,7 +64,7 @@ public struct ThemeSelection: Sendable {
         if let requested, !requested.isEmpty {
             if requested.contains("/") || requested.hasSuffix(".json") {
                 do {
-                    let loaded = try ThemeLoader.load(contentsOf: URL(fileURLWithPath: requested))
+                    let loaded = try ThemeFiles.load(contentsOf: URL(fileURLWithPath: requested))
                     themes.removeAll { $0.name == loaded.theme.name }
                     themes.append(loaded.theme)
                     index = themes.count - 1

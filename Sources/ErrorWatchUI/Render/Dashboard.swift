@@ -1,7 +1,7 @@
 /// Draws the whole dashboard: the render entry point.
 ///
 /// ```swift
-/// let frame = Dashboard.render(state)                   // a new buffer of state.width × state.height
+/// let frame = Dashboard.render(state)                   // a new buffer of state.screen.width × state.screen.height
 /// Dashboard.render(state, into: &current)               // the same, stored into an existing variable
 /// let changes = frame.changes(since: previousFrame)     // what the backend writes
 /// ```
@@ -11,7 +11,7 @@
 public enum Dashboard {
     /// A new frame of `state`.
     public static func render(_ state: DashboardState) -> ScreenBuffer {
-        var buffer = ScreenBuffer(width: state.width, height: state.height)
+        var buffer = ScreenBuffer(width: state.screen.width, height: state.screen.height)
         draw(state, into: &buffer)
         return buffer
     }
@@ -24,9 +24,9 @@ public enum Dashboard {
     }
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
-        let palette = Palette(theme: state.theme, depth: state.colorDepth)
+        let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
         var sized = state
-        (sized.width, sized.height) = (buffer.width, buffer.height)
+        (sized.screen.width, sized.screen.height) = (buffer.width, buffer.height)
         let layout = DashboardLayout(for: sized)
         // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
         // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).
@@ -36,34 +36,39 @@ public enum Dashboard {
             return
         }
         HeaderBar.render(state, in: layout.header, into: &buffer, palette: palette)
-        if state.detail != nil {
+        if state.detail.target != nil {
             // A detail view fills the body; header and footer stay.
             DetailView.render(state, in: layout.body, into: &buffer, palette: palette)
             FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
-            if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
+            if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
             return
         }
-        ErrorsPane.render(state, in: layout.errors, into: &buffer, palette: palette)
-        LogsPane.render(state, in: layout.logs, into: &buffer, palette: palette)
-        MetricsPane.render(state, in: layout.metrics, into: &buffer, palette: palette)
-        StatusPane.render(state, in: layout.status, into: &buffer, palette: palette)
-        SourcesPane.render(state, in: layout.sources, into: &buffer, palette: palette)
+        ErrorsPane.render(
+            state.errors, filter: state.filter, screen: state.screen, in: layout.errors, into: &buffer, palette: palette
+        )
+        LogsPane.render(
+            state.logs, filter: state.filter, screen: state.screen, in: layout.logs, into: &buffer, palette: palette)
+        MetricsPane.render(
+            state.feeds.metrics, filter: state.filter, screen: state.screen, in: layout.metrics, into: &buffer,
+            palette: palette)
+        StatusPane.render(state.feeds, screen: state.screen, in: layout.status, into: &buffer, palette: palette)
+        SourcesPane.render(state.feeds, screen: state.screen, in: layout.sources, into: &buffer, palette: palette)
         FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
-        if state.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
+        if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
     }
 
     /// Draws a pane's border and title, focused or not, and returns the area inside it.
     /// `label` goes at the right of the top edge (a count, `following`, `paused`).
     static func frame(
-        _ pane: Pane, state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette,
+        _ pane: Pane, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette,
         label: String = "", title: String? = nil
     ) -> Rect {
-        let focused = state.focus == pane
+        let focused = screen.focus == pane
         let title = title ?? pane.title
         buffer.fill(area, style: palette[.text])
         buffer.drawBox(
             area, title: title, borderStyle: palette[focused ? .focusedBorder : .border],
-            titleStyle: palette[focused ? .focusedTitle : .title], unicode: state.unicode)
+            titleStyle: palette[focused ? .focusedTitle : .title], unicode: screen.unicode)
         let labelWidth = DisplayWidth.of(label)
         if !label.isEmpty, area.width >= DisplayWidth.of(title) + labelWidth + 10 {
             buffer.write(" \(label) ", x: area.maxX - labelWidth - 4, y: area.y, style: palette[.muted], clip: area)

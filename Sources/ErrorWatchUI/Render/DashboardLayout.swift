@@ -25,8 +25,9 @@ public struct DashboardLayout: Sendable, Hashable {
     /// The layout for `state`: its size, and whether Flows and Sources have anything to show.
     public init(for state: DashboardState) {
         self.init(
-            width: state.width, height: state.height, showsStatus: !state.statuses.isEmpty || state.sources.isEmpty,
-            sourceCount: state.sources.count)
+            width: state.screen.width, height: state.screen.height,
+            showsStatus: !state.feeds.statuses.isEmpty || state.feeds.sources.isEmpty,
+            sourceCount: state.feeds.sources.count)
     }
 
     /// The layout for a terminal of `width` × `height` cells, with `sourceCount` sources to list (none by default);

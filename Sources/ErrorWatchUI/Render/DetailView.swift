@@ -31,15 +31,15 @@ public enum DetailView {
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        guard let target = state.detail, !area.isEmpty else { return }
+        guard let target = state.detail.target, !area.isEmpty else { return }
         buffer.fill(area, style: palette[.text])
         buffer.drawBox(
             area, title: title(of: target, in: state), borderStyle: palette[.focusedBorder],
-            titleStyle: palette[.focusedTitle], unicode: state.unicode)
+            titleStyle: palette[.focusedTitle], unicode: state.screen.unicode)
         let inner = area.inset(by: 1)
         guard !inner.isEmpty else { return }
         let content = lines(of: target, in: state, width: inner.width - 2)
-        let scroll = clampedScroll(state.detailScroll, lines: content.count, rows: inner.height)
+        let scroll = clampedScroll(state.detail.scroll, lines: content.count, rows: inner.height)
         let hint = "\(min(content.count, scroll + inner.height))/\(content.count)"
         if area.width >= DisplayWidth.of(hint) + 20 {
             buffer.write(
@@ -75,7 +75,7 @@ public enum DetailView {
 
     /// The event with this sequence number, if Logs still keeps it.
     static func event(_ sequence: UInt64, in state: DashboardState) -> DashboardEvent? {
-        state.logs.last { $0.sequence == sequence }
+        state.logs.lines.last { $0.sequence == sequence }
     }
 
     /// The occurrences a group's view lists, newest first: an issue's (counted upstream), or the Logs lines that
@@ -84,13 +84,13 @@ public enum DetailView {
         switch target {
         case .event: return []
         case .issue(let fingerprint):
-            return state.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
+            return state.errors.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
         case .alert(let fingerprint):
             var found: [IssueRecord.Occurrence] = []
-            var index = state.logs.endIndex
-            while index > state.logs.startIndex, found.count < IssueRecord.occurrenceLimit {
+            var index = state.logs.lines.endIndex
+            while index > state.logs.lines.startIndex, found.count < IssueRecord.occurrenceLimit {
                 index -= 1
-                let event = state.logs[index]
+                let event = state.logs.lines[index]
                 guard event.fingerprint == fingerprint else { continue }
                 found.append(
                     IssueRecord.Occurrence(
@@ -112,18 +112,18 @@ public enum DetailView {
                 return [
                     Line([
                         ("This event is no longer kept in Logs (older than the last ", .muted),
-                        ("\(Format.count(state.logCapacity)) lines", .muted), (").", .muted),
+                        ("\(Format.count(state.logs.capacity)) lines", .muted), (").", .muted),
                     ])
                 ]
             }
             return eventLines(event, state: state, width: width)
         case .alert(let fingerprint):
-            guard let alert = state.alerts.first(where: { $0.fingerprint == fingerprint }) else {
+            guard let alert = state.errors.alerts.first(where: { $0.fingerprint == fingerprint }) else {
                 return [Line([("This alert expired.", .muted)])]
             }
             return alertLines(alert, state: state, width: width)
         case .issue(let fingerprint):
-            guard let issue = state.issues.first(where: { $0.fingerprint == fingerprint }) else {
+            guard let issue = state.errors.issues.first(where: { $0.fingerprint == fingerprint }) else {
                 return [Line([("This issue is no longer kept.", .muted)])]
             }
             return issueLines(issue, state: state, width: width)
@@ -161,7 +161,7 @@ public enum DetailView {
         field("Process", event.pid.map { "pid \($0)" })
         field("Host", event.host)
         field("From", event.from)
-        let age = state.now.timeIntervalSince(event.timestamp)
+        let age = state.screen.now.timeIntervalSince(event.timestamp)
         field("Time", Format.timestamp(event.timestamp) + "  (" + Format.relative(age) + ")")
         field("Received", event.receivedAt.map(Format.timestamp))
         let attributes = event.metadata.filter { !Self.shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
@@ -185,7 +185,7 @@ public enum DetailView {
                 lines += wrap(safe, width: width).map { Line([($0, .muted)]) }
             }
         }
-        if let handling = state.handling[event.sequence] {
+        if let handling = state.logs.handling(for: event.sequence) {
             section("Handling")
             lines += handlingLines(handling, state: state, width: width)
         }
@@ -213,7 +213,7 @@ public enum DetailView {
 
     /// The handler tree's path, outcome and `finally` result.
     static func handlingLines(_ handling: HandlingSummary, state: DashboardState, width: Int) -> [Line] {
-        let arrow = state.unicode ? " → " : " -> "
+        let arrow = state.screen.unicode ? " → " : " -> "
         return labelled(
             "Path", handling.path.isEmpty ? "(no node's action ran)" : handling.path.joined(separator: arrow),
             role: .text, width: width)
@@ -225,7 +225,7 @@ public enum DetailView {
     static func latestHandling(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
         guard
             let (occurrence, handling) = occurrences(of: target, in: state).lazy
-                .compactMap({ o in state.handling[o.sequence].map { (o, $0) } }).first
+                .compactMap({ o in state.logs.handling(for: o.sequence).map { (o, $0) } }).first
         else { return [] }
         return [
             Line([]),
@@ -246,12 +246,12 @@ public enum DetailView {
     /// The last ``breadcrumbLimit`` lines of the same service before `event`, oldest first; for an event whose
     /// producer gave no service name, of the same source (a pipe, a file, a connection, or this process).
     static func breadcrumbs(before event: DashboardEvent, in state: DashboardState) -> [DashboardEvent] {
-        guard let position = state.logs.lastIndex(where: { $0.sequence == event.sequence }) else { return [] }
+        guard let position = state.logs.lines.lastIndex(where: { $0.sequence == event.sequence }) else { return [] }
         var found: [DashboardEvent] = []
         var index = position
-        while index > state.logs.startIndex, found.count < breadcrumbLimit {
+        while index > state.logs.lines.startIndex, found.count < breadcrumbLimit {
             index -= 1
-            let candidate = state.logs[index]
+            let candidate = state.logs.lines[index]
             let same = event.service != nil ? candidate.service == event.service : candidate.from == event.from
             if same, candidate.service == event.service { found.append(candidate) }
         }
@@ -296,8 +296,8 @@ public enum DetailView {
                     (pad("Last 60 s"), .muted),
                     (
                         Sparkline.render(
-                            issue.perSecond(endingAt: state.now), width: min(60, width - labelWidth),
-                            unicode: state.unicode), .sparkline
+                            issue.perSecond(endingAt: state.screen.now), width: min(60, width - labelWidth),
+                            unicode: state.screen.unicode), .sparkline
                     ),
                 ]))
         }
@@ -308,10 +308,12 @@ public enum DetailView {
 
     static func times(first: Date, last: Date, state: DashboardState, width: Int) -> [Line] {
         labelled(
-            "First seen", Format.timestamp(first) + "  (" + Format.relative(state.now.timeIntervalSince(first)) + ")",
+            "First seen",
+            Format.timestamp(first) + "  (" + Format.relative(state.screen.now.timeIntervalSince(first)) + ")",
             role: .text, width: width)
             + labelled(
-                "Last seen", Format.timestamp(last) + "  (" + Format.relative(state.now.timeIntervalSince(last)) + ")",
+                "Last seen",
+                Format.timestamp(last) + "  (" + Format.relative(state.screen.now.timeIntervalSince(last)) + ")",
                 role: .text, width: width)
     }
 
@@ -319,7 +321,7 @@ public enum DetailView {
         let occurrences = occurrences(of: target, in: state)
         var lines = [Line([]), Line([("Occurrences, newest first", .title), ("   [ ] select, Enter opens", .muted)])]
         if occurrences.isEmpty { lines.append(Line([("none kept", .muted)])) }
-        let selected = min(state.detailOccurrence, max(0, occurrences.count - 1))
+        let selected = min(state.detail.occurrence, max(0, occurrences.count - 1))
         for (index, occurrence) in occurrences.enumerated() {
             let prefix =
                 Format.clock(occurrence.timestamp)

@@ -1,7 +1,7 @@
 /// The `Errors` pane, in one of two views (`v` switches):
 ///
 /// - **Alerts**: what users were told, coalesced with counts, newest first. Each row: severity marker, title and
-///   `×12`, code, category, age relative to `state.now`. An alert not seen for
+///   `×12`, code, category, age relative to `screen.now`. An alert not seen for
 ///   ``DashboardState/alertFadeAfter`` seconds is drawn dimmed. Background-origin errors never get here.
 /// - **Issues**: every error, background included, grouped by fingerprint: type, code, exact count, services,
 ///   first and last seen, and a sparkline of the last 60 s; by last seen or count (`O`).
@@ -10,25 +10,26 @@
 public enum ErrorsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
+        palette: Palette
     ) {
-        if state.errorsView == .issues {
-            renderIssues(state, in: area, into: &buffer, palette: palette)
+        if errors.view == .issues {
+            renderIssues(errors, filter: filter, screen: screen, in: area, into: &buffer, palette: palette)
             return
         }
-        let alerts = state.visibleAlerts
+        let alerts = errors.visibleAlerts(filter)
         let rows = max(0, area.height - 2)
-        let selected = selectedIndex(state, fingerprints: alerts.map(\.fingerprint))
-        let start = firstRow(state, count: alerts.count, rows: rows, selected: selected)
+        let selected = selectedIndex(errors, screen: screen, fingerprints: alerts.map(\.fingerprint))
+        let start = firstRow(errors, count: alerts.count, rows: rows, selected: selected)
         let inner = Dashboard.frame(
-            .errors, state: state, in: area, into: &buffer, palette: palette,
+            .errors, screen: screen, in: area, into: &buffer, palette: palette,
             label: label(
-                state, shown: start..<min(alerts.count, start + rows), matching: alerts.count,
-                total: state.alerts.count, noun: ("alert", "alerts")),
+                screen, shown: start..<min(alerts.count, start + rows), matching: alerts.count,
+                total: errors.alerts.count, noun: ("alert", "alerts")),
             title: "Alerts")
         guard !inner.isEmpty else { return }
         if alerts.isEmpty {
-            let text = state.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
+            let text = errors.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
@@ -39,7 +40,7 @@ public enum ErrorsPane {
         for row in 0..<shown.count {
             let y = inner.y + row
             drawRow(
-                alerts[start + row], state: state, x: inner.x, y: y, width: inner.width, wide: wide,
+                alerts[start + row], screen: screen, x: inner.x, y: y, width: inner.width, wide: wide,
                 codeWidth: codeWidth, into: &buffer, palette: palette)
             if start + row == selected {
                 highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
@@ -49,8 +50,8 @@ public enum ErrorsPane {
 
     /// The first row shown: the scroll position, moved so that the selection stays on screen when rows arrive above
     /// it or the Issues view re-sorts.
-    static func firstRow(_ state: DashboardState, count: Int, rows: Int, selected: Int?) -> Int {
-        var start = min(state.errorScroll, max(0, count - rows))
+    static func firstRow(_ errors: ErrorsState, count: Int, rows: Int, selected: Int?) -> Int {
+        var start = min(errors.scroll, max(0, count - rows))
         if let selected, rows > 0 {
             if selected < start { start = selected }
             if selected >= start + rows { start = selected - rows + 1 }
@@ -59,9 +60,9 @@ public enum ErrorsPane {
     }
 
     /// The selected row, when the pane is focused: the selected fingerprint's, else the first.
-    static func selectedIndex(_ state: DashboardState, fingerprints: [String]) -> Int? {
-        guard state.focus == .errors, !fingerprints.isEmpty else { return nil }
-        return state.selectedFingerprint.flatMap { fingerprints.firstIndex(of: $0) } ?? 0
+    static func selectedIndex(_ errors: ErrorsState, screen: ScreenState, fingerprints: [String]) -> Int? {
+        guard screen.focus == .errors, !fingerprints.isEmpty else { return nil }
+        return errors.selectedFingerprint.flatMap { fingerprints.firstIndex(of: $0) } ?? 0
     }
 
     /// Draws the selection over an already drawn row: the selection colours, keeping the text.
@@ -77,28 +78,31 @@ public enum ErrorsPane {
 
     /// The Issues view.
     static func renderIssues(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
+        palette: Palette
     ) {
-        let issues = state.visibleIssues
+        let issues = errors.visibleIssues(filter)
         let rows = max(0, area.height - 2)
-        let selected = selectedIndex(state, fingerprints: issues.map(\.fingerprint))
-        let start = firstRow(state, count: issues.count, rows: rows, selected: selected)
+        let selected = selectedIndex(errors, screen: screen, fingerprints: issues.map(\.fingerprint))
+        let start = firstRow(errors, count: issues.count, rows: rows, selected: selected)
         var text = label(
-            state, shown: start..<min(issues.count, start + rows), matching: issues.count, total: state.issues.count,
+            screen, shown: start..<min(issues.count, start + rows), matching: issues.count,
+            total: errors.issues.count,
             noun: ("issue", "issues"))
-        if !text.isEmpty { text += " · by \(state.issueOrder.rawValue)" }
+        if !text.isEmpty { text += " · by \(errors.issueOrder.rawValue)" }
         let inner = Dashboard.frame(
-            .errors, state: state, in: area, into: &buffer, palette: palette, label: text, title: "Issues")
+            .errors, screen: screen, in: area, into: &buffer, palette: palette, label: text, title: "Issues")
         guard !inner.isEmpty else { return }
         if issues.isEmpty {
-            let text = state.issues.isEmpty ? "No errors yet." : "No issues match the filters."
+            let text = errors.issues.isEmpty ? "No errors yet." : "No issues match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
         for row in 0..<min(inner.height, issues.count - start) {
             let y = inner.y + row
             drawIssue(
-                issues[start + row], state: state, x: inner.x, y: y, width: inner.width, into: &buffer, palette: palette
+                issues[start + row], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer,
+                palette: palette
             )
             if start + row == selected {
                 highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
@@ -108,15 +112,15 @@ public enum ErrorsPane {
 
     /// One issue: marker, type, services, then on the right count, code, sparkline, first and last seen.
     static func drawIssue(
-        _ issue: IssueRecord, state: DashboardState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
+        _ issue: IssueRecord, screen: ScreenState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
         let severity = palette.style(for: issue.severity)
         let row = Rect(x: x, y: y, width: width, height: 1)
-        buffer.write(state.unicode ? "●" : "*", x: x, y: y, style: severity, clip: row)
+        buffer.write(screen.unicode ? "●" : "*", x: x, y: y, style: severity, clip: row)
         let count = Format.count(issue.count)
-        let last = Format.age(state.now.timeIntervalSince(issue.lastSeen))
-        let first = Format.age(state.now.timeIntervalSince(issue.firstSeen))
+        let last = Format.age(screen.now.timeIntervalSince(issue.lastSeen))
+        let first = Format.age(screen.now.timeIntervalSince(issue.firstSeen))
         let sparkWidth = width >= 100 ? 20 : width >= 80 ? 12 : 0
         // Right-hand columns: count (8), code (7), sparkline, first (5), last (5).
         let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
@@ -139,7 +143,8 @@ public enum ErrorsPane {
         at += 7
         if sparkWidth > 0 {
             buffer.write(
-                Sparkline.render(issue.perSecond(endingAt: state.now), width: sparkWidth, unicode: state.unicode),
+                Sparkline.render(
+                    issue.perSecond(endingAt: screen.now), width: sparkWidth, unicode: screen.unicode),
                 x: at, y: y,
                 width: sparkWidth, style: palette[.sparkline])
             at += sparkWidth + 1
@@ -157,21 +162,21 @@ public enum ErrorsPane {
 
     /// `5 alerts`, `1–3 of 5 alerts` when some are scrolled out of view, `2 of 5 alerts` when filtered.
     static func label(
-        _ state: DashboardState, shown: Range<Int>, matching: Int, total: Int, noun nouns: (String, String)
+        _ screen: ScreenState, shown: Range<Int>, matching: Int, total: Int, noun nouns: (String, String)
     ) -> String {
         guard total > 0 else { return "" }
         let noun = total == 1 ? nouns.0 : nouns.1
-        let dash = state.unicode ? "–" : "-"
+        let dash = screen.unicode ? "–" : "-"
         let range = shown.count < matching ? "\(shown.lowerBound + 1)\(dash)\(shown.upperBound) of " : ""
         if matching < total { return range.isEmpty ? "\(matching) of \(total) \(noun)" : range + "\(matching) shown" }
         return range.isEmpty ? "\(total) \(noun)" : range + "\(total) \(noun)"
     }
 
     static func drawRow(
-        _ alert: AlertRecord, state: DashboardState, x: Int, y: Int, width: Int, wide: Bool, codeWidth: Int = 6,
+        _ alert: AlertRecord, screen: ScreenState, x: Int, y: Int, width: Int, wide: Bool, codeWidth: Int = 6,
         into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let age = state.now.timeIntervalSince(alert.lastSeen)
+        let age = screen.now.timeIntervalSince(alert.lastSeen)
         let faded = age > DashboardState.alertFadeAfter
         let dim: CellAttributes = faded ? .dim : []
         let severity = palette.style(for: alert.severity).adding(dim)
@@ -181,9 +186,9 @@ public enum ErrorsPane {
         // Right-hand columns: code (`codeWidth`), category (15 on wide panes), age (4), each after one space.
         let rightWidth = codeWidth + 1 + (wide ? 16 : 0) + 5
         let titleWidth = max(0, width - 2 - rightWidth)
-        buffer.write(state.unicode ? "●" : "*", x: x, y: y, style: severity, clip: nil)
+        buffer.write(screen.unicode ? "●" : "*", x: x, y: y, style: severity, clip: nil)
         var column = x + 2
-        let count = alert.count > 1 ? (state.unicode ? " ×" : " x") + Format.count(alert.count) : ""
+        let count = alert.count > 1 ? (screen.unicode ? " ×" : " x") + Format.count(alert.count) : ""
         let countWidth = DisplayWidth.of(count)
         let title = DisplayWidth.truncate(alert.title, to: max(1, titleWidth - countWidth))
         column = buffer.write(

@@ -7,7 +7,7 @@ public enum HelpOverlay {
     ) {
         // The dashboard's keys on the left; on the right the attached apps' keys, the query syntax, and a legend
         // of the panes' glyphs when there is room. One column on narrow terminals.
-        let apps = state.apps.filter { !$0.bindings.isEmpty }
+        let apps = state.feeds.apps.filter { !$0.bindings.isEmpty }
         let syntax = QuerySyntax.lines.map {
             KeyBinding(keys: [], keyLabel: $0.syntax, command: .dashboard(.beginTextFilter), summary: $0.meaning)
         }
@@ -48,7 +48,7 @@ public enum HelpOverlay {
         buffer.fill(box, style: background)
         buffer.drawBox(
             box, title: "Help · keys", borderStyle: palette[.focusedBorder].on(background),
-            titleStyle: palette[.focusedTitle], unicode: state.unicode)
+            titleStyle: palette[.focusedTitle], unicode: state.screen.unicode)
         let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
         buffer.write(
             "Esc or ? closes", x: box.maxX - 19, y: box.maxY - 1, style: palette[.muted].on(background),
@@ -104,7 +104,7 @@ public enum HelpOverlay {
 
     /// Glyph, role and meaning of the marks drawn in the panes.
     static func legend(_ state: DashboardState) -> [(String, ThemeRole, String)] {
-        let u = state.unicode
+        let u = state.screen.unicode
         return [
             (u ? "●" : "*", .severityError, "alert, coloured by severity"),
             (u ? "×12" : "x12", .alert, "errors coalesced in one alert"),

@@ -1,56 +1,59 @@
 /// The `Logs` pane: every event and log line, oldest at the top, with time, level, source, type and message.
 ///
-/// It follows the tail unless scrolled (`logScroll > 0`) or paused. Only the visible rows are looked at: walking
+/// It follows the tail unless scrolled (`logs.scroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ logs: LogsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
+        palette: Palette
     ) {
         var label: String
-        if state.isPaused {
+        if logs.isPaused {
             label = "paused"
-        } else if state.logScroll > 0 {
-            label = "\(Format.count(state.logScroll)) newer ↓"
+        } else if logs.scroll > 0 {
+            label = "\(Format.count(logs.scroll)) newer ↓"
         } else {
-            label = state.logs.isEmpty ? "" : "following"
+            label = logs.lines.isEmpty ? "" : "following"
         }
-        if state.isFiltering {
-            let counts = "\(Format.count(state.filteredLogs.count)) of \(Format.count(state.logs.count))"
+        if filter.isActive {
+            let counts = "\(Format.count(logs.filtered.count)) of \(Format.count(logs.lines.count))"
             label = label.isEmpty ? counts : counts + " · " + label
         }
         let inner = Dashboard.frame(
-            .logs, state: state, in: area, into: &buffer, palette: palette,
-            label: state.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
+            .logs, screen: screen, in: area, into: &buffer, palette: palette,
+            label: screen.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
-        let rows = visibleRows(state, count: inner.height)
+        let rows = visibleRows(logs, filter: filter, count: inner.height)
         if rows.isEmpty {
-            let text = state.logs.isEmpty ? "Waiting for events…" : "No lines match the filters."
+            let text = logs.lines.isEmpty ? "Waiting for events…" : "No lines match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
         for (offset, event) in rows.enumerated() {
             drawRow(
-                event, state: state, x: inner.x, y: inner.y + offset, width: inner.width, into: &buffer,
+                event, logs: logs, filter: filter, screen: screen, x: inner.x, y: inner.y + offset, width: inner.width,
+                into: &buffer,
                 palette: palette)
         }
     }
 
-    /// The events on screen, oldest first: at most `count`, ending `logScroll` matching lines before the newest.
-    public static func visibleRows(_ state: DashboardState, count: Int) -> [DashboardEvent] {
+    /// The events on screen, oldest first: at most `count`, ending `logs.scroll` matching lines before the newest.
+    public static func visibleRows(_ logs: LogsState, filter: FilterState, count: Int) -> [DashboardEvent] {
         guard count > 0 else { return [] }
         // The matching lines are kept by the reducer as they arrive: the view is a slice, whatever the history.
-        let lines = state.matchingLogs
-        let skip = min(max(0, state.logScroll), max(0, lines.count - count))
+        let lines = logs.matching(filter)
+        let skip = min(max(0, logs.scroll), max(0, lines.count - count))
         let end = lines.count - skip
         return Array(lines[max(0, end - count)..<end])
     }
 
     static func drawRow(
-        _ event: DashboardEvent, state: DashboardState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
+        _ event: DashboardEvent, logs: LogsState, filter: FilterState, screen: ScreenState, x: Int, y: Int, width: Int,
+        into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
-        let selected = event.sequence == state.selectedSequence
+        let selected = event.sequence == logs.selectedSequence
         let base = selected ? palette[.selection] : palette[.text]
         func styled(_ style: CellStyle) -> CellStyle { selected ? style.on(base).adding(.bold) : style }
         if selected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: base) }
@@ -84,10 +87,10 @@ public enum LogsPane {
         let room = x + width - column
         buffer.write(" " + message, x: column, y: y, width: room, style: styled(messageStyle))
         // What the query's words, phrases and regexes matched, highlighted in the message as drawn.
-        guard !state.query.isEmpty, room > 1 else { return }
+        guard !filter.query.isEmpty, room > 1 else { return }
         let shown = DisplayWidth.truncate(message, to: room - 1)
         let highlight = palette[.filter].adding([.bold, .reverse])
-        for range in state.query.highlights(in: shown) {
+        for range in filter.query.highlights(in: shown) {
             let start = column + 1 + DisplayWidth.of(shown[..<range.lowerBound])
             guard start < x + width else { break }
             buffer.write(

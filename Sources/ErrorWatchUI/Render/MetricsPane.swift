@@ -6,11 +6,12 @@ import ErrorStreaming
 public enum MetricsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ metrics: MetricsSnapshot, filter: FilterState, screen: ScreenState, in area: Rect,
+        into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let inner = Dashboard.frame(.metrics, state: state, in: area, into: &buffer, palette: palette)
+        let inner = Dashboard.frame(.metrics, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
-        let m = state.metrics
+        let m = metrics
         var y = inner.y
         let x = inner.x + 1
         let width = inner.width - 1
@@ -31,9 +32,9 @@ public enum MetricsPane {
             let rate = m.errorRatePerSecond.last ?? 0
             let suffix = " \(Format.count(rate))/s"
             var column = buffer.write("rate ", x: row.x, y: row.y, style: palette[.muted], clip: row)
-            let sparkWidth = max(0, min(state.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
+            let sparkWidth = max(0, min(screen.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
             column = buffer.write(
-                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: state.unicode),
+                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: screen.unicode),
                 x: column, y: row.y, style: palette[.sparkline], clip: row)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
@@ -45,7 +46,8 @@ public enum MetricsPane {
             let rows = inner.maxY - y
             let typeBottom = m.series.isEmpty ? inner.maxY : y + max(1, (rows + 1) / 2)
             y = drawCompactTypes(
-                state, x: x, y: y, width: width, bottom: typeBottom, into: &buffer, palette: palette)
+                metrics, filter: filter, screen: screen, x: x, y: y, width: width, bottom: typeBottom, into: &buffer,
+                palette: palette)
             drawSeries(
                 m.series, x: x, y: y, width: width, bottom: inner.maxY, heading: false, into: &buffer,
                 palette: palette)
@@ -63,7 +65,9 @@ public enum MetricsPane {
         if inner.maxY - y > typeRows { y += 1 }
         let typeWidth = side ? width * 55 / 100 : width
         let top = y
-        y = drawTypes(state, x: x, y: y, width: typeWidth, bottom: inner.maxY, into: &buffer, palette: palette)
+        y = drawTypes(
+            metrics, filter: filter, screen: screen, x: x, y: y, width: typeWidth, bottom: inner.maxY, into: &buffer,
+            palette: palette)
         if side {
             drawCategories(
                 m, x: x + typeWidth + 2, y: top, width: width - typeWidth - 2, bottom: inner.maxY,
@@ -158,20 +162,21 @@ public enum MetricsPane {
     }
 
     static func drawTypes(
-        _ state: DashboardState, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        _ metrics: MetricsSnapshot, filter: FilterState, screen: ScreenState, x: Int, y start: Int, width: Int,
+        bottom: Int, into buffer: inout ScreenBuffer,
         palette: Palette
     ) -> Int {
         var y = start
         buffer.write("by type", x: x, y: y, width: width, style: palette[.muted].adding(.underline), padding: false)
         y += 1
-        let types = state.metrics.errorsByType
+        let types = metrics.errorsByType
         if types.isEmpty, y < bottom {
             buffer.write("no errors yet", x: x, y: y, width: width, style: palette[.muted])
             return y + 1
         }
         for (index, type) in types.prefix(9).enumerated() where y < bottom {
-            let active = state.typeFilter.contains(type.name)
-            let mark = active ? (state.unicode ? "▸" : ">") : " "
+            let active = filter.types.contains(type.name)
+            let mark = active ? (screen.unicode ? "▸" : ">") : " "
             let count = Format.count(type.count)
             let nameWidth = max(1, width - 3 - count.count - 1)
             let style = active ? palette[.filter] : palette[.text]
@@ -182,7 +187,7 @@ public enum MetricsPane {
             y += 1
         }
         // The rest in one row with its exact count: types past the ninth, and those past the table's thousand.
-        let other = state.metrics.otherTypeErrors
+        let other = metrics.otherTypeErrors
         let hidden = types.dropFirst(9).reduce(0) { $0 + $1.count } + other
         if hidden > 0, y < bottom {
             let label =
@@ -197,15 +202,16 @@ public enum MetricsPane {
     }
 
     static func drawCompactTypes(
-        _ state: DashboardState, x: Int, y start: Int, width: Int, bottom: Int, into buffer: inout ScreenBuffer,
+        _ metrics: MetricsSnapshot, filter: FilterState, screen: ScreenState, x: Int, y start: Int, width: Int,
+        bottom: Int, into buffer: inout ScreenBuffer,
         palette: Palette
     ) -> Int {
         guard start < bottom else { return start }
         var y = start
         var column = buffer.write(
             "types", x: x, y: y, style: palette[.muted], clip: Rect(x: x, y: y, width: width, height: 1))
-        for (index, type) in state.metrics.errorsByType.prefix(9).enumerated() {
-            let active = state.typeFilter.contains(type.name)
+        for (index, type) in metrics.errorsByType.prefix(9).enumerated() {
+            let active = filter.types.contains(type.name)
             let item = "  \(index + 1) \(type.name) \(Format.count(type.count))"
             let itemWidth = DisplayWidth.of(item)
             if column + itemWidth > x + width {

@@ -3,20 +3,23 @@
 public enum SourcesPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched. An empty area draws nothing.
     public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ feeds: FeedsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
         guard !area.isEmpty else { return }
-        let connected = state.sources.filter { $0.health == .ok || $0.health == .degraded }.count
-        var label = "\(connected) of \(Format.count(state.sources.count + state.forgottenSources)) live"
-        if state.forgottenSources > 0 { label += " · \(Format.count(state.forgottenSources)) ended unlisted" }
-        let inner = Dashboard.frame(.sources, state: state, in: area, into: &buffer, palette: palette, label: label)
+        let connected = feeds.sources.filter { $0.health == .ok || $0.health == .degraded }.count
+        var label = "\(connected) of \(Format.count(feeds.sources.count + feeds.forgottenSources)) live"
+        if feeds.forgottenSources > 0 {
+            label += " · \(Format.count(feeds.forgottenSources)) ended unlisted"
+        }
+        let inner = Dashboard.frame(.sources, screen: screen, in: area, into: &buffer, palette: palette, label: label)
         guard !inner.isEmpty else { return }
-        let shown = state.sources.suffix(inner.height)
+        let shown = feeds.sources.suffix(inner.height)
         let nameWidth = min(16, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: source.health)
-            buffer.write(source.health.glyph(unicode: state.unicode), x: inner.x + 1, y: y, width: 2, style: health)
+            buffer.write(
+                source.health.glyph(unicode: screen.unicode), x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
             buffer.write(
                 source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])

@@ -4,29 +4,30 @@
 public enum StatusPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
+        _ feeds: FeedsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let inner = Dashboard.frame(.status, state: state, in: area, into: &buffer, palette: palette)
+        let inner = Dashboard.frame(.status, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
-        if state.statuses.isEmpty {
+        if feeds.statuses.isEmpty {
             buffer.write(
                 "No statuses published.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        let services = Set(state.statuses.map { $0.service ?? "" })
+        let services = Set(feeds.statuses.map { $0.service ?? "" })
         let qualify = services.count > 1
         func label(_ status: StatusEntry) -> String {
             guard qualify, let service = status.service, !service.isEmpty else { return status.name }
             return service + "/" + status.name
         }
-        let overflow = state.statuses.count > inner.height
-        let shown = state.statuses.prefix(overflow ? max(0, inner.height - 1) : inner.height)
+        let overflow = feeds.statuses.count > inner.height
+        let shown = feeds.statuses.prefix(overflow ? max(0, inner.height - 1) : inner.height)
         let nameWidth = min(qualify ? 22 : 12, shown.map { DisplayWidth.of(label($0)) }.max() ?? 4)
         let stateWidth = min(max(8, inner.width / 3), 20, shown.map { DisplayWidth.of($0.state) }.max() ?? 8)
         for (row, status) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: status.health)
-            buffer.write(status.health.glyph(unicode: state.unicode), x: inner.x + 1, y: y, width: 2, style: health)
+            buffer.write(
+                status.health.glyph(unicode: screen.unicode), x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
             buffer.write(
                 label(status), x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
@@ -34,7 +35,7 @@ public enum StatusPane {
             guard column < inner.maxX else { continue }
             buffer.write(status.state, x: column, y: y, width: min(stateWidth, inner.maxX - column), style: health)
             column += stateWidth + 1
-            let age = Format.age(state.now.timeIntervalSince(status.changedAt))
+            let age = Format.age(screen.now.timeIntervalSince(status.changedAt))
             let ageWidth = age.count + 1
             guard column < inner.maxX - ageWidth else { continue }
             buffer.write(
@@ -43,7 +44,7 @@ public enum StatusPane {
         }
         if overflow {
             buffer.write(
-                "+\(state.statuses.count - shown.count) more", x: inner.x + 3, y: inner.y + shown.count,
+                "+\(feeds.statuses.count - shown.count) more", x: inner.x + 3, y: inner.y + shown.count,
                 width: inner.width - 3, style: palette[.muted])
         }
     }

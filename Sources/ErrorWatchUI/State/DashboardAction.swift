@@ -30,6 +30,10 @@ public enum DashboardAction: Sendable {
     case resized(width: Int, height: Int)
     /// A theme file was loaded: it is added to (or replaces, by name) the theme list and becomes current.
     case themeLoaded(Theme)
+    /// The theme to show was chosen (at launch, from `--theme`): `index` into the theme list, clamped to it.
+    case themeSelected(Int)
+    /// The terminal turned out to show at most `depth` colours; a deeper setting is lowered to it.
+    case colorDepthDetected(ColorDepth)
     /// A theme file failed to load: the current theme stays, the reason goes to the status line.
     case themeFailed(String)
     /// A message for the status line.
@@ -38,16 +42,4 @@ public enum DashboardAction: Sendable {
     case sourcesChanged([SourceStatus])
     /// How many ended sources the runtime no longer lists (it keeps the most recent ones): the total so far.
     case sourcesForgotten(Int)
-}
-
-/// Work for the runtime to do after a state change; the reducer itself does none.
-public enum DashboardEffect: Sendable, Hashable {
-    /// Restore the terminal and exit.
-    case quit
-    /// Repaint every cell (Ctrl-L), not just the diff.
-    case redrawAll
-    /// Hand a command to the attached app that offered it.
-    case appCommand(AppCommand)
-    /// Save these events (everything kept that matches the filters, oldest first) to a file.
-    case export([DashboardEvent])
 }

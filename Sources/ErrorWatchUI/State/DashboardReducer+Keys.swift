@@ -1,20 +1,25 @@
-/// Key handling: the keymap decides what a key means; this file decides what that does to the state.
+/// Key handling: the keymap decides what a key means; this file decides what that does to the state. Keys reach
+/// across slices (a query changes what Logs and Errors list), so the root reducer handles them, through each
+/// slice's own operations.
 extension DashboardReducer {
-    /// Returns whether the state changed.
+    /// Returns whether the state changed. When the key changed what the filters let through, the Logs slice's
+    /// filtered lines are rebuilt once.
     static func handleKey(_ key: Key, state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
-        if state.isEditingFilter, let handled = editFilter(key, state: &state) { return handled }
-        if state.detail != nil, state.showsHelp {
+        let filter = state.filter
+        defer { if !state.filter.selectsSameLines(as: filter) { state.logs.refilter(state.filter) } }
+        if state.filter.isEditing, let handled = editFilter(key, state: &state) { return handled }
+        if state.detail.target != nil, state.screen.showsHelp {
             // Help over a detail view: only closing it, so `q` never quits from under two layers.
             guard key == .character("?") || key == .escape || key == .character("q") else { return false }
-            state.showsHelp = false
+            state.screen.showsHelp = false
             return true
         }
-        if state.detail != nil, let handled = handleDetailKey(key, state: &state) { return handled }
+        if state.detail.target != nil, let handled = handleDetailKey(key, state: &state) { return handled }
         guard let binding = state.keymap.binding(for: key) else { return false }
         switch binding.command {
         case .app(let command):
             effects.append(.appCommand(command))
-            state.statusMessage = "▶ " + binding.summary
+            state.screen.statusMessage = "▶ " + binding.summary
             return true
         case .dashboard(let command):
             return perform(command, key: key, state: &state, effects: &effects)
@@ -26,29 +31,29 @@ extension DashboardReducer {
     static func editFilter(_ key: Key, state: inout DashboardState) -> Bool? {
         switch key {
         case .character(let c):
-            guard state.queryDraft.count < 200 else { return false }
-            state.queryDraft += Sanitizer.sanitize(String(c))
-            state.queryError = nil
+            guard state.filter.draft.count < 200 else { return false }
+            state.filter.draft += Sanitizer.sanitize(String(c))
+            state.filter.error = nil
         case .backspace, .delete:
-            guard !state.queryDraft.isEmpty else { return false }
-            state.queryDraft.removeLast()
-            state.queryError = nil
+            guard !state.filter.draft.isEmpty else { return false }
+            state.filter.draft.removeLast()
+            state.filter.error = nil
         case .enter:
-            switch Query.parse(state.queryDraft) {
+            switch Query.parse(state.filter.draft) {
             case .success(let query):
-                state.query = query
-                state.isEditingFilter = false
-                state.queryError = nil
-                state.logScroll = 0
-                state.errorScroll = 0
-                state.selectedFingerprint = nil
+                state.filter.query = query
+                state.filter.isEditing = false
+                state.filter.error = nil
+                state.logs.scroll = 0
+                state.errors.scroll = 0
+                state.errors.selectedFingerprint = nil
             case .failure(let error):
-                state.queryError = error
+                state.filter.error = error
             }
         case .escape:
-            state.isEditingFilter = false
-            state.queryError = nil
-            state.queryDraft = state.query.text
+            state.filter.isEditing = false
+            state.filter.error = nil
+            state.filter.draft = state.filter.query.text
         default:
             return nil
         }
@@ -62,122 +67,85 @@ extension DashboardReducer {
         let layout = DashboardLayout(for: state)
         let shown = Pane.allCases.filter { !layout.rect(of: $0).isEmpty }
         let panes = shown.isEmpty ? [Pane.errors] : shown
-        let scrollsLogs = state.focus != .errors
+        let focus = state.screen.focus
         switch command {
         case .quit:
             state.quitRequested = true
             effects.append(.quit)
         case .toggleHelp:
-            state.showsHelp.toggle()
+            state.screen.showsHelp.toggle()
         case .focusNext:
-            state.focus = panes[((panes.firstIndex(of: state.focus) ?? -1) + 1) % panes.count]
+            state.screen.focus = panes[((panes.firstIndex(of: focus) ?? -1) + 1) % panes.count]
         case .focusPrevious:
-            state.focus = panes[((panes.firstIndex(of: state.focus) ?? 0) + panes.count - 1) % panes.count]
+            state.screen.focus = panes[((panes.firstIndex(of: focus) ?? 0) + panes.count - 1) % panes.count]
         case .scrollUp, .scrollDown, .pageUp, .pageDown, .scrollTop, .scrollBottom:
-            if scrollsLogs { scrollLogs(command, state: &state) } else { moveErrorSelection(command, state: &state) }
+            if focus != .errors {
+                state.logs.scroll(command, rows: max(1, layout.logRows), filter: state.filter)
+            } else {
+                moveErrorSelection(command, state: &state)
+            }
         case .beginTextFilter:
-            state.isEditingFilter = true
-            state.queryDraft = state.query.text
-            state.queryError = nil
-            state.showsHelp = false
+            state.filter.isEditing = true
+            state.filter.draft = state.filter.query.text
+            state.filter.error = nil
+            state.screen.showsHelp = false
         case .cancel:
-            if state.showsHelp {
-                state.showsHelp = false
-            } else if !state.detailStack.isEmpty {
-                closeDetail(state: &state)
-            } else if !state.query.isEmpty {
-                state.query = .empty
-                state.logScroll = 0
-            } else if state.selectedSequence != nil {
-                state.selectedSequence = nil
+            if state.screen.showsHelp {
+                state.screen.showsHelp = false
+            } else if !state.detail.stack.isEmpty {
+                state.detail.close()
+            } else if !state.filter.query.isEmpty {
+                state.filter.query = .empty
+                state.logs.scroll = 0
+            } else if state.logs.selectedSequence != nil {
+                state.logs.selectedSequence = nil
             } else {
                 return false
             }
         case .toggleTypeFilter:
             guard case .character(let c) = key, let digit = c.wholeNumberValue else { return false }
-            let types = state.metrics.errorsByType
+            let types = state.feeds.metrics.errorsByType
             guard digit >= 1, digit <= types.count else {
-                state.statusMessage = "no error type \(digit) in Metrics"
+                state.screen.statusMessage = "no error type \(digit) in Metrics"
                 return true
             }
-            let name = types[digit - 1].name
-            if state.typeFilter.contains(name) { state.typeFilter.remove(name) } else { state.typeFilter.insert(name) }
-            state.logScroll = 0
-            state.errorScroll = 0
+            state.filter.toggleType(types[digit - 1].name)
+            state.logs.scroll = 0
+            state.errors.scroll = 0
         case .clearTypeFilters:
-            guard !state.typeFilter.isEmpty else { return false }
-            state.typeFilter = []
-            state.logScroll = 0
+            guard !state.filter.types.isEmpty else { return false }
+            state.filter.types = []
+            state.logs.scroll = 0
         case .togglePause:
-            if state.isPaused {
-                state.isPaused = false
-                state.arrivedWhilePaused = 0
-                state.logScroll = 0
-            } else {
-                state.isPaused = true
-            }
+            state.logs.togglePause()
         case .nextError, .previousError:
             return selectError(newer: command == .nextError, state: &state)
         case .cycleTheme:
-            guard state.themes.count > 1 else {
-                state.statusMessage = "only one theme loaded"
-                return true
-            }
-            state.themeIndex = (state.themeIndex + 1) % state.themes.count
-            state.statusMessage = "theme \(state.theme.name)"
+            state.screen.cycleTheme()
         case .redraw:
             effects.append(.redrawAll)
         case .openDetail:
             return openDetail(state: &state)
         case .toggleErrorsView:
-            state.errorsView = state.errorsView == .alerts ? .issues : .alerts
-            state.selectedFingerprint = nil
-            state.errorScroll = 0
-            state.focus = .errors
+            state.errors.view = state.errors.view == .alerts ? .issues : .alerts
+            state.errors.selectedFingerprint = nil
+            state.errors.scroll = 0
+            state.screen.focus = .errors
         case .saveMatching:
             let matching = state.matchingLogs
             guard !matching.isEmpty else {
-                state.statusMessage = "nothing to save: no kept event matches"
+                state.screen.statusMessage = "nothing to save: no kept event matches"
                 return true
             }
             effects.append(.export(Array(matching)))
-            state.statusMessage = "saving \(Format.count(matching.count)) events…"
+            state.screen.statusMessage = "saving \(Format.count(matching.count)) events…"
         case .cycleIssueOrder:
             let orders = IssueOrder.allCases
-            state.issueOrder = orders[(orders.firstIndex(of: state.issueOrder)! + 1) % orders.count]
-            state.errorsView = .issues
-            state.statusMessage = "issues by \(state.issueOrder.rawValue)"
+            state.errors.issueOrder = orders[(orders.firstIndex(of: state.errors.issueOrder)! + 1) % orders.count]
+            state.errors.view = .issues
+            state.screen.statusMessage = "issues by \(state.errors.issueOrder.rawValue)"
         }
         return true
-    }
-
-    static func scrollLogs(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = max(1, DashboardLayout(for: state).logRows)
-        let total = state.matchingLogs.count
-        let maximum = max(0, total - rows)
-        switch command {
-        case .scrollUp: state.logScroll += 1
-        case .scrollDown: state.logScroll -= 1
-        case .pageUp: state.logScroll += rows
-        case .pageDown: state.logScroll -= rows
-        case .scrollTop: state.logScroll = maximum
-        default: state.logScroll = 0
-        }
-        state.logScroll = min(max(0, state.logScroll), maximum)
-    }
-
-    static func scrollErrors(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = max(1, DashboardLayout(for: state).errorRows)
-        let maximum = max(0, state.visibleAlerts.count - rows)
-        switch command {
-        case .scrollUp: state.errorScroll -= 1
-        case .scrollDown: state.errorScroll += 1
-        case .pageUp: state.errorScroll -= rows
-        case .pageDown: state.errorScroll += rows
-        case .scrollTop: state.errorScroll = 0
-        default: state.errorScroll = maximum
-        }
-        state.errorScroll = min(max(0, state.errorScroll), maximum)
     }
 
     /// `e` selects the next (newer) error line, `E` the previous (older) one; with nothing selected both select
@@ -186,11 +154,12 @@ extension DashboardReducer {
         let filtered = state.matchingLogs
         let errors = filtered.indices.filter { filtered[$0].kind == .error }
         guard let newest = errors.last else {
-            state.statusMessage = "no errors in Logs"
+            state.screen.statusMessage = "no errors in Logs"
             return true
         }
         var target = newest
-        if let selected = state.selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected })
+        if let selected = state.logs.selectedSequence,
+            let position = filtered.firstIndex(where: { $0.sequence == selected })
         {
             if newer {
                 target = errors.first { $0 > position } ?? position
@@ -198,12 +167,12 @@ extension DashboardReducer {
                 target = errors.last { $0 < position } ?? position
             }
         }
-        state.selectedSequence = filtered[target].sequence
-        state.focus = .logs
+        state.logs.selectedSequence = filtered[target].sequence
+        state.screen.focus = .logs
         let rows = max(1, DashboardLayout(for: state).logRows)
-        let bottom = filtered.count - state.logScroll
+        let bottom = filtered.count - state.logs.scroll
         if target >= bottom || target < bottom - rows {
-            state.logScroll = min(max(0, filtered.count - target - rows / 2 - 1), max(0, filtered.count - rows))
+            state.logs.scroll = min(max(0, filtered.count - target - rows / 2 - 1), max(0, filtered.count - rows))
         }
         return true
     }

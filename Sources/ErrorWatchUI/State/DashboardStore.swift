@@ -22,8 +22,4 @@ public struct DashboardStore: Sendable {
 
     /// Increases whenever something visible changed; a driver redraws only when it differs from its last frame's.
     public var generation: UInt64 { state.generation }
-
-    /// Changes the state outside the reducer, for settings the driver owns before the first frame (for example
-    /// the colour depth the terminal turned out to support).
-    public mutating func configure(_ body: (inout DashboardState) -> Void) { body(&state) }
 }

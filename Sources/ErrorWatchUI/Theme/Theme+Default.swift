@@ -5,7 +5,7 @@ extension Theme {
     /// It is `Themes/default.json`, compiled in by `scripts/embed-themes.sh` (`ThemeTests` checks).
     public static let `default`: Theme = {
         do {
-            return try ThemeLoader.parse(
+            return try ThemeParser.parse(
                 Data(defaultJSON.utf8), file: "<built-in default>", defaultName: "default", fallback: nil
             ).theme
         } catch {
@@ -17,7 +17,7 @@ extension Theme {
     /// folder can cycle all of them. A file that does not parse is left out (`ThemeTests` checks none is).
     public static let builtIn: [Theme] = {
         let parsed = builtInFiles.compactMap { file in
-            try? ThemeLoader.parse(Data(file.json.utf8), file: "<built-in \(file.name)>", defaultName: file.name).theme
+            try? ThemeParser.parse(Data(file.json.utf8), file: "<built-in \(file.name)>", defaultName: file.name).theme
         }
         return [Theme.default] + parsed.filter { $0.name != Theme.default.name }
     }()

@@ -1,105 +1,19 @@
 import Foundation
 
-/// A problem with a theme file: where it is (file; line and column for malformed JSON; key for a bad entry)
-/// and what is wrong.
-public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The theme file's path as given.
-    public var file: String
-    /// 1-based line of a JSON syntax error.
-    public var line: Int?
-    /// 1-based column (in characters) of a JSON syntax error.
-    public var column: Int?
-    /// The offending key, dotted: `roles.severityError.fg`.
-    public var key: String?
-    /// What is wrong, for a person.
-    public var message: String
-
-    /// A theme problem.
-    public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.key = key
-        self.message = message
-    }
-
-    /// `Themes/bad.json:3:5: malformed JSON: …` or `Themes/odd.json: roles.blurple: unknown role`.
-    public var description: String {
-        var place = file
-        if let line { place += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-        return "\(place): " + (key.map { "\($0): " } ?? "") + message
-    }
-}
-
-/// A theme and the non-fatal problems met while loading it (unknown roles, invalid colours: those roles were
-/// taken from the default theme).
-public struct LoadedTheme: Sendable, Hashable {
-    /// The usable theme, missing or invalid roles filled from the default.
-    public var theme: Theme
-    /// Non-fatal problems, in key order; empty for a clean file.
-    public var problems: [ThemeError]
-}
-
-/// Reads theme files. The only I/O in ErrorWatchUI.
+/// Parses theme data: JSON in, a usable ``Theme`` (or a ``ThemeError`` saying where and what is wrong) out. It
+/// reads no files; the runtime's `ThemeFiles` does, and hands the bytes here.
 ///
 /// ```swift
-/// let loaded = try ThemeLoader.load(contentsOf: URL(filePath: "Themes/light.json"))
-/// let catalog = ThemeLoader.loadDirectory(at: URL(filePath: "Themes"))   // never throws
+/// let loaded = try ThemeParser.parse(Data(json.utf8), file: "Themes/light.json", defaultName: "light")
+/// loaded.theme      // missing or invalid roles filled from the default
+/// loaded.problems   // what was wrong, for the status line
 /// ```
 ///
-/// Fatal problems (unreadable file, malformed JSON, not a JSON object) throw a ``ThemeError``; unknown roles,
-/// unknown keys and invalid colours are reported in ``LoadedTheme/problems`` and filled from the default, as
-/// are roles the file does not mention. Nothing here leaves the caller without a usable theme.
-public enum ThemeLoader {
-    /// Loads one theme file.
-    public static func load(contentsOf url: URL) throws(ThemeError) -> LoadedTheme {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ThemeError(file: url.path, message: "cannot read the file")
-        }
-        let name = url.deletingPathExtension().lastPathComponent
-        return try parse(data, file: url.path, defaultName: name)
-    }
-
-    /// Loads one theme file, or returns the built-in default with the reason when it cannot be loaded.
-    public static func loadOrDefault(contentsOf url: URL) -> LoadedTheme {
-        do {
-            return try load(contentsOf: url)
-        } catch {
-            return LoadedTheme(theme: .default, problems: [error])
-        }
-    }
-
-    /// Every `*.json` theme in `directory` (schema files skipped), sorted by name with `default` first; the
-    /// built-in default is added when the directory has none. Files that fail are left out and reported.
-    public static func loadDirectory(at directory: URL) -> (themes: [Theme], problems: [ThemeError]) {
-        var themes: [Theme] = []
-        var problems: [ThemeError] = []
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            return ([.default], [ThemeError(file: directory.path, message: "cannot list the directory")])
-        }
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
-            do {
-                let loaded = try load(contentsOf: directory.appendingPathComponent(name))
-                themes.append(loaded.theme)
-                problems += loaded.problems
-            } catch {
-                problems.append(error)
-            }
-        }
-        if !themes.contains(where: { $0.name == Theme.default.name }) { themes.append(.default) }
-        themes.sort {
-            ($0.name == Theme.default.name ? 0 : 1, $0.name) < ($1.name == Theme.default.name ? 0 : 1, $1.name)
-        }
-        return (themes, problems)
-    }
-
-    /// Parses theme JSON; `file` is only used in error messages.
+/// Fatal problems (malformed JSON, not a JSON object) throw a ``ThemeError``; unknown roles, unknown keys and
+/// invalid colours are reported in ``LoadedTheme/problems`` and filled from the default, as are roles the data
+/// does not mention. Nothing here leaves the caller without a usable theme.
+public enum ThemeParser {
+    /// Parses theme JSON; `file` names where it came from, in error messages only.
     public static func parse(_ data: Data, file: String, defaultName: String = "custom") throws(ThemeError)
         -> LoadedTheme
     {

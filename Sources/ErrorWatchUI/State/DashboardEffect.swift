@@ -1,0 +1,11 @@
+/// Work for the runtime to do after a state change; the reducer itself does none.
+public enum DashboardEffect: Sendable, Hashable {
+    /// Restore the terminal and exit.
+    case quit
+    /// Repaint every cell (Ctrl-L), not just the diff.
+    case redrawAll
+    /// Hand a command to the attached app that offered it.
+    case appCommand(AppCommand)
+    /// Save these events (everything kept that matches the filters, oldest first) to a file.
+    case export([DashboardEvent])
+}

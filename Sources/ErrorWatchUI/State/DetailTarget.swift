@@ -1,0 +1,9 @@
+/// What a detail view shows.
+public enum DetailTarget: Sendable, Hashable {
+    /// One event (a Logs line or an occurrence), by sequence number.
+    case event(UInt64)
+    /// A coalesced alert, by fingerprint.
+    case alert(String)
+    /// An issue, by fingerprint.
+    case issue(String)
+}

@@ -1,0 +1,118 @@
+import DequeModule
+import Foundation
+
+/// The Errors slice of ``DashboardState``: the alerts (what users were told) and the issues (every error,
+/// grouped), which of the two the pane lists, its order, selection and scroll. Written only by reducers:
+/// ``reduce(_:)`` for what arrives, ``expireAlerts(at:)`` on ticks, the key handling for the view.
+public struct ErrorsState: Sendable, Equatable {
+    /// Active alerts, most recently seen first, at most ``alertCapacity``.
+    public internal(set) var alerts: Deque<AlertRecord> = []
+    /// How many alerts are kept.
+    public let alertCapacity: Int
+    /// Every error grouped by fingerprint, counted exactly upstream; the Issues view sorts them.
+    public internal(set) var issues: [IssueRecord] = []
+    /// What the pane lists: alerts (what users were told) or issues (every error, grouped).
+    public internal(set) var view: ErrorsView = .alerts
+    /// How the Issues view is sorted (`O` cycles).
+    public internal(set) var issueOrder: IssueOrder = .lastSeen
+    /// The selected alert or issue, by fingerprint; `nil` selects the newest (first) row, following it.
+    public internal(set) var selectedFingerprint: String?
+    /// First row shown.
+    public internal(set) var scroll = 0
+
+    /// No alerts or issues yet, keeping at most `alertCapacity` alerts.
+    public init(alertCapacity: Int = 200) { self.alertCapacity = max(1, alertCapacity) }
+
+    /// Alerts not yet expired, most recent first, that pass `filter`. Alerts fade after
+    /// ``DashboardState/alertFadeAfter`` seconds without a repeat and are dropped after
+    /// ``DashboardState/alertExpiresAfter``.
+    public func visibleAlerts(_ filter: FilterState) -> [AlertRecord] { alerts.filter { filter.matches($0) } }
+
+    /// Issues in the chosen order that pass `filter`.
+    public func visibleIssues(_ filter: FilterState) -> [IssueRecord] {
+        let filtered = issues.filter { filter.matches($0) }
+        switch issueOrder {
+        case .lastSeen:
+            return filtered.sorted { ($0.lastSeen, $0.count, $1.fingerprint) > ($1.lastSeen, $1.count, $0.fingerprint) }
+        case .count:
+            return filtered.sorted { ($0.count, $0.lastSeen, $1.fingerprint) > ($1.count, $1.lastSeen, $0.fingerprint) }
+        }
+    }
+
+    /// The fingerprints of the pane's rows, in display order (alerts or issues, passing `filter`).
+    func rowFingerprints(_ filter: FilterState) -> [String] {
+        switch view {
+        case .alerts: visibleAlerts(filter).map(\.fingerprint)
+        case .issues: visibleIssues(filter).map(\.fingerprint)
+        }
+    }
+
+    /// The selected row's index: the selected fingerprint's, or 0 (the newest) when none is selected or it is
+    /// gone.
+    func selectedIndex(rows: [String]) -> Int {
+        guard let selectedFingerprint, let index = rows.firstIndex(of: selectedFingerprint) else { return 0 }
+        return index
+    }
+
+    /// Applies arriving alerts and issue samples; returns whether anything changed. Others leave it as it is.
+    mutating func reduce(_ action: DashboardAction) -> Bool {
+        switch action {
+        case .alertReceived(let alert):
+            return upsert(alert)
+        case .issuesSampled(let updated, let evicted):
+            if !evicted.isEmpty {
+                let gone = Set(evicted)
+                issues.removeAll { gone.contains($0.fingerprint) }
+            }
+            for issue in updated.suffix(DashboardState.issueCapacity).map(Self.sanitized) {
+                if let index = issues.firstIndex(where: { $0.fingerprint == issue.fingerprint }) {
+                    issues[index] = issue
+                } else {
+                    issues.append(issue)
+                }
+            }
+            if issues.count > DashboardState.issueCapacity {
+                issues.sort { $0.lastSeen > $1.lastSeen }
+                issues.removeLast(issues.count - DashboardState.issueCapacity)
+            }
+            return !updated.isEmpty || !evicted.isEmpty
+        default:
+            return false
+        }
+    }
+
+    /// Drops alerts not seen for ``DashboardState/alertExpiresAfter`` seconds at `date`; returns whether any went.
+    mutating func expireAlerts(at date: Date) -> Bool {
+        let count = alerts.count
+        alerts.removeAll { date.timeIntervalSince($0.lastSeen) > DashboardState.alertExpiresAfter }
+        return count != alerts.count
+    }
+
+    /// Inserts or replaces an alert by fingerprint; returns whether anything changed.
+    mutating func upsert(_ incoming: AlertRecord) -> Bool {
+        guard incoming.origin != .background else { return false }
+        var alert = incoming
+        alert.title = Sanitizer.sanitize(alert.title, limit: 200)
+        alert.source = Sanitizer.sanitize(alert.source, limit: 60)
+        alert.typeName = Sanitizer.sanitize(alert.typeName, limit: 60)
+        if let index = alerts.firstIndex(where: { $0.fingerprint == alert.fingerprint }) { alerts.remove(at: index) }
+        alerts.prepend(alert)
+        if alerts.count > alertCapacity { alerts.removeLast() }
+        return true
+    }
+
+    /// An issue with its text made safe to draw.
+    static func sanitized(_ incoming: IssueRecord) -> IssueRecord {
+        var issue = incoming
+        issue.typeName = Sanitizer.sanitize(issue.typeName, limit: 60)
+        issue.qualifiedTypeName = Sanitizer.sanitize(issue.qualifiedTypeName, limit: 200)
+        issue.services = issue.services.prefix(8).map { Sanitizer.sanitize($0, limit: 40) }
+        issue.recent = issue.recent.prefix(IssueRecord.occurrenceLimit).map { occurrence in
+            var occurrence = occurrence
+            occurrence.message = Sanitizer.sanitize(occurrence.message, limit: DashboardReducer.messageLimit)
+            occurrence.service = occurrence.service.map { Sanitizer.sanitize($0, limit: 40) }
+            return occurrence
+        }
+        return issue
+    }
+}

@@ -1,0 +1,7 @@
+/// What the Errors pane lists.
+public enum ErrorsView: String, Sendable, Hashable {
+    /// What users were told: coalesced, user-origin alerts.
+    case alerts = "Alerts"
+    /// Every error, background included, grouped by fingerprint.
+    case issues = "Issues"
+}

@@ -1,0 +1,138 @@
+import DequeModule
+import OrderedCollections
+
+/// The Logs slice of ``DashboardState``: the ring of recent lines, the lines that pass the filters, the scroll
+/// position, the selection, the pause, and how the handler tree dealt with recent errors. Written only by
+/// reducers: ``reduce(_:filter:)`` for what arrives, the key handling for scrolling, selecting and pausing.
+public struct LogsState: Sendable, Equatable {
+    /// Recent events and log lines, oldest first, at most ``capacity``.
+    public internal(set) var lines: Deque<DashboardEvent> = []
+    /// The lines that pass the filters, oldest first, kept up to date as lines arrive and filters change, so
+    /// drawing and scrolling a filtered view costs the rows shown, not the history. Empty while nothing filters.
+    public internal(set) var filtered: Deque<DashboardEvent> = []
+    /// How many lines are kept; older ones are dropped.
+    public let capacity: Int
+    /// Rows hidden below the view: 0 follows the tail.
+    public internal(set) var scroll = 0
+    /// The line selected with `e`/`E`, by sequence number.
+    public internal(set) var selectedSequence: UInt64?
+    /// Whether the view is frozen; what arrives is still kept and counted.
+    public internal(set) var isPaused = false
+    /// Events that arrived since the pause began (`PAUSED +N`).
+    public internal(set) var arrivedWhilePaused = 0
+    /// How the handler tree dealt with recent errors, by sequence number, oldest report first: the last
+    /// ``capacity`` reports, and up to as many older ones not trimmed yet. Trimming in bulk keeps a report O(1)
+    /// amortised (`OrderedDictionary.removeFirst` is O(count): trimming one per report measured 8× slower than the
+    /// dictionary and deque it replaces); ``handling(for:)`` sees only the last ``capacity``.
+    var handlingReports: OrderedDictionary<UInt64, HandlingSummary> = [:]
+    /// The number the next log line without one gets: log lines are numbered from 2⁶³ up, so they never collide
+    /// with the stream's sequence numbers and can be selected and opened like errors.
+    var nextLineNumber: UInt64 = 1 << 63
+
+    /// An empty Logs pane keeping at most `capacity` lines.
+    public init(capacity: Int = 2_000) { self.capacity = max(1, capacity) }
+
+    /// How the handler tree dealt with the error of `sequence`, if it is among the last ``capacity`` reported.
+    public func handling(for sequence: UInt64) -> HandlingSummary? {
+        guard let index = handlingReports.index(forKey: sequence), index >= handlingReports.count - capacity else {
+            return nil
+        }
+        return handlingReports.values[index]
+    }
+
+    /// The lines that pass `filter`, oldest first: ``filtered`` while it filters, else ``lines``.
+    public func matching(_ filter: FilterState) -> Deque<DashboardEvent> { filter.isActive ? filtered : lines }
+
+    /// Applies arriving lines and handling reports; returns whether anything visible changed (a handling report
+    /// is visible only in an open detail view, which the caller knows about). Others leave it as it is.
+    mutating func reduce(_ action: DashboardAction, filter: FilterState) -> Bool {
+        switch action {
+        case .eventReceived(let event):
+            append(event, filter: filter)
+            return true
+        case .eventsReceived(let events):
+            // Events further back than the ring holds would be pushed out by later ones of this same batch: they
+            // are counted (pause, scroll position) but not sanitised and stored.
+            let skipped = max(0, events.count - capacity)
+            for event in events.prefix(skipped) { account(event, filter: filter) }
+            for event in events.dropFirst(skipped) { append(event, filter: filter) }
+            return !events.isEmpty
+        case .handlingReported(let sequence, var summary):
+            summary.path = summary.path.prefix(32).map { Sanitizer.sanitize($0, limit: 60) }
+            summary.outcome = Sanitizer.sanitize(summary.outcome, limit: 120)
+            // A report for a sequence already trimmed from view arrives as a new one, at the end.
+            if let index = handlingReports.index(forKey: sequence), index < handlingReports.count - capacity {
+                handlingReports.remove(at: index)
+            }
+            handlingReports[sequence] = summary
+            if handlingReports.count >= 2 * capacity {
+                handlingReports.removeFirst(handlingReports.count - capacity)
+            }
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Adds an event to the ring, keeping a scrolled or paused view where it is.
+    mutating func append(_ incoming: DashboardEvent, filter: FilterState) {
+        var event = incoming
+        if event.sequence == 0 {
+            event.sequence = nextLineNumber
+            nextLineNumber &+= 1
+        }
+        event.message = Sanitizer.sanitize(event.message, limit: DashboardReducer.messageLimit)
+        event.source = Sanitizer.sanitize(event.source, limit: 60)
+        event.typeName = Sanitizer.sanitize(event.typeName, limit: 60)
+        if let user = event.userMessage {
+            event.userMessage = Sanitizer.sanitize(user, limit: DashboardReducer.messageLimit)
+        }
+        // The fields only the detail view shows (qualified type, service, origin, stack trace, attributes) are made
+        // safe when it draws them, not here for every line of a flood: the buffer writer escapes whatever reaches
+        // it, and the detail view sanitises each value it lays out.
+        if lines.count >= capacity {
+            let dropped = lines.removeFirst()
+            if dropped.sequence == selectedSequence { selectedSequence = nil }
+            if filtered.first?.sequence == dropped.sequence { filtered.removeFirst() }
+        }
+        lines.append(event)
+        if filter.isActive, filter.matches(event) { filtered.append(event) }
+        account(event, filter: filter)
+    }
+
+    /// What an arriving event changes besides the ring: the paused count and a scrolled view's position.
+    mutating func account(_ event: DashboardEvent, filter: FilterState) {
+        if isPaused { arrivedWhilePaused += 1 }
+        if (isPaused || scroll > 0) && filter.matches(event) { scroll = min(scroll + 1, lines.count) }
+    }
+
+    /// Rebuilds ``filtered`` after the filters changed: the one pass over the history a filter change costs.
+    mutating func refilter(_ filter: FilterState) {
+        filtered = filter.isActive ? Deque(lines.lazy.filter { filter.matches($0) }) : []
+    }
+
+    /// Scrolls by `command` in a view of `rows` rows over the lines that pass `filter`.
+    mutating func scroll(_ command: DashboardCommand, rows: Int, filter: FilterState) {
+        let maximum = max(0, matching(filter).count - rows)
+        switch command {
+        case .scrollUp: scroll += 1
+        case .scrollDown: scroll -= 1
+        case .pageUp: scroll += rows
+        case .pageDown: scroll -= rows
+        case .scrollTop: scroll = maximum
+        default: scroll = 0
+        }
+        scroll = min(max(0, scroll), maximum)
+    }
+
+    /// Space: pauses, or resumes and returns to the tail.
+    mutating func togglePause() {
+        if isPaused {
+            isPaused = false
+            arrivedWhilePaused = 0
+            scroll = 0
+        } else {
+            isPaused = true
+        }
+    }
+}
