@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ struct WireFormatDocsTests {
         let sets: [(String, [String])] = [
             ("kind", WireEvent.Kind.allCases.map(\.rawValue)),
             ("metric.kind", WireMetricKind.allCases.map(\.rawValue)),
-            ("status.health", WireStatusHealth.allCases.map(\.rawValue)),
+            ("status.health", StatusHealth.allCases.map(\.rawValue)),
         ]
         for (key, values) in sets {
             let meaning = try #require(rows[key]?.meaning, "no row for \(key)")

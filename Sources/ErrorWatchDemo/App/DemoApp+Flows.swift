@@ -6,9 +6,9 @@ import Synchronization
 
 extension DemoApp {
     enum FlowUpdate {
-        case login(state: String, health: DemoHealth, outcome: String)
-        case session(state: String, health: DemoHealth, outcome: String)
-        case sync(state: String, health: DemoHealth, outcome: String)
+        case login(state: String, health: StatusHealth, outcome: String)
+        case session(state: String, health: StatusHealth, outcome: String)
+        case sync(state: String, health: StatusHealth, outcome: String)
     }
 
     func publish(_ update: FlowUpdate) {

@@ -94,7 +94,7 @@ public final class RemoteIngest: Sendable {
                 .statusChanged(
                     StatusEntry(
                         service: event.serviceName ?? "remote", name: name, state: state,
-                        health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
+                        health: event.effectiveStatusHealth, detail: event.statusDetail ?? "",
                         changedAt: event.time)))
         case .handling:
             // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
@@ -234,7 +234,7 @@ extension SourceStatus {
         if let pid = producer.pid { detail.append("pid \(pid)") }
         if let host = producer.hostName { detail.append(host) }
         detail.append(producer.peer)
-        let health: Health
+        let health: StatusHealth
         switch producer.state {
         case .connected: health = producer.errors.badLines > 0 ? .degraded : .ok
         case .disconnected(.closedByPeer), .disconnected(.listenerShutdown): health = .idle
@@ -247,9 +247,4 @@ extension SourceStatus {
             badLines: producer.errors.badLines + producer.errors.truncated,
             lastProblem: producer.lastError?.description, lastEventAt: producer.lastEventAt)
     }
-}
-
-extension Health {
-    /// The dashboard's view of a status health sent over the wire: the two enums share their names.
-    init(_ health: WireStatusHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
 }

@@ -51,7 +51,7 @@ extension WireEvent {
             throw WireError.invalidField(CodingKeys.handlingPath.rawValue)
         }
         let statusHealth = try optional(String.self, .statusHealth).map { text in
-            guard let value = WireStatusHealth(wireName: text) else { throw WireError.invalidField("status.health") }
+            guard let value = StatusHealth(wireName: text) else { throw WireError.invalidField("status.health") }
             return value
         }
         self.init(

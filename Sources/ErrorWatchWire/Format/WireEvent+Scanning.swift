@@ -78,7 +78,7 @@ extension WireEvent {
         statusName = try Self.string(raw.statusName, "status.name")
         statusState = try Self.string(raw.statusState, "status.state")
         statusHealth = try Self.string(raw.statusHealth, "status.health").map { text throws(WireError) in
-            guard let health = WireStatusHealth(wireName: text) else { throw .invalidField("status.health") }
+            guard let health = StatusHealth(wireName: text) else { throw .invalidField("status.health") }
             return health
         }
         statusDetail = try Self.string(raw.statusDetail, "status.detail")
