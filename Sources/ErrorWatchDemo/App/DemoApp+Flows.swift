@@ -198,7 +198,6 @@ final class AttemptCounter: Sendable {
 extension CoreMetrics.Timer {
     /// Records the time from `start` to `end` on the demo's clock.
     func recordInterval(since start: ErasedClock.Instant, now end: ErasedClock.Instant) {
-        let (seconds, attoseconds) = start.duration(to: end).components
-        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        recordNanoseconds(start.duration(to: end).wholeNanoseconds)
     }
 }
