@@ -38,7 +38,7 @@ extension ErrorForwarder {
     }
 
     private func scheduleReconnect() {
-        let delay = state.withLock { $0.nextBackoff(maximum: configuration.maximumBackoff) }
+        let delay = state.withLock { $0.nextBackoff() }
         guard let delay else { return }
         let task = loop.scheduleTask(in: TimeAmount(delay)) { self.connect() }
         let stale = state.withLock { $0.reconnectScheduled(task) }
