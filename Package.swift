@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // A recording's reorder window (events put back in time order in bounded memory).
                 .product(name: "HeapModule", package: "swift-collections"),
+                // The producers recently disconnected, kept in the order they left.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 // The OTLP/HTTP receiver: NIO's HTTP/1.1 codec, protobuf, gzip bodies.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
