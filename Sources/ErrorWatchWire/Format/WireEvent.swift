@@ -158,40 +158,6 @@ public struct WireEvent: Sendable, Equatable, Codable {
         self.handlingHandled = handlingHandled
     }
 
-    /// The JSON keys, flat and dotted as in OpenTelemetry's attribute names.
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case version = "v"
-        case kind, time
-        case serviceName = "service.name"
-        case pid = "process.pid"
-        case hostName = "host.name"
-        case source
-        case exceptionType = "exception.type"
-        case exceptionMessage = "exception.message"
-        case userMessage = "message.user"
-        case code = "error.code"
-        case category = "error.category"
-        case severity
-        case severityText = "severity_text"
-        case origin, attempt, sequence, attributes, body
-        case logMessage = "log.message"
-        case metricName = "metric.name"
-        case metricValue = "metric.value"
-        case metricUnit = "metric.unit"
-        case metricKind = "metric.kind"
-        case statusName = "status.name"
-        case statusState = "status.state"
-        case statusHealth = "status.health"
-        case statusDetail = "status.detail"
-        case exceptionStacktrace = "exception.stacktrace"
-        case codeFilePath = "code.filepath"
-        case codeLineNumber = "code.lineno"
-        case codeFunction = "code.function"
-        case handlingPath = "handling.path"
-        case handlingOutcome = "handling.outcome"
-        case handlingHandled = "handling.handled"
-    }
-
     /// The severity of an error event when the line does not say: `error`; of any other kind: `info`.
     public var effectiveSeverity: ErrorSeverity { severity ?? (kind == .error ? .error : .info) }
 
