@@ -114,7 +114,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             let quiet = NIODeadline.now() - handler.lastReadAt
             if quiet >= limit {
                 handler.registry.countStalled()
-                handler.close(context: context, reason: .stalledMidLine(seconds: Int(limit.nanoseconds / 1_000_000_000)))
+                let seconds = Int(limit.nanoseconds / 1_000_000_000)
+                handler.close(context: context, reason: .stalledMidLine(seconds: seconds))
             } else {
                 // Bytes came since the check was set: look again when the line could have stalled for the limit.
                 handler.scheduleStallCheck(context: context, after: limit - quiet)
