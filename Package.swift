@@ -9,8 +9,8 @@ let package = Package(
     products: [
         // What an app imports: broadcast stream, handler tree, classification, bindings.
         .library(name: "ErrorStreaming", targets: ["ErrorStreaming"]),
-        // Test doubles for apps' own tests (ManualClock), kept apart so an app that links ErrorStreaming does not
-        // link them, as swift-log keeps InMemoryLogging apart.
+        // What apps' own tests import, as swift-log keeps InMemoryLogging apart: re-exports ErrorStreaming with its
+        // ManualClock and SeededGenerator. No production target depends on it (.ci/check-imports.sh holds that).
         .library(name: "ErrorStreamingTesting", targets: ["ErrorStreamingTesting"]),
         // Error counters through swift-metrics (`errors_total`), apart so apps without swift-metrics do not link it.
         .library(name: "ErrorStreamingMetrics", targets: ["ErrorStreamingMetrics"]),
@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // A recording's reorder window (events put back in time order in bounded memory).
                 .product(name: "HeapModule", package: "swift-collections"),
+                // The producers recently disconnected, kept in the order they left.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 // The OTLP/HTTP receiver: NIO's HTTP/1.1 codec, protobuf, gzip bodies.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -116,7 +118,6 @@ let package = Package(
             name: "ErrorWatchRuntime",
             dependencies: [
                 "ErrorStreaming",
-                "ErrorStreamingTesting",
                 "ErrorWatchUI",
                 "ErrorWatchWire",
                 "ErrorWatchIngest",

@@ -43,5 +43,41 @@ if [[ -n "$others" ]]; then
     status=1
 fi
 
+# No production target depends on a *Testing target or product (test doubles ship for tests only). Production: a
+# `.target` or `.executableTarget` in Package.swift that is not itself a *Testing target and does not live under
+# Tests/. Each declaration runs from its `.kind(` line to the next; comments are skipped.
+testing_deps=$(awk '
+    function report() {
+        if (production && deps != "") printf "  %s depends on%s\n", name, deps
+    }
+    /^[[:space:]]*\/\// { next }
+    /^[[:space:]]*\.(target|executableTarget|testTarget|systemLibrary|binaryTarget|macro|plugin)\(/ {
+        report()
+        kind = $0; sub(/^[[:space:]]*\./, "", kind); sub(/\(.*/, "", kind)
+        inside = 1; name = ""; deps = ""
+        production = (kind == "target" || kind == "executableTarget")
+    }
+    !inside { next }
+    name == "" && match($0, /name:[[:space:]]*"[^"]+"/) {
+        name = substr($0, RSTART, RLENGTH); sub(/^name:[[:space:]]*"/, "", name); sub(/"$/, "", name)
+        if (name ~ /Testing$/) production = 0
+    }
+    /path:[[:space:]]*"Tests\// { production = 0 }
+    {
+        line = $0
+        if (index(line, "name: \"" name "\"") > 0) sub("name: \"" name "\"", "", line)
+        while (match(line, /"[A-Za-z0-9_]*Testing"/)) {
+            deps = deps " " substr(line, RSTART + 1, RLENGTH - 2)
+            line = substr(line, RSTART + RLENGTH)
+        }
+    }
+    END { report() }
+' Package.swift)
+if [[ -n "$testing_deps" ]]; then
+    echo "check-imports: production targets must not depend on *Testing targets or products (Package.swift):"
+    echo "$testing_deps"
+    status=1
+fi
+
 if [[ $status -eq 0 ]]; then echo "check-imports: the module layout holds"; fi
 exit $status

@@ -1,4 +1,5 @@
 import CNCurses
+import ErrorStreaming
 import ErrorWatchUI
 
 #if canImport(Glibc)
@@ -178,9 +179,7 @@ public final class NCursesBackend: TerminalBackend {
     }
 
     static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: max(0, millis))
+        Int32(clamping: max(0, duration.wholeMilliseconds(roundingUp: true)))
     }
 
     /// Whether keys can be read: stdin when it is a terminal, else the controlling terminal (`/dev/tty`), as

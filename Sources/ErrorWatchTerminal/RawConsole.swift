@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchUI
 import Synchronization
 
@@ -56,9 +57,7 @@ public final class RawConsole {
             pollfd(fd: inputOpen ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake?.readFD ?? -1, events: Int16(POLLIN), revents: 0),
         ]
-        let (seconds, attoseconds) = timeout.components
-        let millis = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        guard poll(&fds, 2, millis) > 0 else { return .timeout }
+        guard poll(&fds, 2, Int32(clamping: timeout.wholeMilliseconds())) > 0 else { return .timeout }
         if fds[1].revents != 0, let wake, !wake.drain().isEmpty { return .quit }
         guard fds[0].revents != 0 else { return .timeout }
         var byte: UInt8 = 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
@@ -125,7 +126,7 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.timeInterval
     }
 
     static func report(

@@ -45,12 +45,7 @@ extension StatusEntry {
     /// The `Status` pane's view of one of the demo's statuses (an app inside the process: no service).
     init(_ status: DemoStatus) {
         self.init(
-            name: status.name, state: status.state, health: Health(status.health), detail: status.detail,
+            name: status.name, state: status.state, health: status.health, detail: status.detail,
             changedAt: status.changedAt)
     }
-}
-
-extension Health {
-    /// The dashboard's health of a demo status: the two enums share their names.
-    init(_ health: DemoHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
 }

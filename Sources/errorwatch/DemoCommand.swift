@@ -75,7 +75,7 @@ struct DemoCommand: ParsableCommand {
             statusSink: { status in
                 forwarder.send(
                     encoder.statusEvent(
-                        name: status.name, state: status.state, health: WireStatusHealth(status.health),
+                        name: status.name, state: status.state, health: status.health,
                         detail: status.detail, time: status.changedAt))
                 if interactive { print("  \(status.name): \(status.state) — \(status.detail)\r") }
             })
@@ -170,9 +170,4 @@ struct ErrorReportingLogHandler: LogHandler {
                 origin: flat["origin"].flatMap(ErrorOrigin.init(rawValue:)) ?? .user,
                 attempt: flat["attempt"].flatMap(Int.init), metadata: flat))
     }
-}
-
-extension WireStatusHealth {
-    /// The wire's health of a demo status: the two enums share their names.
-    init(_ health: DemoHealth) { self = WireStatusHealth(rawValue: health.rawValue) ?? .idle }
 }

@@ -61,7 +61,7 @@ struct OTLPDocsTests {
         #expect(Set(documented.compactMap { Self.name($0.otlp) }) == Set(OTLPLogMapper.attributeMembers.keys))
         for row in documented {
             let key = try #require(Self.name(row.otlp))
-            #expect(OTLPLogMapper.attributeMembers[key]?.rawValue == Self.name(row.wire), "\(key)")
+            #expect(OTLPLogMapper.attributeMembers[key]?.name == Self.name(row.wire), "\(key)")
         }
     }
 

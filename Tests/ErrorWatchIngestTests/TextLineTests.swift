@@ -211,7 +211,7 @@ struct TracebackTests {
 struct LineReaderPropertyTests {
     /// Arbitrary bytes never crash the reader and never yield more events than lines.
     @Test func arbitraryBytesNeverCrashOrMultiply() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         let fragments: [[UInt8]] = [
             Array("{\"level\":50,".utf8), Array("Traceback (most recent call last):".utf8), Array("\tat x".utf8),
             Array("panic: ".utf8), Array("{\"v\":1,".utf8), Array("\"@t\":".utf8), Array("level=error msg=".utf8),
@@ -239,18 +239,5 @@ struct LineReaderPropertyTests {
             results += reader.flush().count
             #expect(results <= lines, "format \(format)")
         }
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

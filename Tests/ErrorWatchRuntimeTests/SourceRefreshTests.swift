@@ -9,7 +9,7 @@ import Testing
 /// `RemoteIngest.refresh`: the once-a-second counts of live socket producers reach rows already shown, never
 /// rows not shown yet, and never revive a row that ended.
 struct SourceRefreshTests {
-    private func row(_ id: String, _ health: Health, events: UInt64) -> SourceStatus {
+    private func row(_ id: String, _ health: StatusHealth, events: UInt64) -> SourceStatus {
         SourceStatus(
             id: id, kind: .socket, name: id, state: health == .idle ? "disconnected" : "connected", health: health,
             events: events)

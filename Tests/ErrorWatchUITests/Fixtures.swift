@@ -6,19 +6,6 @@ import Foundation
 /// Pinned time for every fixture: 2026-03-14 09:26:53 UTC.
 let fixtureStart = Date(timeIntervalSince1970: 1_773_480_413)
 
-/// A small deterministic generator (SplitMix64), so random tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One event template of the simulated app: what a user of errorwatch would see while breaking the demo.
 struct EventTemplate {
     var kind: DashboardEvent.Kind

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Testing
 
 @testable import ErrorWatchUI

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -19,7 +20,7 @@ struct ForwarderDrainTests {
 
     private func connected(batchSize: Int = 4, drainsAtOnce: Bool = false) -> (ForwarderState, EmbeddedChannel) {
         var state = ForwarderState(
-            capacity: 100, backoff: .milliseconds(1), batchSize: batchSize, drainsAtOnce: drainsAtOnce)
+            capacity: 100, backoff: .constant(.milliseconds(1)), batchSize: batchSize, drainsAtOnce: drainsAtOnce)
         let channel = EmbeddedChannel()
         _ = state.start()
         #expect(kind(state.connected(channel)) == "now")  // whatever was queued before the connection
@@ -85,7 +86,7 @@ struct ForwarderDrainTests {
     }
 
     @Test func nothingIsAskedWhileDisconnected() {
-        var state = ForwarderState(capacity: 10, backoff: .milliseconds(1))
+        var state = ForwarderState(capacity: 10, backoff: .constant(.milliseconds(1)))
         #expect(kind(state.enqueue([1])) == "none")
         #expect(state.queue.count == 1)
     }

@@ -19,7 +19,7 @@ struct ForwarderHandlingTests {
     }
 
     @Test func aHandlingLineWaitsUntilItsErrorLineIsQueuedOrSkipped() {
-        var state = ForwarderState(capacity: 10, backoff: .milliseconds(1))
+        var state = ForwarderState(capacity: 10, backoff: .constant(.milliseconds(1)))
         state.forwardedThrough = 4  // the subscription started at 5
         _ = state.enqueueHandling(line("h3"), sequence: 3)  // about an event from before: at once
         _ = state.enqueueHandling(line("h6"), sequence: 6)
@@ -38,7 +38,7 @@ struct ForwarderHandlingTests {
     }
 
     @Test func parkedLinesAreBoundedAndCountedWhenDropped() {
-        var state = ForwarderState(capacity: 2, backoff: .milliseconds(1))
+        var state = ForwarderState(capacity: 2, backoff: .constant(.milliseconds(1)))
         for sequence in 1...3 { _ = state.enqueueHandling(line("h\(sequence)"), sequence: UInt64(sequence)) }
         #expect(state.parked.count == 2 && state.statistics.dropped == 1)
         _ = state.beginShutdown()

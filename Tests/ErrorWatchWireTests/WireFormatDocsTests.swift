@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 import Testing
 
@@ -34,16 +35,16 @@ struct WireFormatDocsTests {
     @Test func everyKeyTheDecodersKnowHasARow() throws {
         let rows = try Self.memberRows()
         // `log.message` is an alias read only when `body` is absent; the text under the table says so.
-        let documented = Set(rows.keys).union(["log.message"])
-        #expect(documented == Set(WireEvent.CodingKeys.allCases.map(\.rawValue)))
+        let documented = Set(rows.keys).union([WireMember.logMessage.name])
+        #expect(documented == Set(WireMember.allCases.map(\.name)))
     }
 
     @Test func closedValueSetsAreListedInFull() throws {
         let rows = try Self.memberRows()
         let sets: [(String, [String])] = [
-            ("kind", WireEvent.Kind.allCases.map(\.rawValue)),
-            ("metric.kind", WireMetricKind.allCases.map(\.rawValue)),
-            ("status.health", WireStatusHealth.allCases.map(\.rawValue)),
+            (WireMember.kind.name, WireEvent.Kind.allCases.map(\.rawValue)),
+            (WireMember.metricKind.name, WireMetricKind.allCases.map(\.rawValue)),
+            (WireMember.statusHealth.name, StatusHealth.allCases.map(\.rawValue)),
         ]
         for (key, values) in sets {
             let meaning = try #require(rows[key]?.meaning, "no row for \(key)")

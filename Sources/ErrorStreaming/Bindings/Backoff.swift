@@ -58,8 +58,8 @@ public struct Backoff: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Computed in whole nanoseconds, so equal inputs give exactly equal durations.
     public func delay(afterAttempt attempt: Int, random: Double) -> Duration {
-        let initialNanos = Self.nanoseconds(initial)
-        let maximumNanos = Self.nanoseconds(maximum)
+        let initialNanos = initial.wholeNanoseconds
+        let maximumNanos = maximum.wholeNanoseconds
         let growth = pow(multiplier, Double(max(attempt, 1) - 1))
         let base = min(Double(initialNanos) * growth, Double(maximumNanos))
         let r = min(max(random, 0), 1)
@@ -70,10 +70,5 @@ public struct Backoff: Sendable, Hashable, CustomStringConvertible {
     /// For example `"backoff(0.2 seconds ×2.0 ≤ 30.0 seconds, jitter 0.2)"`.
     public var description: String {
         "backoff(\(initial) ×\(multiplier) ≤ \(maximum), jitter \(jitter))"
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

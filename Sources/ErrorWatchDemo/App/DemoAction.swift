@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// A failure the user can inject into the demo app, or a repair: what its keys do.
@@ -26,14 +27,6 @@ public struct DemoKey: Sendable, Hashable {
     public var hint: String?
 }
 
-/// How a demo status is doing.
-public enum DemoHealth: String, Sendable, Hashable, CaseIterable {
-    case ok
-    case degraded
-    case failing
-    case idle
-}
-
 /// The state of one of the demo's flows (`login`, `session`, `sync`), published whenever it changes.
 public struct DemoStatus: Sendable, Hashable {
     /// `login`, `session` or `sync`.
@@ -41,14 +34,14 @@ public struct DemoStatus: Sendable, Hashable {
     /// What it is doing now: `logged in`, `retrying 2/5`, `offline`.
     public var state: String
     /// How it is doing.
-    public var health: DemoHealth
+    public var health: StatusHealth
     /// The last thing that happened: `login ok as ada@example.com`, `A-401 Session expired…`.
     public var detail: String
     /// When it changed.
     public var changedAt: Date
 
     /// A status.
-    public init(name: String, state: String, health: DemoHealth, detail: String, changedAt: Date) {
+    public init(name: String, state: String, health: StatusHealth, detail: String, changedAt: Date) {
         self.name = name
         self.state = state
         self.health = health

@@ -6,9 +6,9 @@ import Synchronization
 
 extension DemoApp {
     enum FlowUpdate {
-        case login(state: String, health: DemoHealth, outcome: String)
-        case session(state: String, health: DemoHealth, outcome: String)
-        case sync(state: String, health: DemoHealth, outcome: String)
+        case login(state: String, health: StatusHealth, outcome: String)
+        case session(state: String, health: StatusHealth, outcome: String)
+        case sync(state: String, health: StatusHealth, outcome: String)
     }
 
     func publish(_ update: FlowUpdate) {
@@ -198,7 +198,6 @@ final class AttemptCounter: Sendable {
 extension CoreMetrics.Timer {
     /// Records the time from `start` to `end` on the demo's clock.
     func recordInterval(since start: ErasedClock.Instant, now end: ErasedClock.Instant) {
-        let (seconds, attoseconds) = start.duration(to: end).components
-        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        recordNanoseconds(start.duration(to: end).wholeNanoseconds)
     }
 }

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import Synchronization
@@ -95,9 +96,7 @@ public final class StreamReader: Sendable {
         var reader = LineReader(format: format)
         var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
         var sawData = false
-        let timeout = Int32(
-            clamping: pollInterval.components.seconds * 1000
-                + pollInterval.components.attoseconds / 1_000_000_000_000_000)
+        let timeout = Int32(clamping: pollInterval.wholeMilliseconds())
         while !stopped.load(ordering: .acquiring) {
             var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 1, timeout)

@@ -27,14 +27,19 @@ struct OTLPMappedBatch: Sendable {
 ///
 /// A record with an `exception.type` or `exception.message` attribute is an error; any other record is a log line.
 enum OTLPLogMapper {
-    /// The record attributes read into the wire event's own members, by OpenTelemetry name (the current semantic
-    /// conventions' `code.*` names and the older ones); every other attribute stays an attribute.
-    static let attributeMembers: [String: WireEvent.CodingKeys] = [
-        "exception.type": .exceptionType, "exception.message": .exceptionMessage,
-        "exception.stacktrace": .exceptionStacktrace, "code.filepath": .codeFilePath, "code.file.path": .codeFilePath,
-        "code.lineno": .codeLineNumber, "code.line.number": .codeLineNumber, "code.function": .codeFunction,
-        "code.function.name": .codeFunction,
-    ]
+    /// The record attributes read into the wire event's own members, by OpenTelemetry name: the wire's own names
+    /// (which are the older semantic conventions') and the current conventions' `code.*` names; every other
+    /// attribute stays an attribute.
+    static let attributeMembers: [String: WireMember] = {
+        let members: [WireMember] = [
+            .exceptionType, .exceptionMessage, .exceptionStacktrace, .codeFilePath, .codeLineNumber, .codeFunction,
+        ]
+        var table = Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0) })
+        table["code.file.path"] = .codeFilePath
+        table["code.line.number"] = .codeLineNumber
+        table["code.function.name"] = .codeFunction
+        return table
+    }()
 
     /// The `exception.type` of an error record that has only an `exception.message`.
     static let unnamedExceptionType = "Exception"

@@ -105,9 +105,9 @@ package enum OTLPLogsRequestBody {
         log.severityNumber = OTLPProtoSeverityNumber(rawValue: record.severityNumber) ?? .unspecified
         if !record.body.isEmpty { log.body.stringValue = record.body }
         if let exception = record.exception {
-            log.attributes.append(keyValue("exception.type", exception.type))
-            log.attributes.append(keyValue("exception.message", exception.message))
-            log.attributes.append(keyValue("exception.stacktrace", exception.stacktrace))
+            log.attributes.append(keyValue(WireMember.exceptionType.name, exception.type))
+            log.attributes.append(keyValue(WireMember.exceptionMessage.name, exception.message))
+            log.attributes.append(keyValue(WireMember.exceptionStacktrace.name, exception.stacktrace))
         }
         for (key, value) in record.attributes.sorted(by: { $0.key < $1.key }) {
             log.attributes.append(keyValue(key, value))

@@ -29,74 +29,13 @@ enum LogTimestamp {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// A timestamp at `start` of `bytes`: ISO-like or Go's slashed form; the date and the index after it.
+    /// A timestamp at `start` of `bytes`: ISO-like or Go's slashed form (``RFC3339``'s lenient scan); the date and
+    /// the index after it.
     static func scanISO(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Date, Int)? {
-        var index = start
-        func number(_ width: Int) -> Int64? {
-            guard index + width <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for position in index..<index + width {
-                let byte = bytes[position]
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int64(byte - 48)
-            }
-            index += width
-            return value
-        }
-        func take(_ allowed: UInt8...) -> Bool {
-            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4) else { return nil }
-        let separator = index < bytes.count ? bytes[index] : 0
-        guard separator == UInt8(ascii: "-") || separator == UInt8(ascii: "/") else { return nil }
-        index += 1
-        guard let month = number(2), take(separator), let day = number(2), take(84, 116, 32),
-            let hour = number(2), take(58), let minute = number(2), take(58), let second = number(2)
-        else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-            hour < 24, minute < 60, second <= 60
-        else { return nil }
-        var fraction = 0.0
-        if index + 1 < bytes.count, bytes[index] == 46 || bytes[index] == 44, (48...57).contains(bytes[index + 1]) {
-            index += 1
-            var scale = 0.1
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                fraction += Double(bytes[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        let local = CivilDate.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-        var offset: Int64?
-        if index < bytes.count {
-            switch bytes[index] {
-            case 90, 122:  // Z z
-                index += 1
-                offset = 0
-            case 43, 45:  // + -
-                let sign: Int64 = bytes[index] == 45 ? -1 : 1
-                let mark = index
-                index += 1
-                if let hours = number(2) {
-                    var minutes: Int64 = 0
-                    if take(58) {
-                        guard let value = number(2) else { return nil }
-                        minutes = value
-                    } else if let value = number(2) {
-                        minutes = value
-                    }
-                    guard hours < 24, minutes < 60 else { return nil }
-                    offset = sign * (hours * 3600 + minutes * 60)
-                } else {
-                    index = mark
-                }
-            default: break
-            }
-        }
-        let seconds = Double(local - (offset ?? localOffset(at: local))) + fraction
-        return (Date(timeIntervalSince1970: seconds), index)
+        guard let scanned = RFC3339.scan(bytes, from: start, mode: .lenient) else { return nil }
+        let local = scanned.wallSeconds
+        let seconds = Double(local - (scanned.offset ?? localOffset(at: local))) + scanned.fraction
+        return (Date(timeIntervalSince1970: seconds), scanned.end)
     }
 
     /// Syslog's `Mmm dd HH:MM:SS` (day space-padded) at `start`, in `year`, local time.

@@ -114,7 +114,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             let quiet = NIODeadline.now() - handler.lastReadAt
             if quiet >= limit {
                 handler.registry.countStalled()
-                handler.close(context: context, reason: .stalledMidLine(seconds: Int(timeout.components.seconds)))
+                let seconds = Int(limit.nanoseconds / 1_000_000_000)
+                handler.close(context: context, reason: .stalledMidLine(seconds: seconds))
             } else {
                 // Bytes came since the check was set: look again when the line could have stalled for the limit.
                 handler.scheduleStallCheck(context: context, after: limit - quiet)
@@ -216,9 +217,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     private func scheduleIdleCheck(context: ChannelHandlerContext) {
         guard let timeout = configuration.idleTimeout else { return }
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        idleTask = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+        idleTask = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             let (handler, context) = loopBound.value
             guard var status = handler.status, handler.closeReason == nil, status.bytesReceived == 0 else { return }
             status.errors.idleNoData += 1

@@ -1,6 +1,7 @@
 import ErrorWatchWire
 import Foundation
 import NIOCore
+import OrderedCollections
 import Synchronization
 
 /// The listener's table of producers, shared by every connection handler and read by the app.
@@ -10,9 +11,11 @@ import Synchronization
 final class ProducerRegistry: Sendable {
     private struct State {
         var nextID: UInt64 = 1
-        var statuses: [ProducerID: ProducerStatus] = [:]
+        /// Producers whose connection is open.
+        var connected: [ProducerID: ProducerStatus] = [:]
+        /// Producers whose connection closed, oldest disconnection first; at most `keptDisconnected`.
+        var disconnected: OrderedDictionary<ProducerID, ProducerStatus> = [:]
         var channels: [ProducerID: any Channel] = [:]
-        var disconnectedOrder: [ProducerID] = []
         var shuttingDown = false
         var statistics = FeedListener.Statistics()
         /// The bytes of an unfinished line each connection holds, and their sum.
@@ -56,7 +59,7 @@ final class ProducerRegistry: Sendable {
             let id = ProducerID(state.nextID)
             state.nextID += 1
             let status = ProducerStatus(id: id, peer: peer, connectedAt: Date())
-            state.statuses[id] = status
+            state.connected[id] = status
             state.channels[id] = channel
             return status
         }
@@ -99,22 +102,22 @@ final class ProducerRegistry: Sendable {
     /// Stores a handler's current view of its producer; tells `onStatus` when `notify` is set.
     func update(_ status: ProducerStatus, notify: Bool) {
         state.withLock { state in
-            state.statuses[status.id] = status
-            if !status.isConnected {
-                state.channels[status.id] = nil
-                if let held = state.partial.removeValue(forKey: status.id) { state.partialTotal -= held }
-                state.disconnectedOrder.append(status.id)
-                while state.disconnectedOrder.count > keptDisconnected {
-                    state.statuses[state.disconnectedOrder.removeFirst()] = nil
-                }
+            guard !status.isConnected else {
+                state.connected[status.id] = status
+                return
             }
+            state.connected[status.id] = nil
+            state.channels[status.id] = nil
+            if let held = state.partial.removeValue(forKey: status.id) { state.partialTotal -= held }
+            state.disconnected[status.id] = status
+            while state.disconnected.count > keptDisconnected { state.disconnected.removeFirst() }
         }
         if notify { onStatus(status) }
     }
 
     /// Every producer known, connected or recently disconnected, in connection order.
     var snapshot: [ProducerStatus] {
-        state.withLock { Array($0.statuses.values) }.sorted { $0.id < $1.id }
+        state.withLock { Array($0.connected.values) + Array($0.disconnected.values) }.sorted { $0.id < $1.id }
     }
 
     /// Refuses new connections and returns the open ones, to be closed by the caller.

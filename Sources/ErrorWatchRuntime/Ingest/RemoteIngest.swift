@@ -77,7 +77,7 @@ public final class RemoteIngest: Sendable {
                 .statusChanged(
                     StatusEntry(
                         service: event.serviceName ?? "remote", name: name, state: state,
-                        health: Health(event.effectiveStatusHealth), detail: event.statusDetail ?? "",
+                        health: event.effectiveStatusHealth, detail: event.statusDetail ?? "",
                         changedAt: event.time)))
         case .handling:
             // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
@@ -103,9 +103,4 @@ public final class RemoteIngest: Sendable {
 
     /// Every source known, in the order they first appeared.
     public var statuses: [SourceStatus] { board.statuses }
-}
-
-extension Health {
-    /// The dashboard's view of a status health sent over the wire: the two enums share their names.
-    init(_ health: WireStatusHealth) { self = Health(rawValue: health.rawValue) ?? .idle }
 }

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
@@ -12,7 +13,7 @@ extension SourceStatus {
         if let pid = producer.pid { detail.append("pid \(pid)") }
         if let host = producer.hostName { detail.append(host) }
         detail.append(producer.peer)
-        let health: Health
+        let health: StatusHealth
         switch producer.state {
         case .connected: health = producer.errors.badLines > 0 ? .degraded : .ok
         case .disconnected(.closedByPeer), .disconnected(.listenerShutdown): health = .idle

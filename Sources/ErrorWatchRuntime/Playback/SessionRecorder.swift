@@ -65,10 +65,9 @@ public final class SessionRecorder: Sendable {
 
     /// Writes a status an attached app published.
     public func record(_ status: StatusEntry) {
-        let health = WireStatusHealth(rawValue: status.health.rawValue) ?? .ok
         write(
             encoder.statusEvent(
-                name: status.name, state: status.state, health: health,
+                name: status.name, state: status.state, health: status.health,
                 detail: status.detail.isEmpty ? nil : status.detail, time: status.changedAt))
     }
 

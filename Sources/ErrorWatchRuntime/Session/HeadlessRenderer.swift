@@ -1,5 +1,4 @@
 import ErrorStreaming
-import ErrorStreamingTesting
 import ErrorWatchUI
 import Foundation
 

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// One producer the dashboard watches from outside the process: a connection to `--listen`, a `--tail`ed file,
@@ -25,7 +26,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     /// `connected`, `following`, `disconnected: <why>`, `finished`.
     public var state: String
     /// Connected and clean, connected with bad lines, gone for a bad reason, or gone quietly.
-    public var health: Health
+    public var health: StatusHealth
     /// Good events received.
     public var events: UInt64
     /// Lines that were not valid events (malformed JSON, too long, invalid UTF-8, unknown version).
@@ -37,7 +38,7 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
 
     /// A status row.
     public init(
-        id: String, kind: Kind, name: String, detail: String = "", state: String, health: Health,
+        id: String, kind: Kind, name: String, detail: String = "", state: String, health: StatusHealth,
         events: UInt64 = 0, badLines: Int = 0, lastProblem: String? = nil, lastEventAt: Date? = nil
     ) {
         self.id = id

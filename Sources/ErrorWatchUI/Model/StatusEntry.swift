@@ -1,12 +1,5 @@
+import ErrorStreaming
 import Foundation
-
-/// How something is doing, which picks its glyph and colour: a status, a source.
-public enum Health: String, Sendable, Hashable, CaseIterable {
-    case ok
-    case degraded
-    case failing
-    case idle
-}
 
 /// One named status a producer publishes about itself, for the `Status` pane: the demo's `login`, a server's
 /// `reconciler`, a worker's `queue`.
@@ -20,7 +13,7 @@ public struct StatusEntry: Sendable, Hashable {
     /// What it is doing now: `logged in`, `retrying 2/5`, `running`.
     public var state: String
     /// Picks the glyph and colour of the row.
-    public var health: Health
+    public var health: StatusHealth
     /// More about it: the last outcome, `pass 7 of 9`.
     public var detail: String
     /// When it last changed; shown as an age.
@@ -28,7 +21,7 @@ public struct StatusEntry: Sendable, Hashable {
 
     /// A status.
     public init(
-        service: String? = nil, name: String, state: String, health: Health, detail: String = "", changedAt: Date
+        service: String? = nil, name: String, state: String, health: StatusHealth, detail: String = "", changedAt: Date
     ) {
         self.service = service
         self.name = name

@@ -25,7 +25,7 @@ extension Palette {
     }
 
     /// The style of a status's or a source's health.
-    public func style(for health: Health) -> CellStyle {
+    public func style(for health: StatusHealth) -> CellStyle {
         switch health {
         case .ok: self[.healthOk]
         case .degraded: self[.healthDegraded]

@@ -1,3 +1,5 @@
+import ErrorStreaming
+
 /// The `Status` pane: one row per named status that producers publish (the demo's login, session and sync; a
 /// server's reconciler), with its health, name, state, detail and how long ago it changed. Statuses of other
 /// services are named `service/name` when more than one service publishes.
@@ -50,7 +52,7 @@ public enum StatusPane {
     }
 }
 
-extension Health {
+extension StatusHealth {
     /// The glyph drawn before a status or a source: `●` ok, `◐` degraded, `✗` failing, `○` idle (`+ ~ x -` in ASCII).
     public func glyph(unicode: Bool) -> String {
         switch self {

@@ -4,8 +4,9 @@ import Foundation
 /// RFC 3339 timestamps without Foundation formatters: fast, allocation-light and the same on every platform.
 ///
 /// Writes UTC with microseconds (`2026-11-22T00:40:00.123456Z`); reads any RFC 3339 timestamp, with or
-/// without a fraction, with `Z` or a numeric offset.
-enum RFC3339 {
+/// without a fraction, with `Z` or a numeric offset. Its scanner (`RFC3339+Scanning.swift`) also reads log lines'
+/// looser timestamps for ErrorWatchIngest, hence `package`.
+package enum RFC3339 {
     /// `2026-11-22T00:40:00.123456Z`.
     static func format(_ date: Date) -> String {
         var bytes: [UInt8] = []
@@ -88,70 +89,13 @@ enum RFC3339 {
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
-        var index = 0
-        func number(_ width: Int) -> Int64? {
-            guard index + width <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for byte in bytes[index..<index + width] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int64(byte - 48)
-            }
-            index += width
-            return value
-        }
-        func expect(_ allowed: UInt8, or other: UInt8 = 0, or third: UInt8 = 0) -> Bool {
-            guard index < bytes.count else { return false }
-            let byte = bytes[index]
-            guard byte == allowed || (other != 0 && byte == other) || (third != 0 && byte == third) else {
-                return false
-            }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
-            expect(84, or: 116, or: 32), let hour = number(2), expect(58), let minute = number(2), expect(58),
-            let second = number(2)
-        else { return nil }
-        // A date that does not exist (2026-02-31) is malformed, as the wire format's documentation says.
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour < 24,
-            minute < 60, second <= 60
-        else {
-            return nil
-        }
-        var fraction = 0.0
-        if index < bytes.count, bytes[index] == 46 {
-            index += 1
-            var scale = 0.1
-            let start = index
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                fraction += Double(bytes[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > start else { return nil }
-        }
-        var offset: Int64 = 0
-        guard index < bytes.count else { return nil }
-        switch bytes[index] {
-        case 90, 122:  // Z z
-            index += 1
-        case 43, 45:  // + -
-            let sign: Int64 = bytes[index] == 45 ? -1 : 1
-            index += 1
-            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else {
-                return nil
-            }
-            offset = sign * (hours * 3600 + minutes * 60)
-        default:
-            return nil
-        }
-        guard index == bytes.count else { return nil }
-        let seconds = CivilDate.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        guard let scanned = scan(bytes, from: 0, mode: .strict), scanned.end == bytes.count else { return nil }
+        let seconds = scanned.wallSeconds - (scanned.offset ?? 0)
         // An offset can carry a time out of the four-digit years (`0000-01-01T00:00:00+00:01` is in year -1,
         // `9999-12-31T23:59:60Z` in 10000); UTC has no RFC 3339 form for it, so ``format(_:)`` could not write it
         // back readably (a recording of it would not replay). Such a time is malformed.
         guard seconds >= earliestSecond, seconds < endSecond else { return nil }
-        let micros = (fraction * 1_000_000).rounded()
+        let micros = (scanned.fraction * 1_000_000).rounded()
         // Near year 10000 a Double holds a time to 30 µs only: `23:59:59.999999` would round up into year 10000.
         let interval = min(Double(seconds) + micros / 1_000_000, Double(endSecond).nextDown)
         return Date(timeIntervalSince1970: interval)

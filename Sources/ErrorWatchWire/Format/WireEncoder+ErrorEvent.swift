@@ -7,11 +7,11 @@ extension WireEncoder {
     /// `,"service.name":…,"process.pid":…,"host.name":…`, written once instead of once per line.
     static func stamp(for source: SourceInfo) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.appendLiteral(#","service.name":"#)
+        bytes.appendKey(.serviceName)
         WireEvent.writeString(source.serviceName, &bytes)
-        bytes.appendLiteral(#","process.pid":"#)
+        bytes.appendKey(.pid)
         WireEvent.writeInteger(Int64(source.pid), &bytes)
-        bytes.appendLiteral(#","host.name":"#)
+        bytes.appendKey(.hostName)
         WireEvent.writeString(source.host, &bytes)
         return bytes
     }
@@ -24,7 +24,7 @@ extension WireEncoder {
     /// its fingerprint), the producer's fields are copied from ``stamp(for:)``, and the time, numbers and source
     /// location are written as bytes without making strings of them. On a throw, `out` is left as it was.
     func appendLine(for event: ErrorEvent, to out: inout [UInt8]) throws(WireError) {
-        guard RFC3339.canFormat(event.timestamp) else { throw .invalidField("time") }
+        guard RFC3339.canFormat(event.timestamp) else { throw .invalid(.time) }
         let start = out.count
         // Comparing metatypes first spares every other error a dynamic cast.
         let remote = type(of: event.error) == RemoteError.self ? event.error as? RemoteError : nil
@@ -44,48 +44,48 @@ extension WireEncoder {
             (code, category) = (classification.code, classification.category)
         }
 
-        writeHeader(#"{"v":1,"kind":"error","time":""#, time: event.timestamp, stamped: false, &out)
+        writeHeader(Self.errorOpening, time: event.timestamp, stamped: false, &out)
         if let stamp {
             out.append(contentsOf: stamp)
         } else if let serviceName = remote?.serviceName {
-            out.appendLiteral(#","service.name":"#)
+            out.appendKey(.serviceName)
             WireEvent.writeString(serviceName, &out)
         }
-        out.appendLiteral(#","source":"#)
+        out.appendKey(.source)
         WireEvent.writeString(event.source, &out)
-        out.appendLiteral(#","exception.type":"#)
+        out.appendKey(.exceptionType)
         WireEvent.writeString(remote?.typeName ?? typeName, &out)
-        out.appendLiteral(#","exception.message":"#)
+        out.appendKey(.exceptionMessage)
         WireEvent.writeString(remote?.message ?? technicalMessage, &out)
-        out.appendLiteral(#","message.user":"#)
+        out.appendKey(.userMessage)
         WireEvent.writeString(userMessage, &out)
-        out.appendLiteral(#","error.code":"#)
+        out.appendKey(.code)
         WireEvent.writeCode(code, &out)
-        out.appendLiteral(#","error.category":"#)
+        out.appendKey(.category)
         WireEvent.writeString(category.rawValue, &out)
-        out.appendLiteral(#","severity":"#)
+        out.appendKey(.severity)
         WireEvent.writeString(event.severity.description, &out)
-        out.appendLiteral(#","origin":"#)
+        out.appendKey(.origin)
         WireEvent.writeString(event.origin.rawValue, &out)
         if let attempt = event.context.attempt {
-            out.appendLiteral(#","attempt":"#)
+            out.appendKey(.attempt)
             WireEvent.writeInteger(Int64(attempt), &out)
         }
-        out.appendLiteral(#","sequence":"#)
+        out.appendKey(.sequence)
         WireEvent.writeInteger(event.sequence, &out)
         WireEvent.writeAttributes(event.metadata, &out)
         if let stackTrace = remote?.stackTrace {
-            out.appendLiteral(#","exception.stacktrace":"#)
+            out.appendKey(.exceptionStacktrace)
             WireEvent.writeString(stackTrace, &out)
         }
         if let location = event.location {
-            out.appendLiteral(#","code.filepath":"#)
+            out.appendKey(.codeFilePath)
             location.withFile { WireEvent.writeString(bytes: $0, &out) }
-            out.appendLiteral(#","code.lineno":"#)
+            out.appendKey(.codeLineNumber)
             WireEvent.writeInteger(Int64(Int(clamping: location.line)), &out)
             location.withFunction { function in
                 guard !function.isEmpty else { return }
-                out.appendLiteral(#","code.function":"#)
+                out.appendKey(.codeFunction)
                 WireEvent.writeString(bytes: function, &out)
             }
         }
@@ -97,19 +97,22 @@ extension WireEncoder {
     /// `encode(handlingEvent(for: report, time: time))`, written without building the ``WireEvent`` (a test holds
     /// the two equal). On a throw, `out` is left as it was.
     func appendHandlingLine(for report: HandlingReport, time: Date, to out: inout [UInt8]) throws(WireError) {
-        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
+        guard RFC3339.canFormat(time) else { throw .invalid(.time) }
         let start = out.count
-        writeHeader(#"{"v":1,"kind":"handling","time":""#, time: time, stamped: true, &out)
-        out.appendLiteral(#","sequence":"#)
+        writeHeader(Self.handlingOpening, time: time, stamped: true, &out)
+        out.appendKey(.sequence)
         WireEvent.writeInteger(report.sequence, &out)
-        out.appendLiteral(#","handling.path":["#)
+        out.appendKey(.handlingPath)
+        out.append(UInt8(ascii: "["))
         for (offset, name) in report.path.suffix(WireEvent.maximumHandlingPathCount).enumerated() {
             if offset > 0 { out.append(UInt8(ascii: ",")) }
             WireEvent.writeString(name, &out)
         }
-        out.appendLiteral(#"],"handling.outcome":"#)
+        out.append(UInt8(ascii: "]"))
+        out.appendKey(.handlingOutcome)
         WireEvent.writeString(report.outcome.description, &out)
-        out.appendLiteral(report.handled ? #","handling.handled":true}"# : #","handling.handled":false}"#)
+        out.appendKey(.handlingHandled)
+        out.appendLiteral(report.handled ? "true}" : "false}")
         out.append(UInt8(ascii: "\n"))
         try Self.refuseOverlong(from: start, &out)
     }
@@ -121,26 +124,26 @@ extension WireEncoder {
         level: Logger.Level, message: String, label: String, metadata: [String: String], error: (any Error)?,
         time: Date, to out: inout [UInt8]
     ) throws(WireError) {
-        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
+        guard RFC3339.canFormat(time) else { throw .invalid(.time) }
         let start = out.count
-        writeHeader(#"{"v":1,"kind":"log","time":""#, time: time, stamped: true, &out)
-        out.appendLiteral(#","source":"#)
+        writeHeader(Self.logOpening, time: time, stamped: true, &out)
+        out.appendKey(.source)
         WireEvent.writeString(label, &out)
         let classification = error.map { Classification(of: $0) }
         if let classification {
-            out.appendLiteral(#","exception.type":"#)
+            out.appendKey(.exceptionType)
             WireEvent.writeString(classification.typeName, &out)
-            out.appendLiteral(#","exception.message":"#)
+            out.appendKey(.exceptionMessage)
             WireEvent.writeString(classification.technicalMessage, &out)
-            out.appendLiteral(#","error.code":"#)
+            out.appendKey(.code)
             WireEvent.writeCode(classification.code, &out)
-            out.appendLiteral(#","error.category":"#)
+            out.appendKey(.category)
             WireEvent.writeString(classification.category.rawValue, &out)
         }
-        out.appendLiteral(#","severity":"#)
+        out.appendKey(.severity)
         WireEvent.writeString(ErrorSeverity(level).description, &out)
         WireEvent.writeAttributes(metadata, &out)
-        out.appendLiteral(#","body":"#)
+        out.appendKey(.body)
         WireEvent.writeString(message, &out)
         out.appendLiteral("}\n")
         try Self.refuseOverlong(from: start, &out)
@@ -148,11 +151,30 @@ extension WireEncoder {
 
     /// The members every direct line starts with: `{"v":1,"kind":…,"time":"…"`, then the producer's members when
     /// `stamped`.
-    private func writeHeader(_ opening: StaticString, time: Date, stamped: Bool, _ out: inout [UInt8]) {
-        out.appendLiteral(opening)
+    private func writeHeader(_ opening: [UInt8], time: Date, stamped: Bool, _ out: inout [UInt8]) {
+        out.append(contentsOf: opening)
         RFC3339.write(time, to: &out)
         out.append(UInt8(ascii: "\""))
         if stamped, let stamp { out.append(contentsOf: stamp) }
+    }
+
+    /// `{"v":1,"kind":"error","time":"`: the bytes an error line starts with, made once from ``WireMember``.
+    private static let errorOpening = opening(.error)
+    /// `{"v":1,"kind":"log","time":"`.
+    private static let logOpening = opening(.log)
+    /// `{"v":1,"kind":"handling","time":"`.
+    private static let handlingOpening = opening(.handling)
+
+    /// The opening of a line of `kind`, up to the quote that starts its time.
+    private static func opening(_ kind: WireEvent.Kind) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.appendFirstKey(.version)
+        WireEvent.writeInteger(Int64(WireEvent.currentVersion), &bytes)
+        bytes.appendKey(.kind)
+        WireEvent.writeString(kind.rawValue, &bytes)
+        bytes.appendKey(.time)
+        bytes.append(UInt8(ascii: "\""))
+        return bytes
     }
 
     /// Throws ``WireError/lineTooLong(byteCount:)`` for a line (from `start` to the end of `out`) over
@@ -169,7 +191,8 @@ extension WireEvent {
     /// `,"attributes":{…}` with the keys sorted, or nothing for none.
     static func writeAttributes(_ attributes: [String: String], _ out: inout [UInt8]) {
         guard !attributes.isEmpty else { return }
-        out.appendLiteral(#","attributes":{"#)
+        out.appendKey(.attributes)
+        out.append(UInt8(ascii: "{"))
         // Sorting the pairs rather than the keys spares a dictionary lookup per key.
         for (offset, pair) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
             if offset > 0 { out.append(UInt8(ascii: ",")) }

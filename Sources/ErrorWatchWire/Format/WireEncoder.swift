@@ -109,7 +109,7 @@ public struct WireEncoder: Sendable {
     /// forwarder.send(event)
     /// ```
     public func statusEvent(
-        name: String, state: String, health: WireStatusHealth, detail: String?, time: Date
+        name: String, state: String, health: StatusHealth, detail: String?, time: Date
     ) -> WireEvent {
         WireEvent(
             kind: .status, time: time, serviceName: source?.serviceName, pid: source?.pid, hostName: source?.host,

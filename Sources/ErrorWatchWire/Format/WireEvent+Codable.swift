@@ -7,51 +7,51 @@ extension WireEvent {
     /// The version is checked first, so a line from a future major version is reported as
     /// ``WireError/unsupportedVersion(_:)`` even when its other fields no longer make sense to us.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.version) else { throw WireError.missingField("v") }
+        let c = try decoder.container(keyedBy: WireMember.self)
+        guard c.contains(.version) else { throw WireError.missing(.version) }
         let version = try Self.field(.version) { try c.decode(Int.self, forKey: .version) }
         guard version == Self.currentVersion else { throw WireError.unsupportedVersion(version) }
-        guard c.contains(.kind) else { throw WireError.missingField("kind") }
+        guard c.contains(.kind) else { throw WireError.missing(.kind) }
         let kindName = try Self.field(.kind) { try c.decode(String.self, forKey: .kind) }
-        guard let kind = Kind(rawValue: kindName) else { throw WireError.invalidField("kind") }
-        guard c.contains(.time) else { throw WireError.missingField("time") }
+        guard let kind = Kind(rawValue: kindName) else { throw WireError.invalid(.kind) }
+        guard c.contains(.time) else { throw WireError.missing(.time) }
         let timeText = try Self.field(.time) { try c.decode(String.self, forKey: .time) }
-        guard let time = RFC3339.parse(timeText) else { throw WireError.invalidField("time") }
+        guard let time = RFC3339.parse(timeText) else { throw WireError.invalid(.time) }
 
-        func optional<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+        func optional<T: Decodable>(_ type: T.Type, _ key: WireMember) throws -> T? {
             try Self.field(key) { try c.decodeIfPresent(type, forKey: key) }
         }
         let codeText = try optional(String.self, .code)
         let code = try codeText.map { text in
-            guard let code = ErrorCode(parsing: text) else { throw WireError.invalidField(CodingKeys.code.rawValue) }
+            guard let code = ErrorCode(parsing: text) else { throw WireError.invalid(.code) }
             return code
         }
         let categoryText = try optional(String.self, .category)
         let category = try categoryText.map { text in
-            guard let value = ErrorCategory(rawValue: text) else { throw WireError.invalidField("error.category") }
+            guard let value = ErrorCategory(rawValue: text) else { throw WireError.invalid(.category) }
             return value
         }
-        let severityKey: CodingKeys = c.contains(.severity) ? .severity : .severityText
+        let severityKey: WireMember = c.contains(.severity) ? .severity : .severityText
         let severity = try optional(String.self, severityKey).map { text in
-            guard let value = ErrorSeverity(wireName: text) else { throw WireError.invalidField(severityKey.rawValue) }
+            guard let value = ErrorSeverity(wireName: text) else { throw WireError.invalid(severityKey) }
             return value
         }
         let origin = try optional(String.self, .origin).map { text in
-            guard let value = ErrorOrigin(rawValue: text.lowercased()) else { throw WireError.invalidField("origin") }
+            guard let value = ErrorOrigin(rawValue: text.lowercased()) else { throw WireError.invalid(.origin) }
             return value
         }
         let metricKind = try optional(String.self, .metricKind).map { text in
-            guard let value = WireMetricKind(wireName: text) else { throw WireError.invalidField("metric.kind") }
+            guard let value = WireMetricKind(wireName: text) else { throw WireError.invalid(.metricKind) }
             return value
         }
         let codeLineNumber = try optional(Int.self, .codeLineNumber)
-        if let line = codeLineNumber, line < 0 { throw WireError.invalidField(CodingKeys.codeLineNumber.rawValue) }
+        if let line = codeLineNumber, line < 0 { throw WireError.invalid(.codeLineNumber) }
         let handlingPath = try optional([String].self, .handlingPath)
         if let path = handlingPath, path.count > Self.maximumHandlingPathCount {
-            throw WireError.invalidField(CodingKeys.handlingPath.rawValue)
+            throw WireError.invalid(.handlingPath)
         }
         let statusHealth = try optional(String.self, .statusHealth).map { text in
-            guard let value = WireStatusHealth(wireName: text) else { throw WireError.invalidField("status.health") }
+            guard let value = StatusHealth(wireName: text) else { throw WireError.invalid(.statusHealth) }
             return value
         }
         self.init(
@@ -80,8 +80,8 @@ extension WireEvent {
     /// ``WireError/invalidField(_:)`` for a negative `code.lineno`, an over-long `handling.path` or a time outside
     /// the years 0000–9999 (UTC), which a reader would refuse.
     public func encode(to encoder: any Encoder) throws {
-        guard RFC3339.canFormat(time) else { throw WireError.invalidField("time") }
-        var c = encoder.container(keyedBy: CodingKeys.self)
+        guard RFC3339.canFormat(time) else { throw WireError.invalid(.time) }
+        var c = encoder.container(keyedBy: WireMember.self)
         try c.encode(version, forKey: .version)
         try c.encode(kind.rawValue, forKey: .kind)
         try c.encode(RFC3339.format(time), forKey: .time)
@@ -110,11 +110,11 @@ extension WireEvent {
         try c.encodeIfPresent(statusDetail, forKey: .statusDetail)
         try c.encodeIfPresent(exceptionStacktrace, forKey: .exceptionStacktrace)
         try c.encodeIfPresent(codeFilePath, forKey: .codeFilePath)
-        if let codeLineNumber, codeLineNumber < 0 { throw WireError.invalidField(CodingKeys.codeLineNumber.rawValue) }
+        if let codeLineNumber, codeLineNumber < 0 { throw WireError.invalid(.codeLineNumber) }
         try c.encodeIfPresent(codeLineNumber, forKey: .codeLineNumber)
         try c.encodeIfPresent(codeFunction, forKey: .codeFunction)
         if let handlingPath, handlingPath.count > Self.maximumHandlingPathCount {
-            throw WireError.invalidField(CodingKeys.handlingPath.rawValue)
+            throw WireError.invalid(.handlingPath)
         }
         try c.encodeIfPresent(handlingPath, forKey: .handlingPath)
         try c.encodeIfPresent(handlingOutcome, forKey: .handlingOutcome)
@@ -125,28 +125,28 @@ extension WireEvent {
     func validateRequiredFields() throws(WireError) {
         switch kind {
         case .error:
-            if exceptionType == nil { throw WireError.missingField(CodingKeys.exceptionType.rawValue) }
+            if exceptionType == nil { throw WireError.missing(.exceptionType) }
         case .log:
-            if body == nil { throw WireError.missingField(CodingKeys.body.rawValue) }
+            if body == nil { throw WireError.missing(.body) }
         case .metric:
-            if metricName == nil { throw WireError.missingField(CodingKeys.metricName.rawValue) }
-            if metricValue == nil { throw WireError.missingField(CodingKeys.metricValue.rawValue) }
+            if metricName == nil { throw WireError.missing(.metricName) }
+            if metricValue == nil { throw WireError.missing(.metricValue) }
         case .status:
-            if statusName == nil { throw WireError.missingField(CodingKeys.statusName.rawValue) }
-            if statusState == nil { throw WireError.missingField(CodingKeys.statusState.rawValue) }
+            if statusName == nil { throw WireError.missing(.statusName) }
+            if statusState == nil { throw WireError.missing(.statusState) }
         case .handling:
-            if sequence == nil { throw WireError.missingField(CodingKeys.sequence.rawValue) }
+            if sequence == nil { throw WireError.missing(.sequence) }
         }
     }
 
     /// Runs a decoding step, turning a type mismatch into ``WireError/invalidField(_:)`` named by its JSON key.
-    private static func field<T>(_ key: CodingKeys, _ body: () throws -> T) throws -> T {
+    private static func field<T>(_ key: WireMember, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as WireError {
             throw error
         } catch {
-            throw WireError.invalidField(key.rawValue)
+            throw WireError.invalid(key)
         }
     }
 }

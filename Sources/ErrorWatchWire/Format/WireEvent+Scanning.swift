@@ -15,107 +15,107 @@ extension WireEvent {
             if bytes.first(where: { $0 > 0x20 }) != UInt8(ascii: "{"), probe.isValidValue() { throw .notAnObject }
             throw .malformedJSON("\(error.message) at byte \(error.offset)")
         }
-        guard let versionValue = raw.version, !versionValue.isNull else { throw .missingField("v") }
-        guard let version = Self.integer(versionValue, bytes) else { throw .invalidField("v") }
+        guard let versionValue = raw.version, !versionValue.isNull else { throw .missing(.version) }
+        guard let version = Self.integer(versionValue, bytes) else { throw .invalid(.version) }
         guard version == Int64(Self.currentVersion) else { throw .unsupportedVersion(Int(clamping: version)) }
-        guard let kindText = try Self.string(raw.kind, "kind", required: true) else { throw .missingField("kind") }
-        guard let kind = Kind(rawValue: kindText) else { throw .invalidField("kind") }
-        guard let timeText = try Self.string(raw.time, "time", required: true) else { throw .missingField("time") }
-        guard let time = RFC3339.parse(timeText) else { throw .invalidField("time") }
+        guard let kindText = try Self.string(raw.kind, .kind, required: true) else { throw .missing(.kind) }
+        guard let kind = Kind(rawValue: kindText) else { throw .invalid(.kind) }
+        guard let timeText = try Self.string(raw.time, .time, required: true) else { throw .missing(.time) }
+        guard let time = RFC3339.parse(timeText) else { throw .invalid(.time) }
         self.init(kind: kind, time: time)
-        serviceName = try Self.string(raw.serviceName, "service.name")
-        pid = try Self.int(raw.pid, "process.pid", bytes)
-        hostName = try Self.string(raw.hostName, "host.name")
-        source = try Self.string(raw.source, "source")
-        exceptionType = try Self.string(raw.exceptionType, "exception.type")
-        exceptionMessage = try Self.string(raw.exceptionMessage, "exception.message")
-        userMessage = try Self.string(raw.userMessage, "message.user")
-        code = try Self.string(raw.code, "error.code").map { text throws(WireError) in
-            guard let code = ErrorCode(parsing: text) else { throw .invalidField("error.code") }
+        serviceName = try Self.string(raw.serviceName, .serviceName)
+        pid = try Self.int(raw.pid, .pid, bytes)
+        hostName = try Self.string(raw.hostName, .hostName)
+        source = try Self.string(raw.source, .source)
+        exceptionType = try Self.string(raw.exceptionType, .exceptionType)
+        exceptionMessage = try Self.string(raw.exceptionMessage, .exceptionMessage)
+        userMessage = try Self.string(raw.userMessage, .userMessage)
+        code = try Self.string(raw.code, .code).map { text throws(WireError) in
+            guard let code = ErrorCode(parsing: text) else { throw .invalid(.code) }
             return code
         }
-        category = try Self.string(raw.category, "error.category").map { text throws(WireError) in
-            guard let category = ErrorCategory(rawValue: text) else { throw .invalidField("error.category") }
+        category = try Self.string(raw.category, .category).map { text throws(WireError) in
+            guard let category = ErrorCategory(rawValue: text) else { throw .invalid(.category) }
             return category
         }
-        let severityKey = raw.severity != nil ? "severity" : "severity_text"
+        let severityKey: WireMember = raw.severity != nil ? .severity : .severityText
         severity = try Self.string(raw.severity ?? raw.severityText, severityKey).map { text throws(WireError) in
-            guard let severity = ErrorSeverity(wireName: text) else { throw .invalidField(severityKey) }
+            guard let severity = ErrorSeverity(wireName: text) else { throw .invalid(severityKey) }
             return severity
         }
-        origin = try Self.string(raw.origin, "origin").map { text throws(WireError) in
-            guard let origin = ErrorOrigin(rawValue: text.lowercased()) else { throw .invalidField("origin") }
+        origin = try Self.string(raw.origin, .origin).map { text throws(WireError) in
+            guard let origin = ErrorOrigin(rawValue: text.lowercased()) else { throw .invalid(.origin) }
             return origin
         }
-        attempt = try Self.int(raw.attempt, "attempt", bytes)
+        attempt = try Self.int(raw.attempt, .attempt, bytes)
         if let value = raw.sequence, !value.isNull {
-            guard let number = Self.integer(value, bytes), number >= 0 else { throw .invalidField("sequence") }
+            guard let number = Self.integer(value, bytes), number >= 0 else { throw .invalid(.sequence) }
             sequence = UInt64(number)
         }
         switch raw.attributes {
         case nil, .null?: break
         case .stringMap(let map)?: attributes = map
-        default: throw .invalidField("attributes")
+        default: throw .invalid(.attributes)
         }
-        body = try Self.string(raw.body, "body")
-        if body == nil { body = try Self.string(raw.logMessage, "log.message") }
-        metricName = try Self.string(raw.metricName, "metric.name")
+        body = try Self.string(raw.body, .body)
+        if body == nil { body = try Self.string(raw.logMessage, .logMessage) }
+        metricName = try Self.string(raw.metricName, .metricName)
         switch raw.metricValue {
         case nil, .null?: break
         case .number(let range)?:
             // A number too large for a Double (`1e999`) would be an infinite sample, which poisons every sum it
             // joins and which no writer can write back (JSON has no infinity): malformed, as JSONDecoder has it.
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            guard let value = Double(text), value.isFinite else { throw .invalidField("metric.value") }
+            guard let value = Double(text), value.isFinite else { throw .invalid(.metricValue) }
             metricValue = value
-        default: throw .invalidField("metric.value")
+        default: throw .invalid(.metricValue)
         }
-        metricUnit = try Self.string(raw.metricUnit, "metric.unit")
-        metricKind = try Self.string(raw.metricKind, "metric.kind").map { text throws(WireError) in
-            guard let kind = WireMetricKind(wireName: text) else { throw .invalidField("metric.kind") }
+        metricUnit = try Self.string(raw.metricUnit, .metricUnit)
+        metricKind = try Self.string(raw.metricKind, .metricKind).map { text throws(WireError) in
+            guard let kind = WireMetricKind(wireName: text) else { throw .invalid(.metricKind) }
             return kind
         }
-        statusName = try Self.string(raw.statusName, "status.name")
-        statusState = try Self.string(raw.statusState, "status.state")
-        statusHealth = try Self.string(raw.statusHealth, "status.health").map { text throws(WireError) in
-            guard let health = WireStatusHealth(wireName: text) else { throw .invalidField("status.health") }
+        statusName = try Self.string(raw.statusName, .statusName)
+        statusState = try Self.string(raw.statusState, .statusState)
+        statusHealth = try Self.string(raw.statusHealth, .statusHealth).map { text throws(WireError) in
+            guard let health = StatusHealth(wireName: text) else { throw .invalid(.statusHealth) }
             return health
         }
-        statusDetail = try Self.string(raw.statusDetail, "status.detail")
-        exceptionStacktrace = try Self.string(raw.exceptionStacktrace, "exception.stacktrace")
-        codeFilePath = try Self.string(raw.codeFilePath, "code.filepath")
-        codeLineNumber = try Self.int(raw.codeLineNumber, "code.lineno", bytes)
-        if let line = codeLineNumber, line < 0 { throw .invalidField("code.lineno") }
-        codeFunction = try Self.string(raw.codeFunction, "code.function")
+        statusDetail = try Self.string(raw.statusDetail, .statusDetail)
+        exceptionStacktrace = try Self.string(raw.exceptionStacktrace, .exceptionStacktrace)
+        codeFilePath = try Self.string(raw.codeFilePath, .codeFilePath)
+        codeLineNumber = try Self.int(raw.codeLineNumber, .codeLineNumber, bytes)
+        if let line = codeLineNumber, line < 0 { throw .invalid(.codeLineNumber) }
+        codeFunction = try Self.string(raw.codeFunction, .codeFunction)
         switch raw.handlingPath {
         case nil, .null?: break
         case .stringArray(let path)?: handlingPath = path
-        default: throw .invalidField("handling.path")
+        default: throw .invalid(.handlingPath)
         }
-        handlingOutcome = try Self.string(raw.handlingOutcome, "handling.outcome")
+        handlingOutcome = try Self.string(raw.handlingOutcome, .handlingOutcome)
         switch raw.handlingHandled {
         case nil, .null?: break
         case .bool(let handled)?: handlingHandled = handled
-        default: throw .invalidField("handling.handled")
+        default: throw .invalid(.handlingHandled)
         }
         try validateRequiredFields()
     }
 
-    private static func string(_ value: JSONScanner.Value?, _ key: String, required: Bool = false) throws(WireError)
+    private static func string(_ value: JSONScanner.Value?, _ key: WireMember, required: Bool = false) throws(WireError)
         -> String?
     {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        default: throw .invalidField(key)
+        default: throw .invalid(key)
         }
     }
 
-    private static func int(_ value: JSONScanner.Value?, _ key: String, _ bytes: UnsafeRawBufferPointer)
+    private static func int(_ value: JSONScanner.Value?, _ key: WireMember, _ bytes: UnsafeRawBufferPointer)
         throws(WireError) -> Int?
     {
         guard let value, !value.isNull else { return nil }
-        guard let number = integer(value, bytes), let result = Int(exactly: number) else { throw .invalidField(key) }
+        guard let number = integer(value, bytes), let result = Int(exactly: number) else { throw .invalid(key) }
         return result
     }
 
@@ -149,43 +149,43 @@ extension WireEvent {
         var handlingPath, handlingOutcome, handlingHandled: JSONScanner.Value?
 
         mutating func set(_ key: String, _ value: JSONScanner.Value) {
-            switch key {
-            case "v": version = value
-            case "kind": kind = value
-            case "time": time = value
-            case "service.name": serviceName = value
-            case "process.pid": pid = value
-            case "host.name": hostName = value
-            case "source": source = value
-            case "exception.type": exceptionType = value
-            case "exception.message": exceptionMessage = value
-            case "message.user": userMessage = value
-            case "error.code": code = value
-            case "error.category": category = value
-            case "severity": severity = value
-            case "severity_text": severityText = value
-            case "origin": origin = value
-            case "attempt": attempt = value
-            case "sequence": sequence = value
-            case "attributes": attributes = value
-            case "body": body = value
-            case "log.message": logMessage = value
-            case "metric.name": metricName = value
-            case "metric.value": metricValue = value
-            case "metric.unit": metricUnit = value
-            case "metric.kind": metricKind = value
-            case "status.name": statusName = value
-            case "status.state": statusState = value
-            case "status.health": statusHealth = value
-            case "status.detail": statusDetail = value
-            case "exception.stacktrace": exceptionStacktrace = value
-            case "code.filepath": codeFilePath = value
-            case "code.lineno": codeLineNumber = value
-            case "code.function": codeFunction = value
-            case "handling.path": handlingPath = value
-            case "handling.outcome": handlingOutcome = value
-            case "handling.handled": handlingHandled = value
-            default: break
+            guard let member = WireMember(name: key) else { return }
+            switch member {
+            case .version: version = value
+            case .kind: kind = value
+            case .time: time = value
+            case .serviceName: serviceName = value
+            case .pid: pid = value
+            case .hostName: hostName = value
+            case .source: source = value
+            case .exceptionType: exceptionType = value
+            case .exceptionMessage: exceptionMessage = value
+            case .userMessage: userMessage = value
+            case .code: code = value
+            case .category: category = value
+            case .severity: severity = value
+            case .severityText: severityText = value
+            case .origin: origin = value
+            case .attempt: attempt = value
+            case .sequence: sequence = value
+            case .attributes: attributes = value
+            case .body: body = value
+            case .logMessage: logMessage = value
+            case .metricName: metricName = value
+            case .metricValue: metricValue = value
+            case .metricUnit: metricUnit = value
+            case .metricKind: metricKind = value
+            case .statusName: statusName = value
+            case .statusState: statusState = value
+            case .statusHealth: statusHealth = value
+            case .statusDetail: statusDetail = value
+            case .exceptionStacktrace: exceptionStacktrace = value
+            case .codeFilePath: codeFilePath = value
+            case .codeLineNumber: codeLineNumber = value
+            case .codeFunction: codeFunction = value
+            case .handlingPath: handlingPath = value
+            case .handlingOutcome: handlingOutcome = value
+            case .handlingHandled: handlingHandled = value
             }
         }
     }

@@ -6,66 +6,66 @@ extension WireEvent {
     /// `code.lineno`, a `handling.path` longer than ``maximumHandlingPathCount`` and a time outside the years
     /// 0000–9999 (UTC), which RFC 3339 cannot write: what a reader would refuse.
     func writeJSON(to out: inout [UInt8]) throws(WireError) {
-        guard RFC3339.canFormat(time) else { throw .invalidField("time") }
-        out.append(contentsOf: #"{"v":"#.utf8)
+        guard RFC3339.canFormat(time) else { throw .invalid(.time) }
+        out.appendFirstKey(.version)
         out.append(contentsOf: String(version).utf8)
-        member("kind", kind.rawValue, &out)
-        out.append(contentsOf: #","time":""#.utf8)
+        member(.kind, kind.rawValue, &out)
+        out.appendKey(.time)
+        out.append(UInt8(ascii: "\""))
         RFC3339.write(time, to: &out)
         out.append(UInt8(ascii: "\""))
-        member("service.name", serviceName, &out)
-        member("process.pid", pid.map(String.init), quoted: false, &out)
-        member("host.name", hostName, &out)
-        member("source", source, &out)
-        member("exception.type", exceptionType, &out)
-        member("exception.message", exceptionMessage, &out)
-        member("message.user", userMessage, &out)
-        member("error.code", code?.description, &out)
-        member("error.category", category?.rawValue, &out)
-        member("severity", severity?.description, &out)
-        member("origin", origin?.rawValue, &out)
-        member("attempt", attempt.map(String.init), quoted: false, &out)
-        member("sequence", sequence.map(String.init), quoted: false, &out)
+        member(.serviceName, serviceName, &out)
+        member(.pid, pid.map(String.init), quoted: false, &out)
+        member(.hostName, hostName, &out)
+        member(.source, source, &out)
+        member(.exceptionType, exceptionType, &out)
+        member(.exceptionMessage, exceptionMessage, &out)
+        member(.userMessage, userMessage, &out)
+        member(.code, code?.description, &out)
+        member(.category, category?.rawValue, &out)
+        member(.severity, severity?.description, &out)
+        member(.origin, origin?.rawValue, &out)
+        member(.attempt, attempt.map(String.init), quoted: false, &out)
+        member(.sequence, sequence.map(String.init), quoted: false, &out)
         Self.writeAttributes(attributes, &out)
-        member("body", body, &out)
-        member("metric.name", metricName, &out)
+        member(.body, body, &out)
+        member(.metricName, metricName, &out)
         if let metricValue {
-            guard metricValue.isFinite else { throw .invalidField("metric.value") }
+            guard metricValue.isFinite else { throw .invalid(.metricValue) }
             let text =
                 metricValue == metricValue.rounded() && abs(metricValue) < 1e15
                 ? String(Int64(metricValue)) : String(metricValue)
-            member("metric.value", text, quoted: false, &out)
+            member(.metricValue, text, quoted: false, &out)
         }
-        member("metric.unit", metricUnit, &out)
-        member("metric.kind", metricKind?.rawValue, &out)
-        member("status.name", statusName, &out)
-        member("status.state", statusState, &out)
-        member("status.health", statusHealth?.rawValue, &out)
-        member("status.detail", statusDetail, &out)
-        member("exception.stacktrace", exceptionStacktrace, &out)
-        member("code.filepath", codeFilePath, &out)
-        if let codeLineNumber, codeLineNumber < 0 { throw .invalidField("code.lineno") }
-        member("code.lineno", codeLineNumber.map(String.init), quoted: false, &out)
-        member("code.function", codeFunction, &out)
+        member(.metricUnit, metricUnit, &out)
+        member(.metricKind, metricKind?.rawValue, &out)
+        member(.statusName, statusName, &out)
+        member(.statusState, statusState, &out)
+        member(.statusHealth, statusHealth?.rawValue, &out)
+        member(.statusDetail, statusDetail, &out)
+        member(.exceptionStacktrace, exceptionStacktrace, &out)
+        member(.codeFilePath, codeFilePath, &out)
+        if let codeLineNumber, codeLineNumber < 0 { throw .invalid(.codeLineNumber) }
+        member(.codeLineNumber, codeLineNumber.map(String.init), quoted: false, &out)
+        member(.codeFunction, codeFunction, &out)
         if let handlingPath {
-            guard handlingPath.count <= Self.maximumHandlingPathCount else { throw .invalidField("handling.path") }
-            out.append(contentsOf: #","handling.path":["#.utf8)
+            guard handlingPath.count <= Self.maximumHandlingPathCount else { throw .invalid(.handlingPath) }
+            out.appendKey(.handlingPath)
+            out.append(UInt8(ascii: "["))
             for (offset, name) in handlingPath.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(name, &out)
             }
             out.append(UInt8(ascii: "]"))
         }
-        member("handling.outcome", handlingOutcome, &out)
-        member("handling.handled", handlingHandled.map { $0 ? "true" : "false" }, quoted: false, &out)
+        member(.handlingOutcome, handlingOutcome, &out)
+        member(.handlingHandled, handlingHandled.map { $0 ? "true" : "false" }, quoted: false, &out)
         out.append(UInt8(ascii: "}"))
     }
 
-    private func member(_ key: StaticString, _ value: String?, quoted: Bool = true, _ out: inout [UInt8]) {
+    private func member(_ key: WireMember, _ value: String?, quoted: Bool = true, _ out: inout [UInt8]) {
         guard let value else { return }
-        out.appendLiteral(",\"")
-        out.appendLiteral(key)
-        out.appendLiteral("\":")
+        out.appendKey(key)
         if quoted { Self.writeString(value, &out) } else { out.append(contentsOf: value.utf8) }
     }
 

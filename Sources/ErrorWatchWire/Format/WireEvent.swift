@@ -86,8 +86,8 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var statusName: String?
     /// `status.state`: the producer's own word for where it is (`running`, `pass 7 of 9`, `stopped`).
     public var statusState: String?
-    /// `status.health`: how the state looks to a dashboard; absent means ``WireStatusHealth/ok``.
-    public var statusHealth: WireStatusHealth?
+    /// `status.health`: how the state looks to a dashboard; absent means ``StatusHealth/ok``.
+    public var statusHealth: StatusHealth?
     /// `status.detail`: a line of explanation shown beside the state.
     public var statusDetail: String?
     /// `exception.stacktrace`: the error's stack trace as the producer wrote it (OpenTelemetry's name).
@@ -119,7 +119,7 @@ public struct WireEvent: Sendable, Equatable, Codable {
         attempt: Int? = nil, sequence: UInt64? = nil, attributes: [String: String] = [:], body: String? = nil,
         metricName: String? = nil, metricValue: Double? = nil, metricUnit: String? = nil,
         metricKind: WireMetricKind? = nil, statusName: String? = nil, statusState: String? = nil,
-        statusHealth: WireStatusHealth? = nil, statusDetail: String? = nil, exceptionStacktrace: String? = nil,
+        statusHealth: StatusHealth? = nil, statusDetail: String? = nil, exceptionStacktrace: String? = nil,
         codeFilePath: String? = nil, codeLineNumber: Int? = nil, codeFunction: String? = nil,
         handlingPath: [String]? = nil, handlingOutcome: String? = nil, handlingHandled: Bool? = nil
     ) {
@@ -158,48 +158,14 @@ public struct WireEvent: Sendable, Equatable, Codable {
         self.handlingHandled = handlingHandled
     }
 
-    /// The JSON keys, flat and dotted as in OpenTelemetry's attribute names.
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case version = "v"
-        case kind, time
-        case serviceName = "service.name"
-        case pid = "process.pid"
-        case hostName = "host.name"
-        case source
-        case exceptionType = "exception.type"
-        case exceptionMessage = "exception.message"
-        case userMessage = "message.user"
-        case code = "error.code"
-        case category = "error.category"
-        case severity
-        case severityText = "severity_text"
-        case origin, attempt, sequence, attributes, body
-        case logMessage = "log.message"
-        case metricName = "metric.name"
-        case metricValue = "metric.value"
-        case metricUnit = "metric.unit"
-        case metricKind = "metric.kind"
-        case statusName = "status.name"
-        case statusState = "status.state"
-        case statusHealth = "status.health"
-        case statusDetail = "status.detail"
-        case exceptionStacktrace = "exception.stacktrace"
-        case codeFilePath = "code.filepath"
-        case codeLineNumber = "code.lineno"
-        case codeFunction = "code.function"
-        case handlingPath = "handling.path"
-        case handlingOutcome = "handling.outcome"
-        case handlingHandled = "handling.handled"
-    }
-
     /// The severity of an error event when the line does not say: `error`; of any other kind: `info`.
     public var effectiveSeverity: ErrorSeverity { severity ?? (kind == .error ? .error : .info) }
 
     /// How to combine this metric's samples: ``metricKind``, or ``WireMetricKind/gauge`` when the line does not say.
     public var effectiveMetricKind: WireMetricKind { metricKind ?? .gauge }
 
-    /// This status's health: ``statusHealth``, or ``WireStatusHealth/ok`` when the line does not say.
-    public var effectiveStatusHealth: WireStatusHealth { statusHealth ?? .ok }
+    /// This status's health: ``statusHealth``, or ``StatusHealth/ok`` when the line does not say.
+    public var effectiveStatusHealth: StatusHealth { statusHealth ?? .ok }
 }
 
 /// `metric.kind`: what a metric event's `metric.value` means, and so how a receiver combines a series' samples.
@@ -219,25 +185,6 @@ public enum WireMetricKind: String, Sendable, Hashable, Codable, CaseIterable {
     case histogram
 
     /// Parses a wire name case-insensitively: `gauge`, `counter`, `histogram`.
-    public init?(wireName: String) {
-        self.init(rawValue: wireName.lowercased())
-    }
-}
-
-/// `status.health`: how a producer's named status should look on a dashboard.
-///
-/// Read case-insensitively; written in lower case. A status line without `status.health` is ``ok``.
-public enum WireStatusHealth: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Working as intended.
-    case ok
-    /// Working, but worse than it should (slow, retrying, partly failing).
-    case degraded
-    /// Not doing its work.
-    case failing
-    /// Healthy, with nothing to do (stopped on purpose, waiting for work).
-    case idle
-
-    /// Parses a wire name case-insensitively: `ok`, `degraded`, `failing`, `idle`.
     public init?(wireName: String) {
         self.init(rawValue: wireName.lowercased())
     }

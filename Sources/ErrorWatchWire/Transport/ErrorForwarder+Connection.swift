@@ -38,10 +38,9 @@ extension ErrorForwarder {
     }
 
     private func scheduleReconnect() {
-        let delay = state.withLock { $0.nextBackoff(maximum: configuration.maximumBackoff) }
+        let delay = state.withLock { $0.nextBackoff() }
         guard let delay else { return }
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        let task = loop.scheduleTask(in: .nanoseconds(nanoseconds)) { self.connect() }
+        let task = loop.scheduleTask(in: TimeAmount(delay)) { self.connect() }
         let stale = state.withLock { $0.reconnectScheduled(task) }
         if stale { task.cancel() }
     }

@@ -61,6 +61,12 @@ public final class ErrorForwarder: Sendable {
             self.batchSize = batchSize
             self.flushInterval = flushInterval
         }
+
+        /// The waits between reconnection attempts: ``initialBackoff`` doubling up to ``maximumBackoff``, without
+        /// jitter (a forwarder reconnects to its own dashboard, not to a crowd's server).
+        var backoff: Backoff {
+            .exponential(initial: initialBackoff, multiplier: 2, maximum: maximumBackoff, jitter: 0)
+        }
     }
 
     /// Counters, read at any time.
@@ -125,7 +131,7 @@ public final class ErrorForwarder: Sendable {
         self.encoder = WireEncoder(source: source)
         self.state = Mutex(
             ForwarderState(
-                capacity: configuration.queueCapacity, backoff: configuration.initialBackoff,
+                capacity: configuration.queueCapacity, backoff: configuration.backoff,
                 batchSize: configuration.batchSize, drainsAtOnce: configuration.flushInterval == .zero))
     }
 

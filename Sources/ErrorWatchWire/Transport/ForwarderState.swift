@@ -1,3 +1,4 @@
+import ErrorStreaming
 import NIOCore
 
 /// The forwarder's state machine: the queue, the connection phase and the counters.
@@ -56,8 +57,10 @@ struct ForwarderState {
     /// `true` when every line asks for a drain at once (a flush interval of zero).
     let drainsAtOnce: Bool
     var retrying = false
-    let initialBackoff: Duration
-    var backoff: Duration
+    /// The waits between connection attempts.
+    let backoff: Backoff
+    /// Attempts that failed since the last connection; picks the next wait.
+    var failedAttempts = 0
     var reconnectTask: Scheduled<Void>?
     /// The highest sequence number of the stream whose error event has been queued or skipped: handling lines
     /// for it and below go out at once.
@@ -67,12 +70,11 @@ struct ForwarderState {
     /// The lowest sequence in `parked` (`.max` when empty), so that an event releasing nothing costs no scan.
     var lowestParked = UInt64.max
 
-    init(capacity: Int, backoff: Duration, batchSize: Int = 128, drainsAtOnce: Bool = false) {
+    init(capacity: Int, backoff: Backoff, batchSize: Int = 128, drainsAtOnce: Bool = false) {
         self.queue = CircularBuffer(initialCapacity: min(capacity, 1024))
         self.capacity = capacity
         self.batchSize = batchSize
         self.drainsAtOnce = drainsAtOnce
-        self.initialBackoff = backoff
         self.backoff = backoff
     }
 
@@ -226,7 +228,7 @@ struct ForwarderState {
         statistics.connected = true
         if retrying { statistics.reconnects += 1 }
         retrying = false
-        backoff = initialBackoff
+        failedAttempts = 0
         drain = .now
         return .drain(channel)
     }
@@ -241,17 +243,16 @@ struct ForwarderState {
         return true
     }
 
-    /// The wait before the next attempt (doubling up to `maximum`); `nil` when shutting down.
-    mutating func nextBackoff(maximum: Duration) -> Duration? {
+    /// The wait before the next attempt (``backoff`` after one more failed attempt); `nil` when shutting down.
+    mutating func nextBackoff() -> Duration? {
         switch phase {
         case .shuttingDown, .shutDown: return nil
         default: break
         }
         phase = .connecting
         retrying = true
-        let delay = backoff
-        backoff = min(backoff * 2, maximum)
-        return delay
+        failedAttempts += 1
+        return backoff.delay(afterAttempt: failedAttempts, random: 0)
     }
 
     /// Records the scheduled attempt; `true` when shutdown began meanwhile and it must be cancelled.

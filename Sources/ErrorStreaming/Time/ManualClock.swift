@@ -1,6 +1,10 @@
 import Synchronization
 
-/// A test double for `Clock`: time stands still until a test advances it.
+/// A `Clock` whose time stands still until someone advances it: the test double for time, and the clock of
+/// headless renders and replays.
+///
+/// Production code because the dashboard's headless renderer and simulations run on it; apps' tests keep
+/// `import ErrorStreamingTesting`, which re-exports it.
 ///
 /// Like NIO's `EmbeddedEventLoop`, it makes time-dependent code reproducible. Code under test sleeps on the
 /// clock as usual; the test waits until the expected sleepers are registered, then moves time forward, which

@@ -1,22 +1,8 @@
+import ErrorStreaming
 import Synchronization
 
-/// SplitMix64: a small, fast generator whose whole sequence follows from its seed, so `--seed 7` replays a run.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// A ``SeededGenerator`` shared by the demo's concurrent flows.
+/// A ``SeededGenerator`` (ErrorStreaming's SplitMix64) shared by the demo's concurrent flows, so `--seed 7`
+/// replays a run.
 public final class SharedRandom: Sendable {
     private let generator: Mutex<SeededGenerator>
 
