@@ -43,7 +43,7 @@ struct DetailViewTests {
             service: "shop", from: "socket #3 on unix:/tmp/ew.sock",
             stackTrace: "Traceback (most recent call last):\n  File \"shop/pay.py\", line 88, in capture\n"
                 + "    gateway.capture(order)\nPaymentError: gateway answered 503",
-            location: ErrorStreaming.SourceLocation(file: "shop/pay.py", line: 88, function: "capture"), pid: 4242,
+            location: CodeLocation(file: "shop/pay.py", line: 88, function: "capture"), pid: 4242,
             host: "build-7")
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(crumbs + [error]))
         _ = DashboardReducer.reduce(

@@ -22,7 +22,7 @@ struct ErrorEventEncodingTests {
             RemoteError(
                 typeName: "Shop.Outage", message: tricky, code: "N-503", category: .transient, serviceName: "remote",
                 stackTrace: "at a\nat b",
-                sourceLocation: SourceLocation(file: "Shop/Remote.swift", line: 41, function: "")),
+                sourceLocation: CodeLocation(file: "Shop/Remote.swift", line: 41, function: "")),
             context: ErrorContext(attempt: -2))
         stream.add(RemoteError(typeName: "Shop.Bare", message: ""))
         _ = reportBug("stock went below zero", to: stream, source: "inventory")

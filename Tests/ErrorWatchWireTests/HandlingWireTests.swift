@@ -4,8 +4,6 @@ import Testing
 
 @testable import ErrorWatchWire
 
-/// `ErrorStreaming.SourceLocation`: Swift Testing has a `SourceLocation` of its own.
-private typealias Location = ErrorStreaming.SourceLocation
 
 /// `exception.stacktrace`, `code.*` and the `handling` kind: both decoders, the writer and the encoder agree.
 struct HandlingWireTests {
@@ -134,7 +132,7 @@ struct HandlingWireTests {
 
     @Test func remoteErrorKeepsTheStackTraceAndLocationAndItsEventReportsThem() throws {
         let remote = try #require(RemoteError(Self.located))
-        let location = Location(file: "Shop/Session.swift", line: 42, function: "refresh()")
+        let location = CodeLocation(file: "Shop/Session.swift", line: 42, function: "refresh()")
         #expect(remote.stackTrace == Self.located.exceptionStacktrace)
         #expect(remote.sourceLocation == location)
         let event = ErrorEvent(
@@ -148,7 +146,7 @@ struct HandlingWireTests {
 
         var partial = Self.located
         (partial.codeLineNumber, partial.codeFunction) = (nil, nil)
-        #expect(RemoteError(partial)?.sourceLocation == Location(file: "Shop/Session.swift", line: 0, function: ""))
+        #expect(RemoteError(partial)?.sourceLocation == CodeLocation(file: "Shop/Session.swift", line: 0, function: ""))
         partial.codeFilePath = nil
         let unlocated = try #require(RemoteError(partial))
         #expect(unlocated.sourceLocation == nil)

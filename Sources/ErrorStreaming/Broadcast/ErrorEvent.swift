@@ -52,9 +52,9 @@ public struct ErrorEvent: Sendable {
     /// An error that knows better (a ``LocatedError``: a ``BugReport``, or an error relayed from another process)
     /// reports its own location instead, or `nil` when it has none. Read on demand: adding an event only stores
     /// the addresses of the captured literals.
-    public var location: SourceLocation? {
+    public var location: CodeLocation? {
         if let located = error as? any LocatedError { return located.sourceLocation }
-        return SourceLocation(addedAt)
+        return CodeLocation(addedAt)
     }
 
     /// The component that produced the error (shortcut for `context.source`).

@@ -8,5 +8,5 @@
 /// another process never shows the relay's own source line.
 public protocol LocatedError: Error {
     /// Where the error comes from; `nil` when that is unknown (the event then has no location either).
-    var sourceLocation: SourceLocation? { get }
+    var sourceLocation: CodeLocation? { get }
 }

@@ -23,7 +23,7 @@ public struct BugReport: ClassifiedError, LocatedError, Hashable, CustomStringCo
     }
 
     /// The file, line and function that reported the bug.
-    public var sourceLocation: SourceLocation? { SourceLocation(file: file, line: line, function: function) }
+    public var sourceLocation: CodeLocation? { CodeLocation(file: file, line: line, function: function) }
 
     /// Always `.bug`.
     public var category: ErrorCategory { .bug }

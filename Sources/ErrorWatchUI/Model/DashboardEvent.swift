@@ -57,7 +57,7 @@ public struct DashboardEvent: Sendable, Hashable {
     public var stackTrace: String?
     /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
     /// compact location and turned into text only when a detail view shows it.
-    public var location: SourceLocation?
+    public var location: CodeLocation?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
@@ -65,7 +65,7 @@ public struct DashboardEvent: Sendable, Hashable {
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
         origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
-        stackTrace: String? = nil, location: SourceLocation? = nil, pid: Int? = nil, host: String? = nil,
+        stackTrace: String? = nil, location: CodeLocation? = nil, pid: Int? = nil, host: String? = nil,
         receivedAt: Date? = nil
     ) {
         self.pid = pid

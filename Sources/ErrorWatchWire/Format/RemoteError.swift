@@ -37,7 +37,7 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
     public var stackTrace: String?
     /// Where the producer raised the error (`code.filepath`, `code.lineno`, `code.function`), if it said.
-    public var sourceLocation: SourceLocation?
+    public var sourceLocation: CodeLocation?
     /// The producing process (`process.pid`), if known.
     public var pid: Int?
     /// The producing host (`host.name`), if known.
@@ -54,7 +54,7 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public init(
         typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
         category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
-        serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: SourceLocation? = nil,
+        serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: CodeLocation? = nil,
         pid: Int? = nil, hostName: String? = nil, time: Date? = nil
     ) {
         self.typeName = typeName
@@ -79,7 +79,7 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         guard event.kind == .error, let typeName = event.exceptionType else { return nil }
         let category = event.category ?? .unrecoverable
         let location = event.codeFilePath.map { file in
-            SourceLocation(
+            CodeLocation(
                 file: file, line: UInt(clamping: max(0, event.codeLineNumber ?? 0)), function: event.codeFunction ?? "")
         }
         self.init(

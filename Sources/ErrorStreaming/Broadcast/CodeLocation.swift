@@ -12,9 +12,9 @@
 /// }
 /// ```
 ///
-/// Swift Testing declares a `SourceLocation` too; a test file importing both spells this one
-/// `ErrorStreaming.SourceLocation`.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+/// Named after OpenTelemetry's `code.*` attributes (`code.filepath`, `code.lineno`, `code.function`), and not
+/// `SourceLocation`, which Swift Testing declares too.
+public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     enum Storage: Sendable {
         case literals(CapturedLocation)
         case strings(file: String, line: UInt, function: String)
@@ -27,7 +27,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```swift
     /// func record(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
-    ///     log.append((error, SourceLocation(file: file, line: line)))
+    ///     log.append((error, CodeLocation(file: file, line: line)))
     /// }
     /// ```
     public init(file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
@@ -77,7 +77,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Equal when file, line and function read the same, however they are stored.
-    public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    public static func == (lhs: CodeLocation, rhs: CodeLocation) -> Bool {
         lhs.line == rhs.line
             && lhs.withFile { left in rhs.withFile { right in left.elementsEqual(right) } }
             && lhs.withFunction { left in rhs.withFunction { right in left.elementsEqual(right) } }

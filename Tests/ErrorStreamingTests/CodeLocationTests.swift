@@ -5,16 +5,13 @@ import Testing
 
 @testable import ErrorStreaming
 
-/// `ErrorStreaming.SourceLocation`: Swift Testing has a `SourceLocation` of its own.
-private typealias Location = ErrorStreaming.SourceLocation
-
 /// An error that says it has no location, whatever adds it.
 struct Unlocated: LocatedError {
-    var sourceLocation: ErrorStreaming.SourceLocation? { nil }
+    var sourceLocation: CodeLocation? { nil }
 }
 
 /// Where events come from: `add`, the handler tree, `reportBug` and `retry` capture their caller's location.
-struct SourceLocationTests {
+struct CodeLocationTests {
     /// The events a stream holds once it is finished.
     private func events(of stream: ErrorStream, _ body: () -> Void) async -> [ErrorEvent] {
         let events = stream.events(bufferingPolicy: .unbounded)
@@ -38,11 +35,11 @@ struct SourceLocationTests {
         }
         #expect(
             received.map(\.location)
-                == lines.map { Location(file: #fileID, line: $0, function: #function) }.map(Optional.some))
+                == lines.map { CodeLocation(file: #fileID, line: $0, function: #function) }.map(Optional.some))
         let location = received[0].location
-        #expect(location?.file == "ErrorStreamingTests/SourceLocationTests.swift")
+        #expect(location?.file == "ErrorStreamingTests/CodeLocationTests.swift")
         #expect(location?.function == "everyAddOverloadCapturesItsCaller()")
-        #expect(location?.description == "ErrorStreamingTests/SourceLocationTests.swift:\(lines[0]) in \(#function)")
+        #expect(location?.description == "ErrorStreamingTests/CodeLocationTests.swift:\(lines[0]) in \(#function)")
     }
 
     @Test func addReturnsTheSequenceNumberAndNilOnceFinished() {
@@ -67,12 +64,12 @@ struct SourceLocationTests {
         let value: Int? = leaf.do { throw Other(index: 3) }
         #expect(value == nil)
         stream.finish()
-        var locations: [Location?] = []
+        var locations: [CodeLocation?] = []
         for await event in events { locations.append(event.location) }
         #expect(
             locations
                 == [thrownAt, handledAt, doneAt].map {
-                    Optional(Location(file: #fileID, line: $0, function: #function))
+                    Optional(CodeLocation(file: #fileID, line: $0, function: #function))
                 })
     }
 
@@ -83,7 +80,7 @@ struct SourceLocationTests {
             line = #line + 1
             reportBug("cart without items", to: stream)
         }
-        let expected = Location(file: #fileID, line: line, function: #function)
+        let expected = CodeLocation(file: #fileID, line: line, function: #function)
         #expect(received.map(\.location) == [Optional(expected)])
         let bug = received.first?.error as? BugReport
         #expect(bug?.file == #fileID && bug?.line == line && bug?.function == #function)
@@ -97,7 +94,7 @@ struct SourceLocationTests {
             stream.add(bug)
             stream.add(Unlocated())
         }
-        #expect(received.map(\.location) == [Location(file: "Shop/Cart.swift", line: 7, function: "checkout()"), nil])
+        #expect(received.map(\.location) == [CodeLocation(file: "Shop/Cart.swift", line: 7, function: "checkout()"), nil])
     }
 
     @Test func retryAndReportingFailuresNameTheirCallers() async throws {
@@ -125,18 +122,18 @@ struct SourceLocationTests {
         let time = Date(timeIntervalSince1970: 0)
         let event = ErrorEvent(
             error: Other(index: 1), sequence: 1, timestamp: time, file: "Shop/Cart.swift", line: 9, function: "pay()")
-        #expect(event.location == Location(file: "Shop/Cart.swift", line: 9, function: "pay()" as String))
+        #expect(event.location == CodeLocation(file: "Shop/Cart.swift", line: 9, function: "pay()" as String))
         #expect(ErrorEvent(error: Other(index: 1), sequence: 1, timestamp: time).location == nil)
     }
 
     @Test func literalAndStringLocationsAreEqualWhenTheyReadTheSame() {
-        let literal = Location(file: "Shop/Cart.swift", line: 3, function: "pay()" as StaticString)
-        let string = Location(file: "Shop/Cart.swift", line: 3, function: "pay()" as String)
+        let literal = CodeLocation(file: "Shop/Cart.swift", line: 3, function: "pay()" as StaticString)
+        let string = CodeLocation(file: "Shop/Cart.swift", line: 3, function: "pay()" as String)
         #expect(literal == string)
         #expect(Set([literal, string]).count == 1)
-        #expect(literal != Location(file: "Shop/Cart.swift", line: 4, function: "pay()" as String))
-        #expect(literal != Location(file: "Shop/Cart.swift", line: 3, function: "" as String))
-        #expect(Location(file: "a.swift", line: 1, function: "").description == "a.swift:1")
+        #expect(literal != CodeLocation(file: "Shop/Cart.swift", line: 4, function: "pay()" as String))
+        #expect(literal != CodeLocation(file: "Shop/Cart.swift", line: 3, function: "" as String))
+        #expect(CodeLocation(file: "a.swift", line: 1, function: "").description == "a.swift:1")
     }
 }
 
