@@ -62,7 +62,10 @@ struct LiveCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-connections"),
-        help: "Connections each --listen endpoint accepts at once; more are refused and counted.")
+        help: """
+            Connections each --listen endpoint holds at once; at the limit the longest unfinished line is evicted \
+            for a newcomer, or newcomers wait in the backlog.
+            """)
     var maxConnections = 256
 
     @Option(
@@ -76,7 +79,7 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .customLong("stall-timeout"),
         help: ArgumentHelp(
-            "How long a connection may stop in the middle of a line before it is closed (0s: never).",
+            "How long a line may take from its first byte to its newline before the connection is closed (0s: never).",
             valueName: "duration"),
         transform: parseDuration)
     var stallTimeout: Duration = .seconds(10)

@@ -29,7 +29,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
     private var flushTask: Scheduled<Void>?
     /// Closes the connection when it stops mid-line for the configured time (slowloris).
     private var stallTask: Scheduled<Void>?
-    private var lastReadAt = NIODeadline.now()
+    /// When the unfinished line held now began (its first byte), for the line deadline; `nil` between lines.
+    private var lineStartedAt: NIODeadline?
     /// The unfinished-line bytes last reported to the registry, so its lock is taken only when that changes.
     private var reportedPartialBytes = 0
     /// How quiet a connection must be for a held line to be handed on.
@@ -48,9 +49,14 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let peer = Self.describe(context.channel.remoteAddress)
-        guard let status = registry.connect(channel: context.channel, peer: peer) else {
+        let arrival = registry.connect(channel: context.channel, peer: peer)
+        guard let status = arrival.status else {
             context.close(promise: nil)
             return
+        }
+        if let evicted = arrival.evicted {
+            // Every slot was taken: the connection that held an unfinished line the longest makes room.
+            FeedListener.close(evicted.channel, reason: .evictedForNewConnection(heldSeconds: evicted.heldSeconds))
         }
         self.status = status
         scheduleIdleCheck(context: context)
@@ -68,9 +74,12 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         }
         let budget = configuration.errorBudget ?? .max
         let received = Date()
+        let hadPartialLine = framer.hasPartialLine
+        var finishedLines = 0
         do {
             try buffer.withUnsafeReadableBytes { bytes in
                 try framer.feed(bytes) { frame in
+                    finishedLines += 1
                     switch frame {
                     case .line(let line):
                         var overBudget = false
@@ -89,37 +98,40 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             self.status = status
             close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
         }
-        lastReadAt = NIODeadline.now()
+        // A line left unfinished by this read began in it when the read started between lines or finished one.
+        let lineStart: NIODeadline? =
+            framer.hasPartialLine ? (hadPartialLine && finishedLines == 0 ? lineStartedAt : .now()) : nil
+        let lineChanged = lineStart != lineStartedAt
+        lineStartedAt = lineStart
         // Most reads end on a newline, before and after: nothing changed, so the shared registry is not locked.
         let pendingBytes = framer.pendingByteCount
-        if pendingBytes != reportedPartialBytes {
+        if pendingBytes != reportedPartialBytes || lineChanged {
             reportedPartialBytes = pendingBytes
-            if let (victim, bytes) = registry.holdPartialLine(status.id, bytes: pendingBytes) {
+            if let (victim, bytes) = registry.holdPartialLine(
+                status.id, bytes: pendingBytes, startedAt: lineStart, lineChanged: lineChanged)
+            {
                 // The unfinished lines of all connections are over the budget: the largest holder goes (maybe this).
                 FeedListener.close(victim, reason: .partialLineBudgetExceeded(bytes: bytes))
                 registry.publishStatistics()
             }
         }
-        if framer.hasPartialLine, stallTask == nil { scheduleStallCheck(context: context) }
+        if let lineStart, lineChanged || stallTask == nil { scheduleStallCheck(context: context, lineStart: lineStart) }
     }
 
-    private func scheduleStallCheck(context: ChannelHandlerContext, after delay: TimeAmount? = nil) {
+    /// Closes the connection if the line that began at `lineStart` is still unfinished when the deadline passes,
+    /// however many bytes of it trickled in meanwhile.
+    private func scheduleStallCheck(context: ChannelHandlerContext, lineStart: NIODeadline) {
         guard let timeout = configuration.stalledLineTimeout else { return }
         let limit = TimeAmount(timeout)
+        stallTask?.cancel()
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        stallTask = context.eventLoop.scheduleTask(in: delay ?? limit) {
+        stallTask = context.eventLoop.scheduleTask(deadline: lineStart + limit) {
             let (handler, context) = loopBound.value
             handler.stallTask = nil
-            guard handler.closeReason == nil, handler.framer.hasPartialLine else { return }
-            let quiet = NIODeadline.now() - handler.lastReadAt
-            if quiet >= limit {
-                handler.registry.countStalled()
-                let seconds = Int(limit.nanoseconds / 1_000_000_000)
-                handler.close(context: context, reason: .stalledMidLine(seconds: seconds))
-            } else {
-                // Bytes came since the check was set: look again when the line could have stalled for the limit.
-                handler.scheduleStallCheck(context: context, after: limit - quiet)
-            }
+            guard handler.closeReason == nil, handler.framer.hasPartialLine, handler.lineStartedAt == lineStart
+            else { return }
+            handler.registry.countStalled()
+            handler.close(context: context, reason: .stalledMidLine(seconds: Int(limit.nanoseconds / 1_000_000_000)))
         }
     }
 

@@ -37,12 +37,19 @@ public final class FeedListener: Sendable {
         public var idleTimeout: Duration?
         /// How many disconnected producers ``FeedListener/producers`` keeps showing.
         public var keptDisconnected: Int
-        /// Connections open at once; more are refused at once and counted (``Statistics/refusedConnections``).
+        /// Connections open at once. At the limit the connection that has held an unfinished line the longest
+        /// (for at least ``evictionGrace``) is closed to admit a newcomer (``Statistics/evictedConnections``);
+        /// when none has, the listener stops accepting and newcomers wait in the kernel's backlog until a slot
+        /// frees (``Statistics/acceptPauses``). No connection is accepted and then closed unread.
         public var maximumConnections: Int = 256
+        /// How long a connection must have held an unfinished line before it may be evicted for a newcomer.
+        public var evictionGrace: Duration = .seconds(1)
         /// Bytes of unfinished lines held across all connections; over it, the connection holding the largest
         /// is closed and counted (``Statistics/closedForPartialLines``).
         public var partialLineBudget: Int = 16 * 1024 * 1024
-        /// How long a connection may stop in the middle of a line before it is closed (slowloris). `nil`: forever.
+        /// How long a line may take from its first byte to its newline before the connection is closed: a minimum
+        /// rate, not a gap, so a connection trickling a byte a second is closed as surely as one that stopped
+        /// (slowloris). `nil`: forever.
         public var stalledLineTimeout: Duration? = .seconds(10)
         /// The shape of the lines producers send: ``LogFormat/auto`` reads our wire format and every log shape a
         /// ``LineReader`` knows; ``LogFormat/wire`` counts anything else as a bad line.
@@ -65,12 +72,15 @@ public final class FeedListener: Sendable {
 
     /// What the listener refused or cut off to stay within its budgets.
     public struct Statistics: Sendable, Hashable {
-        /// Connections refused because ``Configuration/maximumConnections`` were open.
-        public var refusedConnections: UInt64 = 0
+        /// Times the listener stopped accepting because ``Configuration/maximumConnections`` were open and none
+        /// could be evicted; newcomers waited in the kernel's backlog meanwhile.
+        public var acceptPauses: UInt64 = 0
+        /// Connections closed to admit a newcomer, each the one that had held an unfinished line the longest.
+        public var evictedConnections: UInt64 = 0
         /// Connections closed because the unfinished lines of all connections went over
         /// ``Configuration/partialLineBudget`` and theirs was the largest.
         public var closedForPartialLines: UInt64 = 0
-        /// Connections closed because they stopped mid-line for ``Configuration/stalledLineTimeout``.
+        /// Connections closed because a line was unfinished ``Configuration/stalledLineTimeout`` after its first byte.
         public var closedStalledMidLine: UInt64 = 0
 
         /// Nothing refused or cut off yet.
@@ -114,7 +124,8 @@ public final class FeedListener: Sendable {
         self.group = eventLoopGroup
         self.registry = ProducerRegistry(
             keptDisconnected: configuration.keptDisconnected, maximumConnections: configuration.maximumConnections,
-            partialLineBudget: configuration.partialLineBudget, onStatus: onStatus, onStatistics: onStatistics)
+            partialLineBudget: configuration.partialLineBudget, evictionGrace: TimeAmount(configuration.evictionGrace),
+            onStatus: onStatus, onStatistics: onStatistics)
         self.onEvent = onEvent
     }
 
@@ -180,6 +191,7 @@ public final class FeedListener: Sendable {
             try? await channel.close()
             throw WireTransportError.alreadyStarted
         }
+        Self.manageAcceptance(of: channel, registry: registry, grace: TimeAmount(configuration.evictionGrace))
     }
 
     /// Stops accepting, closes every producer's connection (state `listenerShutdown`) and removes the socket file.

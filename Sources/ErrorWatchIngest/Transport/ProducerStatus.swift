@@ -29,8 +29,12 @@ public struct ProducerStatus: Sendable, Hashable {
         case errorBudgetExceeded(badLines: Int)
         /// The producer sent nothing for the configured idle time; the listener closed it.
         case idle
-        /// The producer stopped in the middle of a line for the configured time; the listener closed it.
+        /// The producer did not finish a line within the configured time of its first byte (it stopped, or
+        /// trickled); the listener closed it.
         case stalledMidLine(seconds: Int)
+        /// Every connection slot was taken and this connection had held an unfinished line the longest, for
+        /// `seconds`; the listener closed it to admit a new connection.
+        case evictedForNewConnection(heldSeconds: Int)
         /// The unfinished lines of all connections together went over the listener's budget, and this connection
         /// held the largest; the listener closed it.
         case partialLineBudgetExceeded(bytes: Int)
@@ -46,7 +50,9 @@ public struct ProducerStatus: Sendable, Hashable {
             case .rateLimitExceeded(let limit): "closed: over \(limit) bytes/s"
             case .errorBudgetExceeded(let count): "closed: \(count) bad lines"
             case .idle: "closed: idle"
-            case .stalledMidLine(let seconds): "closed: stalled mid-line for \(seconds)s"
+            case .stalledMidLine(let seconds): "closed: a line unfinished after \(seconds)s"
+            case .evictedForNewConnection(let seconds):
+                "closed to admit a new connection: a line unfinished for \(seconds)s"
             case .partialLineBudgetExceeded(let bytes): "closed: held \(bytes) bytes of an unfinished line"
             case .listenerShutdown: "listener shut down"
             case .failed(let reason): "failed: \(reason)"

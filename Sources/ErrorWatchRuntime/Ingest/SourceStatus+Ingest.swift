@@ -52,18 +52,21 @@ extension SourceStatus {
     init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
         var parts: [String] = []
         func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
-        if statistics.refusedConnections > 0 {
-            parts.append(
-                "refused \(connections(statistics.refusedConnections)) (limit \(configuration.maximumConnections))")
+        if statistics.acceptPauses > 0 {
+            let times = statistics.acceptPauses == 1 ? "once" : "\(statistics.acceptPauses) times"
+            parts.append("full \(times) (limit \(configuration.maximumConnections)): newcomers waited")
+        }
+        if statistics.evictedConnections > 0 {
+            parts.append("evicted \(connections(statistics.evictedConnections)) holding lines to admit newcomers")
         }
         if statistics.closedForPartialLines > 0 {
             parts.append("closed \(connections(statistics.closedForPartialLines)) holding unfinished lines")
         }
         if statistics.closedStalledMidLine > 0 {
-            parts.append("closed \(connections(statistics.closedStalledMidLine)) stalled mid-line")
+            parts.append("closed \(connections(statistics.closedStalledMidLine)) with a line unfinished in time")
         }
         self.init(
-            id: "listener:\(endpoint)", kind: .socket, name: "\(endpoint)", detail: "listener budgets",
+            id: "listener:\(endpoint)", kind: .listener, name: "\(endpoint)", detail: "listener budgets",
             state: parts.joined(separator: ", "), health: .degraded)
     }
 }

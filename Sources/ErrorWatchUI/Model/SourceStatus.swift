@@ -13,6 +13,9 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         case pipe
         /// An OpenTelemetry resource (service and instance) sending to an OTLP/HTTP receiver.
         case otlp
+        /// A listener or receiver itself: what it had to refuse, evict or cut off to stay within its budgets.
+        /// Pinned at the top of the pane, so it is never scrolled out of sight by the producers it serves.
+        case listener
     }
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.

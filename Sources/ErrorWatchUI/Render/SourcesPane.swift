@@ -6,14 +6,18 @@ public enum SourcesPane {
         _ feeds: FeedsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
         guard !area.isEmpty else { return }
-        let connected = feeds.sources.filter { $0.health == .ok || $0.health == .degraded }.count
-        var label = "\(connected) of \(Format.count(feeds.sources.count + feeds.forgottenSources)) live"
+        // Listeners' own rows (what they refused or evicted) come first and stay; producers fill the rest.
+        let listeners = feeds.sources.filter { $0.kind == .listener }
+        let producers = feeds.sources.filter { $0.kind != .listener }
+        let connected = producers.filter { $0.health == .ok || $0.health == .degraded }.count
+        var label = "\(connected) of \(Format.count(producers.count + feeds.forgottenSources)) live"
         if feeds.forgottenSources > 0 {
             label += " · \(Format.count(feeds.forgottenSources)) ended unlisted"
         }
         let inner = Dashboard.frame(.sources, screen: screen, in: area, into: &buffer, palette: palette, label: label)
         guard !inner.isEmpty else { return }
-        let shown = feeds.sources.suffix(inner.height)
+        let pinned = listeners.prefix(max(0, inner.height - 1))
+        let shown = Array(pinned) + producers.suffix(inner.height - pinned.count)
         let nameWidth = min(16, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
