@@ -223,3 +223,49 @@ enum JSONFieldsFixture {
         return JSONFields(scanning: UnsafeRawBufferPointer(storage))!
     }
 }
+
+/// Binary data piped in by mistake is counted as bad lines, not decoded and shown as text; text with a stray
+/// high byte (Latin-1) or colours stays text.
+struct BinaryInputTests {
+    @Test func randomBytesAreCountedAsBinaryLines() {
+        var generator = SeededGenerator(seed: 0xB1_7E5)
+        var bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes.append(UInt8(ascii: "\n"))
+        var reader = LineReader()
+        var framer = LineFramer()
+        var events = 0
+        var binary = 0
+        var other = 0
+        bytes.withUnsafeBytes { raw in
+            framer.feed(raw) { frame in
+                guard case .line(let line) = frame else { return }
+                reader.read(line, receivedAt: Date()) { result in
+                    switch result {
+                    case .success: events += 1
+                    case .failure(.binary): binary += 1
+                    case .failure: other += 1
+                    }
+                }
+            }
+        }
+        reader.flush { if case .success = $0 { events += 1 } }
+        // About one line in 256 bytes; a line too short to judge (a few bytes without a control) may pass as text.
+        #expect(binary > 700)
+        #expect(events * 50 < binary)
+    }
+
+    @Test(arguments: [
+        "caf\u{E9} ferm\u{E9} : erreur",  // Latin-1 bytes, shown with replacement characters
+        "\u{1B}[31mERROR\u{1B}[0m\tdisk full\r",
+        "plain text with a tab\there",
+    ])
+    func textWithHighBytesOrColoursStaysText(_ text: String) {
+        let bytes: [UInt8] = text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
+        #expect(!bytes.withUnsafeBytes(LineReader.isBinary))
+        var reader = LineReader()
+        var results = reader.read(bytes + [UInt8(ascii: "\n")], receivedAt: Date())
+        results += reader.flush()
+        #expect(results.count == 1)
+        #expect((try? results.first?.get()) != nil)
+    }
+}

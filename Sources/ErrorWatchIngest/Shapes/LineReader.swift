@@ -99,6 +99,13 @@ public struct LineReader: Sendable {
     private mutating func offerText(
         _ bytes: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (Result<WireEvent, WireError>) -> Void
     ) {
+        // Binary data piped in by mistake is counted, not shown: decoding, folding and drawing it as text made a
+        // stream of garbage crawl at 2 MB/s.
+        if Self.isBinary(bytes) {
+            flushHeld(emit)
+            emit(.failure(.binary(byteCount: bytes.count)))
+            return
+        }
         // Invalid UTF-8 is shown with replacement characters rather than dropped: plain logs are often Latin-1.
         let text = String(decoding: bytes, as: UTF8.self)
         folder.offer(text, makeRecord: { TextLine.record(bytes, receivedAt: receivedAt) }) { emit(.success($0.event)) }
@@ -111,6 +118,18 @@ public struct LineReader: Sendable {
         guard index + 3 < bytes.count else { return false }
         return bytes[index] == UInt8(ascii: "\"") && bytes[index + 1] == UInt8(ascii: "v")
             && bytes[index + 2] == UInt8(ascii: "\"")
+    }
+
+    /// Whether a line is binary data rather than text: it holds a NUL byte, or more than one byte in 16 is a
+    /// control character no log line has (C0 but tab, carriage return and escape, which coloured logs use; and
+    /// DEL). Latin-1 and UTF-8 text, coloured or not, has none of these; random bytes have about one in nine.
+    static func isBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var controls = 0
+        for byte in bytes where byte < 0x20 || byte == 0x7F {
+            if byte == 0 { return true }
+            if byte != 0x09 && byte != 0x0D && byte != 0x1B { controls += 1 }
+        }
+        return controls * 16 > bytes.count
     }
 
     private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -90,6 +90,7 @@ public struct ProducerStatus: Sendable, Hashable {
             switch error {
             case .lineTooLong: tooLong += 1
             case .invalidUTF8: invalidUTF8 += 1
+            case .binary: malformed += 1
             case .unsupportedVersion: unknownVersion += 1
             case .malformedJSON, .notAnObject, .missingField, .invalidField: malformed += 1
             }
