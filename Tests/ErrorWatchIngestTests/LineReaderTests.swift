@@ -251,7 +251,7 @@ struct BinaryInputTests {
         reader.flush { if case .success = $0 { events += 1 } }
         // About one line in 256 bytes; a line too short to judge (a few bytes without a control) may pass as text.
         #expect(binary > 700)
-        #expect(events * 50 < binary)
+        #expect(events * 20 < binary)
     }
 
     @Test(arguments: [

@@ -120,16 +120,17 @@ public struct LineReader: Sendable {
             && bytes[index + 2] == UInt8(ascii: "\"")
     }
 
-    /// Whether a line is binary data rather than text: it holds a NUL byte, or more than one byte in 16 is a
+    /// Whether a line is binary data rather than text: it holds a NUL byte; or more than one byte in 16 is a
     /// control character no log line has (C0 but tab, carriage return and escape, which coloured logs use; and
-    /// DEL). Latin-1 and UTF-8 text, coloured or not, has none of these; random bytes have about one in nine.
+    /// DEL); or it holds such a control and is not UTF-8 either. Latin-1 and UTF-8 text, coloured or not, has none
+    /// of these controls; random bytes have about one in nine.
     static func isBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var controls = 0
         for byte in bytes where byte < 0x20 || byte == 0x7F {
             if byte == 0 { return true }
             if byte != 0x09 && byte != 0x0D && byte != 0x1B { controls += 1 }
         }
-        return controls * 16 > bytes.count
+        return controls * 16 > bytes.count || (controls > 0 && !isValidUTF8(bytes))
     }
 
     private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
