@@ -72,13 +72,14 @@ public final class OTLPReceiver: Sendable {
     ///   - limits: body size, connections and timeouts.
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
     ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `503`.
-    ///   - onStatus: called when a sender's row changes (once per request, not per record).
+    ///   - onStatus: called once per request with the senders' rows it changed (each once) and the keys of senders
+    ///     forgotten to make room (at most 1,024 are kept), never once per record or per resource.
     ///   - onEvents: called with each accepted batch's events, per sender, before the answer is sent.
     public init(
         endpoint: OTLPEndpoint, limits: Limits = Limits(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
-        onStatus: @escaping @Sendable (OTLPSourceStatus) -> Void = { _ in },
+        onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint

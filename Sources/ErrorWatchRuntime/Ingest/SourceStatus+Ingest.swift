@@ -39,7 +39,7 @@ extension SourceStatus {
         if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
         let problems = Int(clamping: sender.rejected + sender.badRequests)
         self.init(
-            id: "otlp:\(sender.key)@\(receiver)", kind: .otlp, name: sender.displayName,
+            id: Self.otlpID(key: sender.key, receiver: receiver), kind: .otlp, name: sender.displayName,
             detail: detail.joined(separator: " · "), state: state,
             health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
             lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
@@ -47,8 +47,14 @@ extension SourceStatus {
 }
 
 extension SourceStatus {
+    /// The id of the row of the OTLP sender `key` on `receiver`.
+    static func otlpID(key: String, receiver: OTLPEndpoint) -> String { "otlp:\(key)@\(receiver)" }
+}
+
+extension SourceStatus {
     /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
-    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
+    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration)
+    {
         var parts: [String] = []
         func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
         if statistics.refusedConnections > 0 {
