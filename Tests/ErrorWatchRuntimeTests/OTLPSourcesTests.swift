@@ -151,4 +151,20 @@ struct OTLPSourcesTests {
         #expect(second.count == 2_998 && count == 2)
         #expect(!second.contains { gone.contains($0.id) })
     }
+
+    /// A receiver that evicted or refused shows it in its own row; one that did not has no row.
+    @Test func aReceiverThatMetItsLimitsHasABudgetsRow() {
+        var statistics = OTLPReceiver.Statistics()
+        statistics.evictedConnections = 44
+        statistics.overBodyBudget = 1
+        let row = SourceStatus(receiver: OTLPEndpoint(port: 4318), statistics, limits: OTLPReceiver.Limits())
+        #expect(row.state.contains("evicted 44 connections (limit 256"))
+        #expect(row.state.contains("refused 1 request over the body budget"))
+        #expect(row.health == .degraded)
+
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let receiver = runtime.ingest.makeOTLPReceiver(endpoint: OTLPEndpoint(port: 0))
+        #expect(runtime.ingest.publishStatistics(of: receiver, shown: OTLPReceiver.Statistics()) == .init())
+        #expect(!runtime.ingest.statuses.contains { $0.id.hasPrefix("receiver:") })
+    }
 }

@@ -49,6 +49,31 @@ extension SourceStatus {
 extension SourceStatus {
     /// The id of the row of the OTLP sender `key` on `receiver`.
     static func otlpID(key: String, receiver: OTLPEndpoint) -> String { "otlp:\(key)@\(receiver)" }
+
+    /// The row of an OTLP receiver that had to evict, refuse or close connections, or refuse bodies, to stay within
+    /// its limits.
+    init(receiver endpoint: OTLPEndpoint, _ statistics: OTLPReceiver.Statistics, limits: OTLPReceiver.Limits) {
+        var parts: [String] = []
+        func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
+        if statistics.evictedConnections > 0 {
+            parts.append(
+                "evicted \(connections(statistics.evictedConnections)) (limit \(limits.maximumConnections), oldest "
+                    + "unfinished request first)")
+        }
+        if statistics.refusedConnections > 0 {
+            parts.append("refused \(connections(statistics.refusedConnections)) (all busy)")
+        }
+        if statistics.timedOutRequests > 0 {
+            parts.append("closed \(connections(statistics.timedOutRequests)) past the request deadline")
+        }
+        if statistics.overBodyBudget > 0 {
+            let requests = statistics.overBodyBudget == 1 ? "1 request" : "\(statistics.overBodyBudget) requests"
+            parts.append("refused \(requests) over the body budget (\(limits.bodyBudgetBytes) bytes)")
+        }
+        self.init(
+            id: "receiver:\(endpoint)", kind: .otlp, name: "\(endpoint)", detail: "receiver budgets",
+            state: parts.joined(separator: ", "), health: .degraded)
+    }
 }
 
 extension SourceStatus {
