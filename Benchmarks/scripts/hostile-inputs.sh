@@ -30,6 +30,7 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 
 run() {
     "${T[@]}" kill-server >/dev/null 2>&1 || true
+    sleep 0.3  # a new server at once may race the old one's exit ("server exited unexpectedly")
     "${T[@]}" -f /dev/null new-session -d -s hostile -x 120 -y 40 \
         "ulimit -n 16384; env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats $* ; sleep 600"
     "${T[@]}" set-option -t hostile status off >/dev/null
@@ -106,7 +107,7 @@ run --listen "otlp:$P"
 $PRODUCER otlptrickle "$P" 300 60 | sed 's/^/   /'
 echo "   RSS after: $(rss)"
 sleep 1.5  # the receiver's row is refreshed once a second
-screen | grep -Eo "evicted [0-9]+ connections[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+screen | grep -Eo "evicted [0-9]+[^│]*" | head -1 | sed 's/^/   Sources: /' || true
 keys
 quit
 
