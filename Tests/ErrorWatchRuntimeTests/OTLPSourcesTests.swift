@@ -14,6 +14,7 @@ import Testing
 
 /// `--listen otlp:PORT` through the runtime: OTLP records reach the ingest, each resource is a Sources row, and
 /// the receiver asks the inbox for room.
+@Suite(.timeLimit(.minutes(5)))
 struct OTLPSourcesTests {
     /// One OTLP/JSON log export with an exception record and a plain one.
     static let export = """
