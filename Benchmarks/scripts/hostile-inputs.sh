@@ -6,7 +6,12 @@
 #   2. 30,000 one-shot connections (one error line each), timed per 5,000
 #   3. 200,000 distinct exception.type values
 #   4. a storm of 10,000,000 errors/s asked for 20 s (the simulated app's S key)
-# Usage: Benchmarks/scripts/hostile-inputs.sh            (figures go to docs/benchmarks-hostile.md by hand)
+# and issue 26's attacks on the OTLP/HTTP receiver (--listen otlp:PORT), with the time from `q` to the exit:
+#   5. 300 connections trickling bodies (reopened as they are closed) while a good client sends 60 requests
+#   6. one request naming 35,000 resources
+#   7. 64 connections pipelining requests for 30 s without ever reading an answer
+#   8. 256 connections each sending a 4 MiB body at once
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp]  (figures go to docs/benchmarks-hostile.md by hand)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product errorwatch >/dev/null
@@ -25,6 +30,7 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); 
 
 run() {
     "${T[@]}" kill-server >/dev/null 2>&1 || true
+    sleep 0.3  # a new server at once may race the old one's exit ("server exited unexpectedly")
     "${T[@]}" -f /dev/null new-session -d -s hostile -x 120 -y 40 \
         "ulimit -n 16384; env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats $* ; sleep 600"
     "${T[@]}" set-option -t hostile status off >/dev/null
@@ -46,6 +52,14 @@ finish() {
     screen | sed -n '/errorwatch stats/,/peak memory/p' | grep -E "errors added|errors counted|peak memory" | sed 's/^/   /'
 }
 
+quit() {
+    local start
+    start=$(ms)
+    finish
+    echo "   q to exit: $(( $(ms) - start )) ms (tmux send + capture included)"
+}
+
+if [[ "${1:-all}" != otlp ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -85,3 +99,41 @@ keys
 sleep 12
 echo "   RSS near the end: $(rss)"
 finish
+fi
+
+P=$(port)
+echo "== 5. 300 trickling connections + a good client (otlp:$P)"
+run --listen "otlp:$P"
+$PRODUCER otlptrickle "$P" 300 60 | sed 's/^/   /'
+echo "   RSS after: $(rss)"
+sleep 1.5  # the receiver's row is refreshed once a second
+screen | grep -Eo "evicted [0-9]+[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+
+P=$(port)
+echo "== 6. one request naming 35,000 resources (otlp:$P)"
+run --listen "otlp:$P"
+$PRODUCER otlpwide "$P" 35000 | sed 's/^/   /'
+echo "   RSS after: $(rss)"
+keys
+quit
+
+P=$(port)
+echo "== 7. 64 connections pipelining for 30 s without reading answers (otlp:$P)"
+run --listen "otlp:$P"
+coproc PIPE { $PRODUCER otlppipeline "$P" 64 30; }
+read -r result <&"${PIPE[0]}"; echo "   $result"
+echo "   RSS while held: $(rss)"
+keys
+exec {PIPE[1]}>&-
+wait "$PIPE_PID" || true
+quit
+
+P=$(port)
+echo "== 8. 256 connections x a 4 MiB body (otlp:$P)"
+run --listen "otlp:$P"
+$PRODUCER otlpbig "$P" 256 4194000 | sed 's/^/   /'
+echo "   RSS after: $(rss)"
+keys
+quit

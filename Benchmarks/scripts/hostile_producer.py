@@ -6,10 +6,20 @@ what it did as `key=value` lines.
                            until stdin closes (prints how many the listener accepted and how many it closed)
   oneshot PORT N           N connections in a row, each sends one error line and closes (prints seconds per 5,000)
   types PORT N             N error lines with N distinct exception.type values over 4 connections
+
+OTLP/HTTP attacks (issue 26), on a dashboard listening on otlp:PORT; bodies are protobuf, encoded here by hand:
+  otlptrickle PORT N GOOD  N connections each trickle a body (a byte a second) and reopen as they are closed, while
+                           a good client sends GOOD one-record requests on fresh connections (prints how many were
+                           answered 200 within a second and the worst answer time)
+  otlpwide PORT N          one request naming N resources, one record each (prints its status and answer time)
+  otlppipeline PORT N SECS N connections pipeline requests without ever reading an answer, for SECS seconds
+  otlpbig PORT N BYTES     N connections each send a BYTES body at once (prints the answers' statuses)
 """
 import json
+import select
 import socket
 import sys
+import threading
 import time
 
 
@@ -79,6 +89,189 @@ def types(port, count):
     print(f"sent={count} seconds={time.monotonic() - start:.2f}", flush=True)
 
 
+def varint(n):
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def field(number, payload):
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def string_value(text):
+    return field(1, text.encode())
+
+
+def key_value(key, text):
+    return field(1, key.encode()) + field(2, string_value(text))
+
+
+def resource_logs(service, instance, body="x"):
+    resource = field(1, key_value("service.name", service)) + field(1, key_value("service.instance.id", instance))
+    record = varint(2 << 3) + varint(9) + field(5, string_value(body))
+    return field(1, field(1, resource) + field(2, field(2, record)))
+
+
+def otlp_request(body, keep_alive=True):
+    head = ("POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\n"
+            f"Content-Length: {len(body)}\r\n" + ("" if keep_alive else "Connection: close\r\n") + "\r\n")
+    return head.encode() + body
+
+
+def read_status(sock):
+    """The status of one answer on `sock` (0 when the connection closed first)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return 0
+        data += chunk
+    return int(data.split(b" ", 2)[1])
+
+
+def otlptrickle(port, count, good):
+    head = ("POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-protobuf\r\n"
+            "Content-Length: 100000\r\n\r\n").encode()
+    stop = threading.Event()
+    reopened = [0]
+
+    def tricklers():
+        held = []
+        for _ in range(count):
+            try:
+                s = socket.create_connection(("127.0.0.1", port))
+                s.sendall(head)
+                held.append(s)
+            except OSError:
+                pass
+        while not stop.is_set():
+            time.sleep(1)
+            for i, s in enumerate(held):
+                try:
+                    s.send(b"x", socket.MSG_DONTWAIT)
+                    if s.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b"":
+                        raise ConnectionResetError
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    s.close()
+                    reopened[0] += 1
+                    try:
+                        s = socket.create_connection(("127.0.0.1", port))
+                        s.sendall(head)
+                        held[i] = s
+                    except OSError:
+                        pass
+        for s in held:
+            s.close()
+
+    thread = threading.Thread(target=tricklers)
+    thread.start()
+    time.sleep(3)  # the tricklers hold every slot first
+    request = otlp_request(resource_logs("good", "g-1", "a prompt request"), keep_alive=False)
+    answered, worst = 0, 0.0
+    for _ in range(good):
+        start = time.monotonic()
+        status = 0
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(request)
+            status = read_status(s)
+            s.close()
+        except OSError:
+            pass
+        elapsed = time.monotonic() - start
+        worst = max(worst, elapsed)
+        if status == 200 and elapsed < 1:
+            answered += 1
+        time.sleep(0.25)
+    stop.set()
+    thread.join()
+    print(f"good_answered_within_1s={answered}/{good} good_worst_ms={worst * 1000:.0f} "
+          f"tricklers_reopened={reopened[0]}", flush=True)
+
+
+def otlpwide(port, count):
+    body = b"".join(resource_logs("wide", f"w-{n}") for n in range(count))
+    s = socket.create_connection(("127.0.0.1", port), timeout=120)
+    start = time.monotonic()
+    s.sendall(otlp_request(body))
+    status = read_status(s)
+    print(f"resources={count} body_bytes={len(body)} status={status} "
+          f"answered_ms={(time.monotonic() - start) * 1000:.0f}", flush=True)
+    s.close()
+
+
+def otlppipeline(port, count, seconds):
+    request = otlp_request(resource_logs("pipe", "p-1", "never read"))
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setblocking(False)
+        socks.append(s)
+    sent = 0
+    closed = 0
+    deadline = time.monotonic() + seconds
+    while socks and time.monotonic() < deadline:
+        _, writable, _ = select.select([], socks, [], 0.2)
+        for s in writable:
+            try:
+                sent += s.send(request * 16) // len(request)
+            except BlockingIOError:
+                pass
+            except OSError:
+                socks.remove(s)
+                closed += 1
+    print(f"connections={count} requests_sent={sent} closed_by_receiver={closed}", flush=True)
+    sys.stdout.flush()
+    sys.stdin.read()
+    for s in socks:
+        s.close()
+
+
+def otlpbig(port, count, size):
+    body = resource_logs("big", "b-1", "x" * (size - 80))
+    request = otlp_request(body, keep_alive=False)
+    socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    pending = {s: 0 for s in socks}
+    for s in socks:
+        s.setblocking(False)
+    statuses = {}
+    answers = {s: b"" for s in socks}
+    deadline = time.monotonic() + 120
+    while answers and time.monotonic() < deadline:
+        writers = [s for s, n in pending.items() if n < len(request)]
+        readable, writable, _ = select.select(list(answers), writers, [], 0.2)
+        for s in writable:
+            try:
+                pending[s] += s.send(request[pending[s]:pending[s] + (1 << 20)])
+            except BlockingIOError:
+                pass
+            except OSError:
+                pending[s] = len(request)
+        for s in readable:
+            try:
+                chunk = s.recv(65536)
+            except OSError:
+                chunk = b""
+            answers[s] += chunk
+            if b"\r\n\r\n" in answers[s] or not chunk:
+                status = int(answers[s].split(b" ", 2)[1]) if b" " in answers[s] else 0
+                statuses[status] = statuses.get(status, 0) + 1
+                del answers[s]
+                pending[s] = len(request)
+                s.close()
+    print("statuses=" + ",".join(f"{k}:{v}" for k, v in sorted(statuses.items())) + f" unanswered={len(answers)}",
+          flush=True)
+
+
 if __name__ == "__main__":
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "halflines":
@@ -87,3 +280,11 @@ if __name__ == "__main__":
         oneshot(port, int(sys.argv[3]))
     elif mode == "types":
         types(port, int(sys.argv[3]))
+    elif mode == "otlptrickle":
+        otlptrickle(port, int(sys.argv[3]), int(sys.argv[4]))
+    elif mode == "otlpwide":
+        otlpwide(port, int(sys.argv[3]))
+    elif mode == "otlppipeline":
+        otlppipeline(port, int(sys.argv[3]), float(sys.argv[4]))
+    elif mode == "otlpbig":
+        otlpbig(port, int(sys.argv[3]), int(sys.argv[4]))

@@ -84,6 +84,15 @@ struct LiveCommand: ParsableCommand {
         transform: parseDuration)
     var stallTimeout: Duration = .seconds(10)
 
+    @Option(
+        name: .customLong("otlp-body-budget"),
+        help: ArgumentHelp(
+            "Bytes of OTLP request bodies all connections may hold at once; over it a request is answered 503 with "
+                + "Retry-After (413 when one body alone is larger).",
+            valueName: "bytes"),
+        transform: parseByteCount)
+    var otlpBodyBudget = 64 * 1024 * 1024
+
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
 
@@ -136,6 +145,11 @@ struct LiveCommand: ParsableCommand {
         return configuration
     }
 
+    /// The OTLP receivers' limits from the command line.
+    var otlpLimits: OTLPReceiver.Limits {
+        OTLPReceiver.Limits(maximumConnections: maxConnections, bodyBudgetBytes: otlpBodyBudget)
+    }
+
     func run() throws {
         let launched = ContinuousClock.now
         let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
@@ -149,7 +163,8 @@ struct LiveCommand: ParsableCommand {
         }
         let external = ExternalSources(
             listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
-            otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration)
+            otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration,
+            otlpLimits: otlpLimits)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)

@@ -84,7 +84,7 @@ enum RawHTTP {
     }
 
     /// One complete answer at the start of `bytes` (skipping `100 Continue`), or `nil` while incomplete.
-    private static func parse(_ bytes: [UInt8], closed: Bool) -> RawHTTPResponse? {
+    static func parse(_ bytes: [UInt8], closed: Bool) -> RawHTTPResponse? {
         var rest = bytes[...]
         while true {
             guard let end = rest.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
@@ -122,7 +122,12 @@ final class OTLPProbe: Sendable {
     var sources: [String: OTLPSourceStatus] { state.withLock { $0.sources } }
 
     func deliver(_ source: OTLPSourceStatus, _ events: [WireEvent]) { state.withLock { $0.events += events } }
-    func update(_ status: OTLPSourceStatus) { state.withLock { $0.sources[status.key] = status } }
+    func update(_ changed: [OTLPSourceStatus], forgetting forgotten: [String]) {
+        state.withLock { state in
+            for status in changed { state.sources[status.key] = status }
+            for key in forgotten { state.sources[key] = nil }
+        }
+    }
 }
 
 /// Starts a receiver on a free loopback port; `room` answers its admission question.
@@ -131,7 +136,7 @@ func startReceiver(
 ) async throws -> (OTLPReceiver, OTLPProbe, Int) {
     let probe = OTLPProbe()
     let receiver = OTLPReceiver(
-        endpoint: OTLPEndpoint(port: 0), limits: limits, hasRoom: room, onStatus: { probe.update($0) },
+        endpoint: OTLPEndpoint(port: 0), limits: limits, hasRoom: room, onStatus: { probe.update($0, forgetting: $1) },
         onEvents: { probe.deliver($0, $1) })
     try await receiver.start()
     let port = try #require(receiver.localEndpoint?.port)

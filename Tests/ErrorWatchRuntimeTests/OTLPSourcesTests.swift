@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ErrorWatchRuntime
 @testable import ErrorWatchIngest
+@testable import ErrorWatchRuntime
 @testable import ErrorWatchWire
 
 #if canImport(FoundationNetworking)
@@ -14,6 +14,7 @@ import Testing
 
 /// `--listen otlp:PORT` through the runtime: OTLP records reach the ingest, each resource is a Sources row, and
 /// the receiver asks the inbox for room.
+@Suite(.timeLimit(.minutes(5)))
 struct OTLPSourcesTests {
     /// One OTLP/JSON log export with an exception record and a plain one.
     static let export = """
@@ -124,5 +125,47 @@ struct OTLPSourcesTests {
         #expect(runtime.sampleMetrics().totalErrors == 5_000)
         let row = try #require(runtime.ingest.statuses.first { $0.kind == .otlp })
         #expect(row.events == 5_000)
+    }
+
+    /// What one OTLP request changed is one publication: however many resources it named, and with the rows the
+    /// receiver forgot to make room taken out and counted.
+    @Test func aRequestsRowsArePublishedOnceAndForgottenRowsLeave() {
+        var table = SourceTable(endedKept: 100)
+        let endpoint = OTLPEndpoint(port: 4318)
+        let senders = (0..<3_000).map { index in
+            var sender = OTLPSourceStatus(key: "svc/i-\(index)", peer: "127.0.0.1:1")
+            sender.serviceName = "svc"
+            sender.instanceID = "i-\(index)"
+            return SourceStatus(sender, receiver: endpoint)
+        }
+        guard case .publish(let first, let forgotten) = table.update(senders, forgetting: []) else {
+            Issue.record("a batch is published")
+            return
+        }
+        #expect(first.count == 3_000 && forgotten == nil)
+        #expect(table.published() == .none, "one publication for the whole batch")
+        let gone = ["svc/i-0", "svc/i-1"].map { SourceStatus.otlpID(key: $0, receiver: endpoint) }
+        guard case .publish(let second, let count) = table.update([], forgetting: gone + ["never-listed"]) else {
+            Issue.record("forgetting rows is published")
+            return
+        }
+        #expect(second.count == 2_998 && count == 2)
+        #expect(!second.contains { gone.contains($0.id) })
+    }
+
+    /// A receiver that evicted or refused shows it in its own row; one that did not has no row.
+    @Test func aReceiverThatMetItsLimitsHasABudgetsRow() {
+        var statistics = OTLPReceiver.Statistics()
+        statistics.evictedConnections = 44
+        statistics.overBodyBudget = 1
+        let row = SourceStatus(receiver: OTLPEndpoint(port: 4318), statistics, limits: OTLPReceiver.Limits())
+        #expect(row.state.contains("evicted 44 connections (limit 256"))
+        #expect(row.state.contains("refused 1 request over the body budget"))
+        #expect(row.health == .degraded)
+
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let receiver = runtime.ingest.makeOTLPReceiver(endpoint: OTLPEndpoint(port: 0))
+        #expect(runtime.ingest.publishStatistics(of: receiver, shown: OTLPReceiver.Statistics()) == .init())
+        #expect(!runtime.ingest.statuses.contains { $0.id.hasPrefix("receiver:") })
     }
 }

@@ -2,47 +2,69 @@ import ErrorWatchWire
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
-/// Serves one OTLP/HTTP connection: NIO's HTTP/1.1 codec in front, ``OTLPExchange`` for each request.
+/// Serves one OTLP/HTTP connection: NIO's HTTP/1.1 codec and pipelining handler in front, ``OTLPExchange`` for
+/// each request, ``OTLPRequestWork`` to decode it.
 ///
-/// Bodies are collected up to the limit (a larger declared `Content-Length` is answered 413 before any of it is
-/// read; a body that grows past it is answered 413 as soon as it does) and then read off and dropped, so the
-/// client sees the answer rather than a reset, and the connection is closed. One timer guards the connection:
-/// a request must be complete within `requestTimeout` of its first byte (or of the connection opening), and a
-/// kept-alive connection may wait `idleTimeout` for its next request; then it is closed.
+/// - **One request at a time.** NIO's `HTTPServerPipelineHandler` holds a pipelined request (and stops reading)
+///   until the previous answer ends, and an answer is ended only once its bytes are flushed to the socket: a client
+///   that never reads its answers gets nothing more read, and is closed at the deadline below. Reading also stops
+///   while the channel is not writable.
+/// - **A deadline, not a gap.** A request must be complete within `requestTimeout` of its first byte (or of the
+///   connection opening), however it trickles, and its answer read within `requestTimeout` of being written; a
+///   kept-alive connection may wait `idleTimeout` for its next request. Then the connection is closed.
+/// - **Bounded bodies.** A body is reserved in the receiver's body budget before it is buffered (all of a declared
+///   `Content-Length` at once, a chunked body as it grows): over the budget, `503` with `Retry-After`; larger than
+///   the budget or `maximumBodyBytes`, `413`. Early answers go out at once; the rest of the body is read off and
+///   dropped, so the client sees the answer rather than a reset, and the connection is closed.
+///
 /// The handler lives on its channel's event loop only; it is not `Sendable`.
-final class OTLPHTTPHandler: ChannelInboundHandler {
+final class OTLPHTTPHandler: ChannelDuplexHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     private enum State {
-        /// Between requests.
-        case waiting
+        /// Between requests; `started` once a byte of the next one arrived (or the connection opened).
+        case waiting(started: Bool)
         /// Collecting an accepted request's body.
         case reading(OTLPExchange.Accepted, ByteBuffer, keepAlive: Bool)
         /// Reading off the body of a request already refused by its head; the answer goes out at its end.
         case discarding(OTLPExchange.Response, keepAlive: Bool)
-        /// Answered early (413) or broken: dropping what still comes, closing at the end of the request.
+        /// A complete request being decoded, or its answer not flushed yet.
+        case answering
+        /// Answered early (413, 503) or broken: dropping what still comes, closing at the end of the request.
         case draining
     }
 
-    private let exchange: OTLPExchange
-    private let registry: OTLPSourceRegistry
+    private let work: OTLPRequestWork
+    private let connections: OTLPConnections
     private let limits: OTLPReceiver.Limits
-    private let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
-    private var state = State.waiting
+    private var state = State.waiting(started: true)
+    /// Bytes of the body budget this connection holds.
+    private var reserved = 0
+    private var readPending = false
     private var timer: Scheduled<Void>?
     private var peer = "unknown"
     private var peerHost = "unknown"
 
     init(
-        exchange: OTLPExchange, registry: OTLPSourceRegistry, limits: OTLPReceiver.Limits,
-        deliver: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+        exchange: OTLPExchange, registry: OTLPSourceRegistry, connections: OTLPConnections,
+        limits: OTLPReceiver.Limits, deliver: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
-        self.exchange = exchange
-        self.registry = registry
+        self.work = OTLPRequestWork(exchange: exchange, registry: registry, connections: connections, deliver: deliver)
+        self.connections = connections
         self.limits = limits
-        self.deliver = deliver
+    }
+
+    /// Adds the HTTP codec, the pipelining handler and `handler` to a new connection's pipeline.
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, _ handler: OTLPHTTPHandler) throws {
+        try pipeline.addHandler(OTLPByteWatch())
+        try pipeline.addHandler(HTTPResponseEncoder())
+        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+        try pipeline.addHandler(HTTPServerPipelineHandler())
+        try pipeline.addHandler(handler)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -50,29 +72,53 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
             peerHost = address.ipAddress ?? "?"
             peer = peerHost.contains(":") ? "[\(peerHost)]:\(address.port ?? 0)" : "\(peerHost):\(address.port ?? 0)"
         }
-        arm(context, limits.requestTimeout, reason: "no complete request")
+        arm(context, limits.requestTimeout, reason: "the request did not complete")
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        connections.release(reserved)
+        reserved = 0
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is OTLPBytesArrived else { return context.fireUserInboundEventTriggered(event) }
+        if case .waiting(started: false) = state { start(context) }
+    }
+
+    /// A request's first byte: its deadline runs from now.
+    private func start(_ context: ChannelHandlerContext) {
+        state = .waiting(started: true)
+        connections.hold(context.channel, .unfinished(since: 0))
+        arm(context, limits.requestTimeout, reason: "the request did not complete")
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable else {
+            readPending = true
+            return
+        }
+        context.read()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, readPending {
+            readPending = false
+            context.read()
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            arm(context, limits.requestTimeout, reason: "the request did not complete")
-            switch exchange.check(head) {
+            if case .waiting(started: false) = state { start(context) }
+            switch work.exchange.check(head) {
             case .accepted(let accepted):
-                if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
-                    let interim = HTTPResponseHead(version: head.version, status: .continue)
-                    context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
-                }
-                let expected = head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
-                let buffer = context.channel.allocator.buffer(capacity: min(max(expected, 0), 1 << 20))
-                state = .reading(accepted, buffer, keepAlive: head.isKeepAlive)
+                accept(context, head, accepted)
             case .refused(let response) where response.status == .payloadTooLarge:
                 record(OTLPExchange.Outcome(response: response, problem: "declared body over the limit"))
                 answerEarly(context, response)
@@ -82,36 +128,132 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
             }
         case .body(var chunk):
             guard case .reading(let accepted, var buffer, let keepAlive) = state else { return }
-            guard buffer.readableBytes + chunk.readableBytes <= limits.maximumBodyBytes else {
-                let response = exchange.tooLarge(accepted.format)
+            let needed = buffer.readableBytes + chunk.readableBytes
+            guard needed <= limits.maximumBodyBytes else {
+                let response = work.exchange.tooLarge(accepted.format)
                 record(OTLPExchange.Outcome(response: response, problem: "body over the limit"))
                 answerEarly(context, response)
                 return
             }
-            state = .waiting  // so the buffer is uniquely referenced while it grows
+            if needed > reserved {
+                // A chunked body grows its reservation by doubling, within the body limit and the budget.
+                let target = min(
+                    max(needed, 2 * reserved), limits.maximumBodyBytes, max(needed, limits.bodyBudgetBytes))
+                guard budget(context, target - reserved, forBodyOf: needed, accepted.format) else { return }
+                reserved = target
+            }
+            state = .waiting(started: true)  // so the buffer is uniquely referenced while it grows
+            buffer.reserveCapacity(reserved)
             buffer.writeBuffer(&chunk)
             state = .reading(accepted, buffer, keepAlive: keepAlive)
         case .end:
             let current = state
-            state = .waiting
+            state = .answering
             switch current {
             case .reading(let accepted, let buffer, let keepAlive):
-                let outcome = exchange.complete(accepted, body: Array(buffer.readableBytesView))
-                // Delivered before the answer goes out: a sender that has its 200 finds its events ingested.
-                let sources = record(outcome)
-                if let batch = outcome.batch {
-                    for (group, source) in zip(batch.groups, sources) where !group.events.isEmpty {
-                        deliver(source, group.events)
-                    }
-                }
-                respond(context, outcome.response, keepAlive: keepAlive)
+                complete(context, accepted, body: buffer, keepAlive: keepAlive)
             case .discarding(let response, let keepAlive):
-                respond(context, response, keepAlive: keepAlive)
+                answer(context, response, keepAlive: keepAlive)
             case .draining:
                 state = .draining
                 context.close(promise: nil)
-            case .waiting:
+            case .waiting, .answering:
+                state = current
+            }
+        }
+    }
+
+    /// A request whose head was accepted: reserves its declared body, says `100 Continue` when asked.
+    private func accept(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, _ accepted: OTLPExchange.Accepted) {
+        let declared = max(head.headers.first(name: "content-length").flatMap(Int.init) ?? 0, 0)
+        if declared > 0 {
+            guard budget(context, declared, forBodyOf: declared, accepted.format) else { return }
+            reserved = declared
+        }
+        if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
+            let interim = HTTPResponseHead(version: head.version, status: .continue)
+            context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+        }
+        let buffer = context.channel.allocator.buffer(capacity: declared)
+        state = .reading(accepted, buffer, keepAlive: head.isKeepAlive)
+    }
+
+    /// Reserves `bytes` more of the body budget; when they do not fit, answers `503` (or `413`) and returns false.
+    private func budget(
+        _ context: ChannelHandlerContext, _ bytes: Int, forBodyOf total: Int, _ format: OTLPExchange.BodyFormat
+    ) -> Bool {
+        switch connections.reserve(bytes, forBodyOf: total) {
+        case .reserved:
+            return true
+        case .tooLarge:
+            let response = OTLPExchange.status(
+                .payloadTooLarge, "the body is over the receiver's body budget of \(limits.bodyBudgetBytes) bytes",
+                format)
+            record(OTLPExchange.Outcome(response: response, problem: "body over the body budget"))
+            answerEarly(context, response)
+        case .overBudget:
+            var response = OTLPExchange.status(
+                .serviceUnavailable, "the receiver holds its budget of request bodies; retry later", format)
+            response.retryAfter = limits.retryAfterSeconds
+            // Not the sender's fault: counted in the receiver's statistics, not as a bad request of its row.
+            answerEarly(context, response)
+        }
+        return false
+    }
+
+    /// Decodes and delivers a complete body, here or on the thread pool, then answers.
+    private func complete(
+        _ context: ChannelHandlerContext, _ accepted: OTLPExchange.Accepted, body: ByteBuffer, keepAlive: Bool
+    ) {
+        timer?.cancel()
+        timer = nil
+        connections.hold(context.channel, .busy)
+        let held = reserved
+        reserved = 0  // given back by the work once the body is decoded
+        let (work, peer, host) = (self.work, self.peer, self.peerHost)
+        guard body.readableBytes > limits.inlineDecodeBytes else {
+            let response = work.run(accepted, body: body, reserved: held, peer: peer, host: host)
+            return answer(context, response, keepAlive: keepAlive)
+        }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
+            work.run(accepted, body: body, reserved: held, peer: peer, host: host)
+        }.whenComplete { result in
+            let (handler, context) = loopBound.value
+            switch result {
+            case .success(let response) where context.channel.isActive:
+                handler.answer(context, response, keepAlive: keepAlive)
+            case .success:
                 break
+            case .failure:
+                // The pool is shut down: the process is ending.
+                handler.connections.release(held)
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Writes a complete request's answer and ends it once flushed: only then may the next request be read.
+    private func answer(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool) {
+        state = .answering
+        connections.hold(context.channel, .unfinished(since: 0))
+        arm(context, limits.requestTimeout, reason: "the answer was not read")
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        write(context, response, keepAlive: keepAlive).whenComplete { result in
+            let (handler, context) = loopBound.value
+            guard case .success = result, context.channel.isActive else { return }
+            if keepAlive {
+                // Ready before the end is written: ending it may hand over a pipelined request at once.
+                handler.state = .waiting(started: false)
+                handler.connections.hold(context.channel, .idle(since: 0))
+                handler.arm(context, handler.limits.idleTimeout, reason: nil)
+                context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+            } else {
+                handler.timer?.cancel()
+                handler.state = .draining
+                context.writeAndFlush(handler.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    loopBound.value.1.close(promise: nil)
+                }
             }
         }
     }
@@ -121,35 +263,33 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
         // Malformed HTTP (a bad request line, a broken chunk): answered 400 unless an answer already went out, then
         // closed, since the stream cannot be trusted any more. Anything else (a reset) just closes.
         guard error is HTTPParserError else { return context.close(promise: nil) }
-        if case .draining = state { return context.close(promise: nil) }
+        switch state {
+        case .draining, .answering: return context.close(promise: nil)
+        case .waiting, .reading, .discarding: break
+        }
         let response = OTLPExchange.status(.badRequest, "malformed HTTP request: \(error)")
         record(OTLPExchange.Outcome(response: response, problem: "malformed HTTP request"))
-        state = .draining
-        respond(context, response, keepAlive: false)
+        releaseBody()
+        answer(context, response, keepAlive: false)
     }
 
     /// Answers before the request's end and reads off the rest, closing once it is in (or the timer fires).
     private func answerEarly(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response) {
         state = .draining
-        write(context, response, keepAlive: false)
+        releaseBody()
+        write(context, response, keepAlive: false, end: true)
         // Counted once already: the timer only bounds how long the rest is read off.
         arm(context, limits.requestTimeout, reason: nil)
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool) {
-        let written = write(context, response, keepAlive: keepAlive)
-        if keepAlive {
-            arm(context, limits.idleTimeout, reason: nil)
-        } else {
-            timer?.cancel()
-            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            written.whenComplete { _ in loopBound.value.close(promise: nil) }
-        }
+    private func releaseBody() {
+        connections.release(reserved)
+        reserved = 0
     }
 
     @discardableResult
     private func write(
-        _ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool
+        _ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool, end: Bool = false
     ) -> EventLoopFuture<Void> {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: response.contentType)
@@ -160,17 +300,18 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         var body = context.channel.allocator.buffer(capacity: response.body.count)
         body.writeBytes(response.body)
+        guard end else { return context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(body)))) }
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         return context.writeAndFlush(wrapOutboundOut(.end(nil)))
     }
 
-    /// Counts the outcome for its senders; returns their rows, one per group of an accepted batch.
-    @discardableResult
-    private func record(_ outcome: OTLPExchange.Outcome) -> [OTLPSourceStatus] {
-        registry.record(outcome, peer: peer, host: peerHost, at: Date())
+    /// Counts the outcome of a request that did not reach decoding.
+    private func record(_ outcome: OTLPExchange.Outcome) {
+        work.registry.record(outcome, peer: peer, host: peerHost, at: Date())
     }
 
-    /// Closes the connection after `timeout` unless re-armed first; `reason` (when set) is counted for the client.
+    /// Closes the connection after `timeout` unless re-armed first; `reason` (when set) is counted for the client
+    /// and in the receiver's statistics.
     private func arm(_ context: ChannelHandlerContext, _ timeout: Duration, reason: String?) {
         timer?.cancel()
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -179,9 +320,24 @@ final class OTLPHTTPHandler: ChannelInboundHandler {
             if let reason {
                 let response = OTLPExchange.status(.requestTimeout, reason)
                 handler.record(OTLPExchange.Outcome(response: response, problem: "closed: \(reason) within \(timeout)"))
+                handler.connections.countTimedOut()
             }
             handler.state = .draining
             context.close(promise: nil)
         }
+    }
+}
+
+/// Said by ``OTLPByteWatch`` before it passes bytes on.
+struct OTLPBytesArrived: Sendable {}
+
+/// Sits in front of the HTTP decoder and says when bytes arrive, so a request's deadline runs from its first byte,
+/// not from its complete head (a head trickled byte by byte is a request in progress).
+final class OTLPByteWatch: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireUserInboundEventTriggered(OTLPBytesArrived())
+        context.fireChannelRead(data)
     }
 }

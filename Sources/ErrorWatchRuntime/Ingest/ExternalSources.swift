@@ -1,7 +1,7 @@
 import ErrorStreaming
-import ErrorWatchUI
 import ErrorWatchIngest
 import ErrorWatchTerminal
+import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
 import Synchronization
@@ -142,6 +142,20 @@ public final class ExternalSources: Sendable {
                 }
             }
             tasks.withLock { $0.append(refresh) }
+        }
+        if !receivers.isEmpty {
+            // A receiver's budgets row, when it had to evict or refuse: read once a second, not posted per event.
+            let (receivers, ingest) = (self.receivers, self.ingest)
+            let watch = Task {
+                var shown = receivers.map { _ in OTLPReceiver.Statistics() }
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                    for (index, receiver) in receivers.enumerated() {
+                        shown[index] = ingest.publishStatistics(of: receiver, shown: shown[index])
+                    }
+                }
+            }
+            tasks.withLock { $0.append(watch) }
         }
     }
 

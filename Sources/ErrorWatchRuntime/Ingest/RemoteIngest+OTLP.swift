@@ -1,5 +1,5 @@
-import ErrorWatchUI
 import ErrorWatchIngest
+import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
 
@@ -18,16 +18,30 @@ extension RemoteIngest {
     }
 
     /// An OTLP/HTTP receiver on `endpoint` that feeds this ingest: each accepted batch's events are ingested
-    /// (from `otlp SERVICE/INSTANCE on otlp:HOST:PORT`) and each sender is a row in the Sources pane.
+    /// (from `otlp SERVICE/INSTANCE on otlp:HOST:PORT`) and each sender is a row in the Sources pane, the rows a
+    /// request changed posted once together (and those the receiver forgot removed).
     public func makeOTLPReceiver(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
     ) -> OTLPReceiver {
         OTLPReceiver(
             endpoint: endpoint, limits: limits, hasRoom: { [self] in hasRoom(for: $0) },
-            onStatus: { [self] in update(SourceStatus($0, receiver: endpoint)) },
+            onStatus: { [self] changed, forgotten in
+                update(
+                    changed.map { SourceStatus($0, receiver: endpoint) },
+                    forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
+            },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
                 for event in events { ingest(event, from: from) }
             })
+    }
+
+    /// Shows `receiver`'s budgets row (evictions, refusals, deadlines, the body budget) when its statistics changed
+    /// since `shown`; returns what is shown now. Polled once a second, so an eviction storm costs one post a second.
+    func publishStatistics(of receiver: OTLPReceiver, shown: OTLPReceiver.Statistics) -> OTLPReceiver.Statistics {
+        let statistics = receiver.statistics
+        guard statistics != shown else { return shown }
+        update(SourceStatus(receiver: receiver.localEndpoint ?? receiver.endpoint, statistics, limits: receiver.limits))
+        return statistics
     }
 }

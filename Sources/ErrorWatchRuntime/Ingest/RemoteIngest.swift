@@ -101,6 +101,12 @@ public final class RemoteIngest: Sendable {
     /// one, and the most recent ``endedSourcesKept`` that ended, with the count of those forgotten.
     public func update(_ status: SourceStatus) { board.update(status) }
 
+    /// Records several sources' new statuses and forgets the sources `ids`, publishing the list once: what one
+    /// batch (an OTLP request naming thousands of resources) changed costs one post, not one per source.
+    public func update(_ statuses: [SourceStatus], forgetting ids: [String] = []) {
+        board.update(statuses, forgetting: ids)
+    }
+
     /// Every source known, in the order they first appeared.
     public var statuses: [SourceStatus] { board.statuses }
 }

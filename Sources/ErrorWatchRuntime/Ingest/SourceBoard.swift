@@ -16,6 +16,12 @@ final class SourceBoard: Sendable {
         perform(table.withLock { $0.update(status) })
     }
 
+    /// Records several sources' statuses and forgets `ids`; publishes the list once.
+    func update(_ statuses: [SourceStatus], forgetting ids: [String]) {
+        guard !statuses.isEmpty || !ids.isEmpty else { return }
+        perform(table.withLock { $0.update(statuses, forgetting: ids) })
+    }
+
     /// Takes newer counts for rows already shown; posts only when a row changed.
     func refresh(_ statuses: [SourceStatus]) {
         guard !statuses.isEmpty else { return }

@@ -40,7 +40,7 @@ extension SourceStatus {
         if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
         let problems = Int(clamping: sender.rejected + sender.badRequests)
         self.init(
-            id: "otlp:\(sender.key)@\(receiver)", kind: .otlp, name: sender.displayName,
+            id: Self.otlpID(key: sender.key, receiver: receiver), kind: .otlp, name: sender.displayName,
             detail: detail.joined(separator: " · "), state: state,
             health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
             lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
@@ -48,8 +48,39 @@ extension SourceStatus {
 }
 
 extension SourceStatus {
+    /// The id of the row of the OTLP sender `key` on `receiver`.
+    static func otlpID(key: String, receiver: OTLPEndpoint) -> String { "otlp:\(key)@\(receiver)" }
+
+    /// The row of an OTLP receiver that had to evict, refuse or close connections, or refuse bodies, to stay within
+    /// its limits.
+    init(receiver endpoint: OTLPEndpoint, _ statistics: OTLPReceiver.Statistics, limits: OTLPReceiver.Limits) {
+        var parts: [String] = []
+        func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
+        if statistics.evictedConnections > 0 {
+            parts.append(
+                "evicted \(connections(statistics.evictedConnections)) (limit \(limits.maximumConnections), oldest "
+                    + "unfinished request first)")
+        }
+        if statistics.refusedConnections > 0 {
+            parts.append("refused \(connections(statistics.refusedConnections)) (all busy)")
+        }
+        if statistics.timedOutRequests > 0 {
+            parts.append("closed \(connections(statistics.timedOutRequests)) past the request deadline")
+        }
+        if statistics.overBodyBudget > 0 {
+            let requests = statistics.overBodyBudget == 1 ? "1 request" : "\(statistics.overBodyBudget) requests"
+            parts.append("refused \(requests) over the body budget (\(limits.bodyBudgetBytes) bytes)")
+        }
+        self.init(
+            id: "receiver:\(endpoint)", kind: .otlp, name: "\(endpoint)", detail: "receiver budgets",
+            state: parts.joined(separator: ", "), health: .degraded)
+    }
+}
+
+extension SourceStatus {
     /// The row of a listener that had to refuse or cut off connections to stay within its budgets.
-    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration) {
+    init(listener endpoint: Endpoint, _ statistics: FeedListener.Statistics, configuration: FeedListener.Configuration)
+    {
         var parts: [String] = []
         func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
         if statistics.acceptPauses > 0 {

@@ -50,6 +50,33 @@ struct SourceTable {
         return changed()
     }
 
+    /// Several sources' new statuses and the ids of sources to forget (a receiver made room for newer ones), posted
+    /// once: what one OTLP request changed, however many resources it named. Forgotten rows are counted like ended
+    /// ones that were forgotten. Linear in the batch and the rows.
+    mutating func update(_ statuses: [SourceStatus], forgetting ids: [String]) -> Action {
+        if !ids.isEmpty {
+            let gone = Set(ids).intersection(rows.keys)
+            if !gone.isEmpty {
+                rows.removeAll { gone.contains($0.key) }
+                ended.removeAll { gone.contains($0) }
+                forgotten += gone.count
+            }
+        }
+        var action = Action.none
+        for status in statuses {
+            rows[status.id] = status
+            if status.health == .idle || status.health == .failing, !ended.contains(status.id) {
+                ended.append(status.id)
+                if ended.count > endedKept {
+                    rows[ended.removeFirst()] = nil
+                    forgotten += 1
+                }
+            }
+        }
+        if !statuses.isEmpty || forgotten != forgottenPosted { action = changed() }
+        return action
+    }
+
     /// Newer counts for rows already shown: a row not shown yet, or ended, is left alone (a snapshot taken just
     /// before a producer disconnected must not revive its row).
     mutating func refresh(_ statuses: [SourceStatus]) -> Action {
