@@ -11,7 +11,13 @@
 #   6. one request naming 35,000 resources
 #   7. 64 connections pipelining requests for 30 s without ever reading an answer
 #   8. 256 connections each sending a 4 MiB body at once
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp]  (figures go to docs/benchmarks-hostile.md by hand)
+# and issue 26's attacks on the NDJSON listener and the screen:
+#   9. 300 connections trickling unfinished lines (reopened as they are closed) while a good producer sends 100
+#      lines on 20 connections (how long until the dashboard counted them)
+#  10. the query /(a+)+$/ over 20 lines of 30,000 a's and a b (keys while it runs)
+#  11. 200 MiB of random bytes through a pipe (how long until it is read to its end)
+#  12. a tailed file replaced by a link to /dev/zero (CPU used in the next 5 s)
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson]  (figures go to docs/benchmarks-hostile.md by hand)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product errorwatch >/dev/null
@@ -59,7 +65,7 @@ quit() {
     echo "   q to exit: $(( $(ms) - start )) ms (tmux send + capture included)"
 }
 
-if [[ "${1:-all}" != otlp ]]; then
+if [[ "${1:-all}" != otlp && "${1:-all}" != ndjson ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -137,3 +143,53 @@ $PRODUCER otlpbig "$P" 256 4194000 | sed 's/^/   /'
 echo "   RSS after: $(rss)"
 keys
 quit
+
+if [[ "${1:-all}" == all || "${1:-all}" == ndjson ]]; then
+P=$(port)
+echo "== 9. 300 connections trickling unfinished lines + a good producer's 20 connections x 5 lines (tcp:$P)"
+run --listen "tcp:$P"
+coproc TRICKLE { $PRODUCER trickle "$P" 300 20; }
+read -r result <&"${TRICKLE[0]}"; start=$(ms); echo "   $result"
+wait_for "errors 100([^0-9,]|$)" 30 && echo "   all 100 good lines counted $(( $(ms) - start )) ms after they were written"
+echo "   RSS while held: $(rss)"
+screen | grep -Eo "(evicted|full) [0-9a-z ]+[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+exec {TRICKLE[1]}>&-
+wait "$TRICKLE_PID" || true
+quit
+
+# The dashboard reading a file through a pipe (`cat FILE | errorwatch -`).
+run_piped() {
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    "${T[@]}" -f /dev/null new-session -d -s hostile -x 120 -y 40 \
+        "env LANG=C.UTF-8 TERM=xterm-256color sh -c 'cat $1 | $BIN --stats -' ; sleep 600"
+    "${T[@]}" set-option -t hostile status off >/dev/null
+}
+
+echo "== 10. the query /(a+)+\$/ over 20 lines of 30,000 a's and a b (a pipe)"
+python3 -c 'import sys; [print("a" * 30000 + "b") for _ in range(20)]' > /tmp/errorwatch-hostile-aaa.log
+run_piped /tmp/errorwatch-hostile-aaa.log
+wait_for "Alerts"
+"${T[@]}" send-keys -t hostile / '(a+)+$' Enter
+keys
+quit
+
+echo "== 11. 200 MiB of random bytes through a pipe"
+head -c 200M /dev/urandom > /tmp/errorwatch-hostile-garbage.bin
+run_piped /tmp/errorwatch-hostile-garbage.bin
+start=$(ms)
+wait_for "ended" 120 && echo "   read to its end in $(( $(ms) - start )) ms"
+screen | grep -Eo "stdin[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+
+echo "== 12. a tailed path replaced by a link to /dev/zero: CPU over 5 s"
+echo "INFO started" > /tmp/errorwatch-hostile-tail.log
+run --tail /tmp/errorwatch-hostile-tail.log
+rm /tmp/errorwatch-hostile-tail.log; ln -s /dev/zero /tmp/errorwatch-hostile-tail.log
+before=$(awk '{print $14 + $15}' "/proc/$(pid)/stat"); sleep 5; after=$(awk '{print $14 + $15}' "/proc/$(pid)/stat")
+echo "   CPU: $(( (after - before) * 10 )) ms in 5 s"
+screen | grep -Eo "it is a device[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+quit
+rm -f /tmp/errorwatch-hostile-tail.log /tmp/errorwatch-hostile-aaa.log /tmp/errorwatch-hostile-garbage.bin
+fi

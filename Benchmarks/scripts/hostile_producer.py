@@ -7,6 +7,10 @@ what it did as `key=value` lines.
   oneshot PORT N           N connections in a row, each sends one error line and closes (prints seconds per 5,000)
   types PORT N             N error lines with N distinct exception.type values over 4 connections
 
+  trickle PORT N GOOD      N connections each trickle an unfinished line (a byte a second) and reopen as they are
+                           closed; then a good producer opens GOOD connections and sends 5 lines on each (prints
+                           when its lines were written; the dashboard's count says when they were read)
+
 OTLP/HTTP attacks (issue 26), on a dashboard listening on otlp:PORT; bodies are protobuf, encoded here by hand:
   otlptrickle PORT N GOOD  N connections each trickle a body (a byte a second) and reopen as they are closed, while
                            a good client sends GOOD one-record requests on fresh connections (prints how many were
@@ -77,6 +81,37 @@ def oneshot(port, count):
             print(f"batch_{n}_seconds={now - batch:.2f}", flush=True)
             batch = now
     print(f"sent={count} seconds={time.monotonic() - start:.2f}", flush=True)
+
+
+def trickle(port, count, good):
+    stop = threading.Event()
+
+    def trickler():
+        while not stop.is_set():
+            try:
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.sendall(b'{"v":1,"kind":"error","exception.message":"')
+                while not stop.is_set():
+                    s.sendall(b"x")
+                    stop.wait(1.0)
+            except OSError:
+                stop.wait(0.05)
+
+    threads = [threading.Thread(target=trickler, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    time.sleep(3)  # a load pattern: every slot held and trickling before the good producer comes
+    start = time.monotonic()
+    sequence = 0
+    for _ in range(good):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        for _ in range(5):
+            sequence += 1
+            s.sendall(line(sequence, "Good.Error"))
+        s.close()
+    print(f"good_lines={sequence} written_in_seconds={time.monotonic() - start:.2f}", flush=True)
+    sys.stdin.read()  # hold the tricklers until the script closes stdin
+    stop.set()
 
 
 def types(port, count):
@@ -280,6 +315,8 @@ if __name__ == "__main__":
         oneshot(port, int(sys.argv[3]))
     elif mode == "types":
         types(port, int(sys.argv[3]))
+    elif mode == "trickle":
+        trickle(port, int(sys.argv[3]), int(sys.argv[4]))
     elif mode == "otlptrickle":
         otlptrickle(port, int(sys.argv[3]), int(sys.argv[4]))
     elif mode == "otlpwide":

@@ -17,8 +17,8 @@ AFTER="$2"
 ROUNDS="${3:-3}"
 RATE="${4:-400000}"
 LOAD="$BEFORE/errorwatch-load"
-SOCK="errorwatch-compare-$$"
-T=(tmux -L "$SOCK")
+RUN=0
+T=(tmux -L "errorwatch-compare-$$-0")
 trap '"${T[@]}" kill-server >/dev/null 2>&1 || true' EXIT
 screen() { "${T[@]}" capture-pane -p -t cmp -S -60; }
 wait_for() { local deadline=$((SECONDS + ${2:-30})); until screen | grep -Eq -- "$1"; do ((SECONDS < deadline)) || return 1; sleep 0.01; done; }
@@ -27,7 +27,10 @@ ms() { date +%s%3N; }
 one() {
     local name="$1" bin="$2" path
     path="$(mktemp -u /tmp/ew-compare-XXXXXX.sock)"
+    # A fresh tmux server per run: reusing one right after kill-server races with its shutdown.
     "${T[@]}" kill-server >/dev/null 2>&1 || true
+    RUN=$((RUN + 1))
+    T=(tmux -L "errorwatch-compare-$$-$RUN")
     "${T[@]}" -f /dev/null new-session -d -s cmp -x 120 -y 40 \
         "env LANG=C.UTF-8 TERM=xterm-256color $bin/errorwatch --listen unix:$path --stats; sleep 600"
     "${T[@]}" set-option -t cmp status off >/dev/null
@@ -40,7 +43,7 @@ one() {
     wait_for "peak memory" 60
     local sent added peak rate
     sent="$(printf '%s\n' "$out" | awk '/^sent:/ {print $2; exit}')"
-    rate="$(printf '%s\n' "$out" | awk '/^sent:/ {gsub(/[()]/, "", $6); print $6; exit}')"
+    rate="$(printf '%s\n' "$out" | awk '/^sent:/ {gsub(/[()]/, "", $7); print $7; exit}')"
     added="$(screen | awk '/errors added/ {print $3; exit}')"
     peak="$(screen | awk '/peak memory/ {print $3 " " $4; exit}')"
     printf '%-7s sent %9s  added %9s  sent at %10s  peak %7s  key %4s ms\n' "$name" "$sent" "$added" \
