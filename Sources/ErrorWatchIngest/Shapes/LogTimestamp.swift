@@ -95,8 +95,8 @@ enum LogTimestamp {
             default: break
             }
         }
-        let seconds = Double(local - (offset ?? localOffset(at: local))) + fraction
-        return (Date(timeIntervalSince1970: seconds), index)
+        // The fraction never carries into the next second (`23:59:59.999999999` stays 23:59:59).
+        return (CivilDate.date(second: local - (offset ?? localOffset(at: local)), fraction: fraction), index)
     }
 
     /// Syslog's `Mmm dd HH:MM:SS` (day space-padded) at `start`, in `year`, local time.
