@@ -105,12 +105,15 @@ public final class DashboardLoop<Backend: TerminalBackend> {
         while running {
             let inputs = backend.waitForInput(timeout: timeout())
             var keyPressed = false
-            for input in inputs {
+            // A burst of resizes is one: only the last size of a wake-up is applied and redrawn in full.
+            let lastResize = inputs.lastIndex { if case .resized = $0 { true } else { false } }
+            for (index, input) in inputs.enumerated() {
                 switch input {
                 case .key(let key):
                     apply(.keyPressed(key))
                     keyPressed = true
                 case .resized(let width, let height):
+                    guard index == lastResize else { continue }
                     apply(.resized(width: width, height: height))
                     forceFullRedraw()
                 case .terminationRequested: running = false
