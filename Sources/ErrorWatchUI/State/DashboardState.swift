@@ -70,6 +70,10 @@ public struct DashboardState: Sendable, Equatable {
         feeds.apps.isEmpty ? .standard : Keymap(bindings: Keymap.standard.bindings + feeds.apps.flatMap(\.bindings))
     }
 
+    /// Whether work is spread over frames (re-filtering the Logs history): the loop then sends `.frameStarted`
+    /// each frame until it is done.
+    public var hasWorkInProgress: Bool { logs.isRefiltering }
+
     /// The Logs lines that pass the filters, oldest first.
     public var matchingLogs: Deque<DashboardEvent> { logs.matching(filter) }
 

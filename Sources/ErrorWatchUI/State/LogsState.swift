@@ -9,7 +9,15 @@ public struct LogsState: Sendable, Equatable {
     public internal(set) var lines: Deque<DashboardEvent> = []
     /// The lines that pass the filters, oldest first, kept up to date as lines arrive and filters change, so
     /// drawing and scrolling a filtered view costs the rows shown, not the history. Empty while nothing filters.
+    /// While ``isRefiltering``, it holds the matches among the lines examined so far: the newest part of the
+    /// history, and every line that arrived since.
     public internal(set) var filtered: Deque<DashboardEvent> = []
+    /// How many of the oldest ``lines`` the filters in force have not examined yet: a filter change re-examines the
+    /// history newest first, a bounded slice per reducer step (``refilter(_:)``, then ``continueRefilter(_:)`` on
+    /// each `.frameStarted`), so an expensive query over a long history never holds the keys up. 0 when done.
+    public internal(set) var unexamined = 0
+    /// How many lines the refilter in progress started with, for its progress.
+    var refilterTotal = 0
     /// How many lines are kept; older ones are dropped.
     public let capacity: Int
     /// Rows hidden below the view: 0 follows the tail.
@@ -93,7 +101,12 @@ public struct LogsState: Sendable, Equatable {
         if lines.count >= capacity {
             let dropped = lines.removeFirst()
             if dropped.sequence == selectedSequence { selectedSequence = nil }
-            if filtered.first?.sequence == dropped.sequence { filtered.removeFirst() }
+            if unexamined > 0 {
+                // Not examined yet, so not in `filtered`: one line less for the refilter to do.
+                unexamined -= 1
+            } else if filtered.first?.sequence == dropped.sequence {
+                filtered.removeFirst()
+            }
         }
         lines.append(event)
         if filter.isActive, filter.matches(event) { filtered.append(event) }
@@ -106,10 +119,51 @@ public struct LogsState: Sendable, Equatable {
         if (isPaused || scroll > 0) && filter.matches(event) { scroll = min(scroll + 1, lines.count) }
     }
 
-    /// Rebuilds ``filtered`` after the filters changed: the one pass over the history a filter change costs.
+    /// Starts rebuilding ``filtered`` after the filters changed, and takes its first slice: a history that fits in
+    /// one slice (``refilterLinesPerStep`` lines, ``refilterBytesPerStep`` bytes of message) is done at once.
     mutating func refilter(_ filter: FilterState) {
-        filtered = filter.isActive ? Deque(lines.lazy.filter { filter.matches($0) }) : []
+        filtered = []
+        unexamined = filter.isActive ? lines.count : 0
+        refilterTotal = unexamined
+        continueRefilter(filter)
     }
+
+    /// Examines the next slice of the history a refilter has not reached, newest first, and puts its matches in
+    /// front of ``filtered``; returns how many lines it examined (0 when no refilter is in progress). A slice
+    /// ends at ``refilterLinesPerStep`` lines or ``refilterBytesPerStep`` bytes of message, whichever comes
+    /// first, so a step's cost is bounded whatever the history and however long its lines.
+    @discardableResult
+    mutating func continueRefilter(_ filter: FilterState) -> Int {
+        guard unexamined > 0 else { return 0 }
+        var index = unexamined
+        var bytes = 0
+        var matches: [DashboardEvent] = []
+        while index > 0, unexamined - index < Self.refilterLinesPerStep, bytes < Self.refilterBytesPerStep {
+            index -= 1
+            let line = lines[index]
+            bytes += line.message.utf8.count
+            if filter.matches(line) { matches.append(line) }
+        }
+        filtered.prepend(contentsOf: matches.reversed())
+        let examined = unexamined - index
+        unexamined = index
+        if index == 0 { refilterTotal = 0 }
+        return examined
+    }
+
+    /// Whether a refilter is still working through the history.
+    public var isRefiltering: Bool { unexamined > 0 }
+
+    /// How much of the history the refilter in progress has examined, from 0 to 1; `nil` when none is.
+    public var refilterProgress: Double? {
+        guard unexamined > 0, refilterTotal > 0 else { return nil }
+        return Double(refilterTotal - min(unexamined, refilterTotal)) / Double(refilterTotal)
+    }
+
+    /// Most lines one refilter step examines.
+    public static let refilterLinesPerStep = 4_096
+    /// Most bytes of message one refilter step examines (a step stops after the line that reaches it).
+    public static let refilterBytesPerStep = 256 * 1_024
 
     /// Scrolls by `command` in a view of `rows` rows over the lines that pass `filter`.
     mutating func scroll(_ command: DashboardCommand, rows: Int, filter: FilterState) {
