@@ -7,7 +7,8 @@ import Foundation
 ///
 /// It blocks in ``TerminalBackend/waitForInput(timeout:)`` (no busy loop), wakes for keys, posted actions,
 /// resizes and signals, redraws only when the state's generation changed, and at most once per
-/// ``frameInterval`` (30 frames a second), and ticks once a second so ages and uptime move.
+/// ``frameInterval`` (30 frames a second), and ticks once a second so ages and uptime move. While the state has
+/// work spread over frames (``DashboardState/hasWorkInProgress``) it sends `.frameStarted` once per frame.
 ///
 /// Frames and ticks are timed on an injected clock (`ContinuousClock` live, a manual clock in tests), and every
 /// action goes through one ``DashboardStore``, the same the headless renderer uses.
@@ -105,12 +106,15 @@ public final class DashboardLoop<Backend: TerminalBackend> {
         while running {
             let inputs = backend.waitForInput(timeout: timeout())
             var keyPressed = false
-            for input in inputs {
+            // A burst of resizes is one: only the last size of a wake-up is applied and redrawn in full.
+            let lastResize = inputs.lastIndex { if case .resized = $0 { true } else { false } }
+            for (index, input) in inputs.enumerated() {
                 switch input {
                 case .key(let key):
                     apply(.keyPressed(key))
                     keyPressed = true
                 case .resized(let width, let height):
+                    guard index == lastResize else { continue }
                     apply(.resized(width: width, height: height))
                     forceFullRedraw()
                 case .terminationRequested: running = false
@@ -120,6 +124,8 @@ public final class DashboardLoop<Backend: TerminalBackend> {
             // arrives in between, so the work per frame stays bounded and keys are still answered at once.
             if frameIsDue() {
                 for action in drain() { apply(action) }
+                // Work spread over frames (a refilter of a long history) takes one bounded slice per frame.
+                if state.hasWorkInProgress { apply(.frameStarted) }
                 actionsMayBeWaiting = false
             } else {
                 actionsMayBeWaiting = true
@@ -140,7 +146,7 @@ public final class DashboardLoop<Backend: TerminalBackend> {
     private func timeout() -> Duration {
         let current = clock.now
         var wait = current.duration(to: nextTick)
-        if renderedGeneration != state.generation || actionsMayBeWaiting, let lastFrame {
+        if renderedGeneration != state.generation || actionsMayBeWaiting || state.hasWorkInProgress, let lastFrame {
             wait = min(wait, current.duration(to: lastFrame.advanced(by: frameInterval)))
         }
         return max(.zero, wait)

@@ -106,6 +106,9 @@ public final class NCursesBackend: TerminalBackend {
         var rows: Int32 = 0
         var cols: Int32 = 0
         if ew_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
+            // ncurses keeps three screens of the size it is told: only the part the dashboard draws.
+            let drawn = ScreenState.drawnSize(width: Int(cols), height: Int(rows))
+            (rows, cols) = (Int32(drawn.height), Int32(drawn.width))
             if Int(rows) != Int(ew_lines()) || Int(cols) != Int(ew_cols()) {
                 resizeterm(rows, cols)
             }

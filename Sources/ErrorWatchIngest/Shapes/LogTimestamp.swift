@@ -34,8 +34,9 @@ enum LogTimestamp {
     static func scanISO(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Date, Int)? {
         guard let scanned = RFC3339.scan(bytes, from: start, mode: .lenient) else { return nil }
         let local = scanned.wallSeconds
-        let seconds = Double(local - (scanned.offset ?? localOffset(at: local))) + scanned.fraction
-        return (Date(timeIntervalSince1970: seconds), scanned.end)
+        // The fraction never carries into the next second (`23:59:59.999999999` stays 23:59:59).
+        let date = CivilDate.date(second: local - (scanned.offset ?? localOffset(at: local)), fraction: scanned.fraction)
+        return (date, scanned.end)
     }
 
     /// Syslog's `Mmm dd HH:MM:SS` (day space-padded) at `start`, in `year`, local time.

@@ -128,6 +128,9 @@ public struct HeadlessRenderer {
                     apply(action)
                 }
             } while executor.pendingJobs > 0
+            // Simulated time has no frames: work spread over frames is finished here, so a run's screen is the
+            // same however the work is sliced.
+            while store.state.hasWorkInProgress { apply(.frameStarted) }
             apply(.tick(runtime.now))
         }
         /// Where to jump to, when nothing has happened for ``quietSpan`` and the next thing due is far enough away.

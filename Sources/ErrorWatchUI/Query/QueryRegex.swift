@@ -17,6 +17,9 @@ final class QueryRegex: Sendable {
     /// Whether the regex matches somewhere in `text`, ignoring case.
     func isFound(in text: String) -> Bool { regex.isFound(in: text) }
 
+    /// The compiled program's instructions: a scalar of text costs at most this many thread steps.
+    var programSize: Int { regex.program.count }
+
     /// The non-empty ranges of `text` the regex matches, in order.
     func ranges(in text: String) -> [Range<String.Index>] { regex.ranges(in: text) }
 }

@@ -3,10 +3,16 @@ import Foundation
 
 /// Small, allocation-light formatters for the panes. Deterministic: UTC, no locale.
 public enum Format {
-    /// `"14:03:07"`, UTC.
+    /// `"14:03:07"`, UTC: the second the time is in, never the next one (a fraction is cut, not rounded), at any
+    /// year; `"--:--:--"` for a date too far away to have one.
     public static func clock(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let day = ((seconds % 86_400) + 86_400) % 86_400
+        guard let (second, _) = CivilDate.parts(of: date) else { return "--:--:--" }
+        return clock(second: second)
+    }
+
+    /// The time of day of `second` (seconds since 1970, negative before).
+    static func clock(second: Int64) -> String {
+        let day = Int(((second % 86_400) + 86_400) % 86_400)
         return pad2(day / 3600) + ":" + pad2(day / 60 % 60) + ":" + pad2(day % 60)
     }
 
@@ -48,15 +54,23 @@ public enum Format {
         return "\(hundredths / 100)." + pad2(Int(hundredths % 100)) + "s"
     }
 
-    /// `"2026-11-22 09:00:03.250 UTC"`: an absolute time, to the millisecond.
+    /// `"2026-11-22 09:00:03.250 UTC"`: an absolute time, to the millisecond (cut, not rounded, so `.9999` stays
+    /// in its second). Years have four digits at least: `0001-01-01`, `9999-12-31`, `-0044-03-15` before year 0.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let whole = Int(seconds.rounded(.down))
-        let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
-        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        let (year, month, day) = CivilDate.civil(fromDays: Int64(days))
+        guard let (second, fraction) = CivilDate.parts(of: date) else { return "(out of range)" }
+        let millis = min(999, Int(fraction * 1000))
+        let days = second >= 0 ? second / 86_400 : (second - 86_399) / 86_400
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(year)-" + pad2(Int(month)) + "-" + pad2(Int(day)) + " " + clock(date) + "." + millisText + " UTC"
+        return year4(year) + "-" + pad2(Int(month)) + "-" + pad2(Int(day)) + " " + clock(second: second) + "."
+            + millisText + " UTC"
+    }
+
+    /// `year` with at least four digits, and its sign before year 0.
+    static func year4(_ year: Int64) -> String {
+        var digits = String(year.magnitude)
+        while digits.count < 4 { digits = "0" + digits }
+        return year < 0 ? "-" + digits : digits
     }
 
     /// `"3s ago"`, `"2m ago"`, `"in 4s"` (a clock ahead of ours), `"just now"`.

@@ -16,7 +16,10 @@ public enum LogsPane {
         } else {
             label = logs.lines.isEmpty ? "" : "following"
         }
-        if filter.isActive {
+        if let progress = logs.refilterProgress {
+            let counts = "filtering… \(Int(progress * 100))% · \(Format.count(logs.filtered.count)) so far"
+            label = label.isEmpty ? counts : counts + " · " + label
+        } else if filter.isActive {
             let counts = "\(Format.count(logs.filtered.count)) of \(Format.count(logs.lines.count))"
             label = label.isEmpty ? counts : counts + " · " + label
         }
@@ -26,7 +29,9 @@ public enum LogsPane {
         guard !inner.isEmpty else { return }
         let rows = visibleRows(logs, filter: filter, count: inner.height)
         if rows.isEmpty {
-            let text = logs.lines.isEmpty ? "Waiting for events…" : "No lines match the filters."
+            let text =
+                logs.lines.isEmpty
+                ? "Waiting for events…" : logs.isRefiltering ? "Filtering the history…" : "No lines match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }

@@ -26,6 +26,10 @@ public enum DashboardAction: Sendable {
     case appAttached(AttachedApp)
     /// The clock moved on; ages, uptime and alert expiry follow it.
     case tick(Date)
+    /// A frame is about to be drawn while the state has work spread over frames
+    /// (``DashboardState/hasWorkInProgress``): re-filtering the Logs history takes its next slice. The loop sends it
+    /// once per frame, so keys are answered between slices.
+    case frameStarted
     /// The terminal changed size.
     case resized(width: Int, height: Int)
     /// A theme file was loaded: it is added to (or replaces, by name) the theme list and becomes current.

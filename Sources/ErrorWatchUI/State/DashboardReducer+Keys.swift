@@ -132,6 +132,11 @@ extension DashboardReducer {
             state.errors.scroll = 0
             state.screen.focus = .errors
         case .saveMatching:
+            if let progress = state.logs.refilterProgress {
+                // Saving now would leave out the history not examined yet.
+                state.screen.statusMessage = "still filtering (\(Int(progress * 100))%): save when it is done"
+                return true
+            }
             let matching = state.matchingLogs
             guard !matching.isEmpty else {
                 state.screen.statusMessage = "nothing to save: no kept event matches"

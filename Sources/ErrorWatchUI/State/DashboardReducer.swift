@@ -18,6 +18,9 @@ import Foundation
 ///   after ``DashboardState/alertFadeAfter`` seconds without a repeat and is dropped after
 ///   ``DashboardState/alertExpiresAfter`` (on `.tick`).
 /// - `generation` increases on every visible change; a tick changes it only when the displayed second changes.
+/// - A filter change re-examines the Logs history a bounded slice at a time, newest first: the first slice at
+///   once, the next on each `.frameStarted` while ``DashboardState/hasWorkInProgress``; lines arriving meanwhile
+///   are filtered as they arrive.
 /// - A status message stays ``DashboardState/statusMessageDuration`` seconds, then the next tick clears it.
 public enum DashboardReducer {
     /// Longest message kept per event, in scalars; the rest is cut with `…` when the event arrives. Long enough
@@ -47,6 +50,8 @@ public enum DashboardReducer {
         case .appAttached(let app):
             attach(app, to: &state)
             changed = true
+        case .frameStarted:
+            changed = state.logs.continueRefilter(state.filter) > 0
         case .tick(let date):
             changed = state.screen.tick(to: date)
             changed = state.errors.expireAlerts(at: date) || changed

@@ -47,6 +47,11 @@ public struct DashboardState: Sendable, Equatable {
     public static let alertExpiresAfter: TimeInterval = 300
     /// The minimum terminal size; below it the "terminal too small" screen is shown.
     public static let minimumSize = (width: 40, height: 10)
+    /// The largest screen drawn: a bigger terminal shows the dashboard in its top-left 800 × 250 cells. What a
+    /// frame costs (two buffers, the diff, the backend's own copies) grows with the cells, so without a cap a
+    /// resize to 2,000 × 500 took 191 MB and slowed keys to 218 ms; 200,000 cells is more than a 4K screen at a
+    /// readable font holds.
+    public static let maximumSize = (width: 800, height: 250)
 
     /// A fresh dashboard at `now`. `themes` falls back to the built-in default when empty.
     public init(
@@ -64,6 +69,10 @@ public struct DashboardState: Sendable, Equatable {
     public var keymap: Keymap {
         feeds.apps.isEmpty ? .standard : Keymap(bindings: Keymap.standard.bindings + feeds.apps.flatMap(\.bindings))
     }
+
+    /// Whether work is spread over frames (re-filtering the Logs history): the loop then sends `.frameStarted`
+    /// each frame until it is done.
+    public var hasWorkInProgress: Bool { logs.isRefiltering }
 
     /// The Logs lines that pass the filters, oldest first.
     public var matchingLogs: Deque<DashboardEvent> { logs.matching(filter) }

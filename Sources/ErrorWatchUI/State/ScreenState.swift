@@ -8,9 +8,9 @@ import Foundation
 /// _ = screen.reduce(.resized(width: 120, height: 40))   // true: the size changed
 /// ```
 public struct ScreenState: Sendable, Equatable {
-    /// Terminal columns.
+    /// Terminal columns drawn, at most ``DashboardState/maximumSize``.
     public internal(set) var width: Int
-    /// Terminal rows.
+    /// Terminal rows drawn, at most ``DashboardState/maximumSize``.
     public internal(set) var height: Int
     /// The time of the last `.tick` (or the time given at creation); ages and uptime are relative to it.
     public internal(set) var now: Date
@@ -34,12 +34,12 @@ public struct ScreenState: Sendable, Equatable {
     /// Whether the `?` overlay is shown.
     public internal(set) var showsHelp = false
 
-    /// A screen of `width` × `height` at `now`. `themes` falls back to the built-in default when empty.
+    /// A screen of `width` × `height` at `now` (within ``DashboardState/maximumSize``). `themes` falls back to the
+    /// built-in default when empty.
     public init(
         width: Int, height: Int, now: Date, themes: [Theme], colorDepth: ColorDepth, unicode: Bool = true
     ) {
-        self.width = max(0, width)
-        self.height = max(0, height)
+        (self.width, self.height) = Self.drawnSize(width: width, height: height)
         self.now = now
         self.startedAt = now
         self.themes = themes.isEmpty ? [.default] : themes
@@ -55,10 +55,9 @@ public struct ScreenState: Sendable, Equatable {
     mutating func reduce(_ action: DashboardAction) -> Bool {
         switch action {
         case .resized(let width, let height):
-            let changed = self.width != max(0, width) || self.height != max(0, height)
-            self.width = max(0, width)
-            self.height = max(0, height)
-            return changed
+            let size = Self.drawnSize(width: width, height: height)
+            defer { (self.width, self.height) = size }
+            return size != (self.width, self.height)
         case .themeLoaded(let theme):
             if let index = themes.firstIndex(where: { $0.name == theme.name }) {
                 themes[index] = theme
@@ -85,6 +84,13 @@ public struct ScreenState: Sendable, Equatable {
         default:
             return false
         }
+    }
+
+    /// The part of a `width` × `height` terminal that is drawn: no negative sizes, at most
+    /// ``DashboardState/maximumSize``.
+    public static func drawnSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let maximum = DashboardState.maximumSize
+        return (min(max(0, width), maximum.width), min(max(0, height), maximum.height))
     }
 
     /// Moves the clock to `date`; returns whether the displayed second changed. A status message older than

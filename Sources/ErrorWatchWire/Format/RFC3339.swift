@@ -95,10 +95,11 @@ package enum RFC3339 {
         // `9999-12-31T23:59:60Z` in 10000); UTC has no RFC 3339 form for it, so ``format(_:)`` could not write it
         // back readably (a recording of it would not replay). Such a time is malformed.
         guard seconds >= earliestSecond, seconds < endSecond else { return nil }
-        let micros = (scanned.fraction * 1_000_000).rounded()
-        // Near year 10000 a Double holds a time to 30 µs only: `23:59:59.999999` would round up into year 10000.
-        let interval = min(Double(seconds) + micros / 1_000_000, Double(endSecond).nextDown)
-        return Date(timeIntervalSince1970: interval)
+        // To the microsecond, and never rounded up into the next second: `23:59:59.9999999` is still 23:59:59 (it
+        // was 00:00:00 of the next day). Near year 10000 a Double holds a time to 30 µs only; CivilDate keeps it in
+        // its second all the same.
+        let micros = min((scanned.fraction * 1_000_000).rounded(), 999_999)
+        return CivilDate.date(second: seconds, fraction: micros / 1_000_000)
     }
 
     /// Whether ``format(_:)`` writes `date` as a time ``parse(_:)`` reads back: years 0000 to 9999 in UTC.
