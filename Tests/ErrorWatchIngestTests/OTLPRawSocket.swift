@@ -61,7 +61,9 @@ final class RawSocket: Sendable {
     func trickle(_ bytes: [UInt8], every interval: Duration) -> Bool {
         for byte in bytes {
             guard send([byte]), !peerClosed() else { return true }
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18)
+            // The attack's pace (a slowloris sends a byte now and then), not a wait for something to happen: the
+            // test's outcome is decided by the receiver closing, which `peerClosed` and `waitForClose` observe.
+            Thread.sleep(forTimeInterval: interval / .seconds(1))
         }
         return waitForClose()
     }
