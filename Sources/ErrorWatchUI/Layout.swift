@@ -1,21 +1,3 @@
-/// How much of a split one part takes.
-public enum Constraint: Sendable, Hashable {
-    /// Exactly this many cells (fewer when there is not enough room).
-    case fixed(Int)
-    /// This percentage of the whole length, 0–100.
-    case percentage(Int)
-    /// A share of what the fixed and percentage parts leave, by weight.
-    case fill(Int)
-}
-
-/// The direction of a split.
-public enum Axis: Sendable, Hashable {
-    /// Parts side by side, left to right.
-    case horizontal
-    /// Parts stacked, top to bottom.
-    case vertical
-}
-
 /// A small constraint layout, in the spirit of ratatui's `Layout`: split a rectangle into parts.
 ///
 /// ```swift

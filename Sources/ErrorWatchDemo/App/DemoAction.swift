@@ -15,41 +15,6 @@ public enum DemoAction: String, Sendable, Hashable, CaseIterable {
     case recoverAll
 }
 
-/// One of the demo app's keys: the character, the action, and how to describe it in help and hints.
-public struct DemoKey: Sendable, Hashable {
-    /// The key pressed.
-    public var key: Character
-    /// What it does.
-    public var action: DemoAction
-    /// A short phrase for help and docs.
-    public var summary: String
-    /// A one- or two-word hint for a footer; `nil` keeps the key out of footers.
-    public var hint: String?
-}
-
-/// The state of one of the demo's flows (`login`, `session`, `sync`), published whenever it changes.
-public struct DemoStatus: Sendable, Hashable {
-    /// `login`, `session` or `sync`.
-    public var name: String
-    /// What it is doing now: `logged in`, `retrying 2/5`, `offline`.
-    public var state: String
-    /// How it is doing.
-    public var health: StatusHealth
-    /// The last thing that happened: `login ok as ada@example.com`, `A-401 Session expired…`.
-    public var detail: String
-    /// When it changed.
-    public var changedAt: Date
-
-    /// A status.
-    public init(name: String, state: String, health: StatusHealth, detail: String, changedAt: Date) {
-        self.name = name
-        self.state = state
-        self.health = health
-        self.detail = detail
-        self.changedAt = changedAt
-    }
-}
-
 extension DemoApp {
     /// The heading of the demo's keys in help and docs.
     public static let title = "Demo app: break it and heal it"

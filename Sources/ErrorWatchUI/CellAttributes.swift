@@ -1,0 +1,10 @@
+/// Text attributes of a cell.
+public struct CellAttributes: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let bold = CellAttributes(rawValue: 1 << 0)
+    public static let dim = CellAttributes(rawValue: 1 << 1)
+    public static let underline = CellAttributes(rawValue: 1 << 2)
+    public static let reverse = CellAttributes(rawValue: 1 << 3)
+}

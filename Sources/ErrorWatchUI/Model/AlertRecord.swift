@@ -1,0 +1,50 @@
+import ErrorStreaming
+import Foundation
+
+/// A coalesced, user-facing alert for the Errors pane, produced upstream by an alert coalescer.
+///
+/// The reducer upserts by ``fingerprint``: a record with a known fingerprint replaces the previous one (its count,
+/// `lastSeen`, title…). Records of `.background` origin are ignored: background errors never alert.
+public struct AlertRecord: Sendable, Hashable {
+    /// Identity of the alert, for example `"N-503|sync"`.
+    public var fingerprint: String
+    /// The user message: `Server unavailable`.
+    public var title: String
+    /// The stable code users read out to support.
+    public var code: ErrorCode?
+    /// Colours the marker and the code.
+    public var severity: ErrorSeverity
+    /// Shown on wide panes, in the category colour.
+    public var category: ErrorCategory
+    /// How many errors were coalesced into this alert; shown as `×12` when above 1.
+    public var count: Int
+    /// When the first coalesced error happened.
+    public var firstSeen: Date
+    /// When the latest happened; the age column and fading are relative to it.
+    public var lastSeen: Date
+    /// The component that raised it.
+    public var source: String
+    /// The error type, so the per-type filter also applies to alerts; empty when unknown.
+    public var typeName: String
+    /// `.background` alerts are dropped by the reducer.
+    public var origin: ErrorOrigin
+
+    /// Creates an alert record.
+    public init(
+        fingerprint: String, title: String, code: ErrorCode? = nil, severity: ErrorSeverity,
+        category: ErrorCategory, count: Int = 1, firstSeen: Date, lastSeen: Date, source: String,
+        typeName: String = "", origin: ErrorOrigin = .user
+    ) {
+        self.fingerprint = fingerprint
+        self.title = title
+        self.code = code
+        self.severity = severity
+        self.category = category
+        self.count = count
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.source = source
+        self.typeName = typeName
+        self.origin = origin
+    }
+}
