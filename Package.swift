@@ -39,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // OTLP/HTTP's protobuf bodies; the code is generated once (scripts/generate-otlp.sh) and committed.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // OTLP/gRPC: the collector services over HTTP/2 (the dashboard only; ErrorWatchWire never links them).
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
         // The library an app imports: broadcast stream, handler tree, classification, bindings. No UI, no terminal.
@@ -68,7 +72,7 @@ let package = Package(
             ]
         ),
         // Every way in for the dashboard: the NDJSON listener, the tailer and stream reader, the log-line shapes,
-        // the OTLP/HTTP receiver and recordings. Each ends in a `WireEvent` with where it came from.
+        // the OTLP/HTTP and OTLP/gRPC receivers and recordings. Each ends in a `WireEvent` with where it came from.
         .target(
             name: "ErrorWatchIngest",
             dependencies: [
@@ -84,6 +88,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "CZlib",
+                // The OTLP/gRPC receiver: grpc-swift 2 on SwiftNIO's HTTP/2 (gzip requests inflated by the transport),
+                // google.rpc.Status details (RetryInfo) from GRPCProtobuf.
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]
         ),
         // zlib, for OTLP/HTTP's `Content-Encoding: gzip` (Foundation on Linux has no inflate). Debian's zlib1g-dev.
@@ -210,6 +219,9 @@ let package = Package(
                 "IngestTestSupport",
                 "CZlib",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // Raw gRPC calls for the OTLP/gRPC receiver's hostile tests (streams that never send a message).
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 "ErrorStreaming",
                 "ErrorStreamingTesting",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -79,5 +79,27 @@ if [[ -n "$testing_deps" ]]; then
     status=1
 fi
 
+# The product graph, not only the imports: what an app links to send (ErrorWatchWire, and ErrorStreaming under it)
+# depends on no gRPC, HTTP/2, HTTP server or protobuf package in Package.swift, so linking it never builds them.
+# Each target's declaration runs from its `.target(` line to the next; comments are skipped.
+for target in ErrorWatchWire ErrorStreaming; do
+    heavy=$(awk -v target="$target" '
+        /^[[:space:]]*\/\// { next }
+        /^[[:space:]]*\.(target|executableTarget|testTarget|systemLibrary|binaryTarget|macro|plugin)\(/ { inside = 0; named = 0 }
+        /^[[:space:]]*\.target\(/ { inside = 1 }
+        inside && !named && match($0, /name:[[:space:]]*"[^"]+"/) {
+            named = 1
+            name = substr($0, RSTART, RLENGTH); sub(/^name:[[:space:]]*"/, "", name); sub(/"$/, "", name)
+            if (name != target) inside = 0
+        }
+        inside && /grpc-swift|GRPC|NIOHTTP1|NIOHTTP2|swift-protobuf|CZlib/ { print "  " $0 }
+    ' Package.swift)
+    if [[ -n "$heavy" ]]; then
+        echo "check-imports: $target must not depend on gRPC, HTTP or protobuf packages (Package.swift):"
+        echo "$heavy"
+        status=1
+    fi
+done
+
 if [[ $status -eq 0 ]]; then echo "check-imports: the module layout holds"; fi
 exit $status

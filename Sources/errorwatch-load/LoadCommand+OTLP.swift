@@ -38,6 +38,7 @@ extension LoadCommand {
         guard clientCount > 0, batch > 0, rate > 0 else {
             throw ValidationError("--otlp needs at least one client, a batch and a rate")
         }
+        if grpc || connect?.hasPrefix("otlp-grpc:") == true { return try await runOTLPGRPC(clients: clientCount) }
         let received = Atomic<UInt64>(0)
         let admissions = Atomic<UInt64>(0)
         var receiver: OTLPReceiver?

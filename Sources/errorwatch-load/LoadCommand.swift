@@ -39,6 +39,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Log records per OTLP request, half of them exceptions.") var batch = 500
     @Flag(help: "gzip the OTLP request bodies.") var gzip = false
     @Option(help: "In-process OTLP receiver: answer every Nth request 503 (0: admit all).") var refuseEvery = 0
+    @Flag(
+        help: """
+            With --otlp, speak OTLP/gRPC: clients call LogsService/Export (in-process receiver on otlp-grpc:0, or \
+            --connect otlp-grpc:HOST:PORT, which implies it); --gzip compresses the messages.
+            """)
+    var grpc = false
 
     func run() async throws {
         if codecOnly { return try Self.measureCodec() }

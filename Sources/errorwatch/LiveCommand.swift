@@ -33,9 +33,18 @@ struct LiveCommand: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, or OpenTelemetry logs and "
-                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT. Repeatable.",
+                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT, or over OTLP/gRPC on "
+                + "otlp-grpc:PORT (loopback) or otlp-grpc:HOST:PORT. Repeatable.",
             valueName: "endpoint"))
     var listen: [String] = []
+
+    @Flag(
+        name: .customLong("otlp"),
+        help: """
+            Receive OpenTelemetry as an SDK with no configuration sends it: OTLP/gRPC on loopback port 4317 and \
+            OTLP/HTTP on 4318 (as --listen otlp-grpc:4317 --listen otlp:4318).
+            """)
+    var otlpDefaults = false
 
     @Option(
         name: .long,
@@ -145,6 +154,18 @@ struct LiveCommand: ParsableCommand {
         return configuration
     }
 
+    /// The OTLP endpoints: `--listen otlp:…` and `otlp-grpc:…`, then `--otlp`'s two.
+    var otlpEndpoints: [OTLPEndpoint] {
+        get throws {
+            var endpoints = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
+            if otlpDefaults {
+                endpoints.append(OTLPEndpoint(port: 4317, transport: .grpc))
+                endpoints.append(OTLPEndpoint(port: 4318, transport: .http))
+            }
+            return endpoints
+        }
+    }
+
     /// The OTLP receivers' limits from the command line.
     var otlpLimits: OTLPReceiver.Limits {
         OTLPReceiver.Limits(maximumConnections: maxConnections, bodyBudgetBytes: otlpBodyBudget)
@@ -153,7 +174,7 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         let launched = ContinuousClock.now
         let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
-        let otlp = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
+        let otlp = try otlpEndpoints
         let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
         if !watchesOthers || demo {

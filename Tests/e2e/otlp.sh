@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# End-to-end test of the OTLP/HTTP receiver with real OpenTelemetry clients.
+# End-to-end test of the OTLP/HTTP and OTLP/gRPC receivers with real OpenTelemetry clients.
 #
-# Starts the built dashboard in a tmux pane with `--listen otlp:PORT --record FILE`, runs several producers at
-# once (the OpenTelemetry Python SDK exporting protobuf with gzip, and hand-made OTLP/JSON over urllib: see
-# otlp_producer.py), ends the dashboard with q, and checks in the recording that every exception, log line and
-# histogram observation arrived exactly once, with types, messages and stack traces intact.
+# Starts the built dashboard in a tmux pane with `--listen otlp:PORT --listen otlp-grpc:PORT --record FILE`, runs
+# several producers at once (the OpenTelemetry Python SDK exporting protobuf with gzip over HTTP and over gRPC, and
+# hand-made OTLP/JSON over urllib: see otlp_producer.py), ends the dashboard with q, and checks in the recording
+# that every exception, log line and histogram observation arrived exactly once, with types, messages and stack
+# traces intact.
 #
-# Needs python3 with the OpenTelemetry SDK and OTLP/HTTP exporter: OTLP_PYTHON names that interpreter (.ci/run
-# makes a virtual environment with pinned versions and sets it). Waits poll with a deadline, never a fixed sleep.
+# Needs python3 with the OpenTelemetry SDK and its OTLP/HTTP and OTLP/gRPC exporters: OTLP_PYTHON names that
+# interpreter (.ci/run makes a virtual environment with pinned versions and sets it). Waits poll with a deadline,
+# never a fixed sleep.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 BIN="${ERRORWATCH_BIN:-$(swift build --show-bin-path)/errorwatch}"
 PYTHON="${OTLP_PYTHON:-python3}"
 [[ -x "$BIN" ]] || { echo "e2e-otlp: $BIN is not built"; exit 1; }
-"$PYTHON" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http' ||
+"$PYTHON" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, opentelemetry.exporter.otlp.proto.grpc' ||
     { echo "e2e-otlp: $PYTHON lacks the OpenTelemetry SDK (set OTLP_PYTHON)"; exit 1; }
 
 WORK=$(mktemp -d)
@@ -24,37 +26,45 @@ cleanup() { "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"
 trap cleanup EXIT
 screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }
 
-PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+GRPC_PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"
+GRPC_URL="http://127.0.0.1:$GRPC_PORT"
 RECORDING="$WORK/recording.ndjson"
 
 "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 \
     "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" \
-    "$BIN --seed 7 --listen otlp:$PORT --record $RECORDING; echo \"EXIT=\$?\"" Enter
+    "$BIN --seed 7 --listen otlp:$PORT --listen otlp-grpc:$GRPC_PORT --record $RECORDING; echo \"EXIT=\$?\"" Enter
 
-# The receiver is up once a connection succeeds.
-"$PYTHON" - "$PORT" <<'PY'
+# The receivers are up once a connection to each succeeds.
+"$PYTHON" - "$PORT" "$GRPC_PORT" <<'PY'
 import socket, sys, time
 deadline = time.time() + 60
-while True:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
-        break
-    except OSError:
-        if time.time() > deadline:
-            sys.exit("e2e-otlp: the receiver never listened")
-        time.sleep(0.1)
+for port in sys.argv[1:]:
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", int(port)), timeout=1).close()
+            break
+        except OSError:
+            if time.time() > deadline:
+                sys.exit(f"e2e-otlp: the receiver on {port} never listened")
+            time.sleep(0.1)
 PY
-echo "e2e-otlp: dashboard listening on otlp:$PORT"
+echo "e2e-otlp: dashboard listening on otlp:$PORT and otlp-grpc:$GRPC_PORT"
 
-# Several producers at once: three through the SDK (protobuf, gzip), two in OTLP/JSON.
+# Several producers at once: three through the SDK over HTTP (protobuf, gzip), three through the SDK over gRPC
+# (gzip), two in OTLP/JSON.
 N=12
 pids=()
 for i in 1 2 3; do "$PYTHON" Tests/e2e/otlp_producer.py sdk "$URL" "sdk-$i" "$N" "$WORK/sdk-$i.json" & pids+=($!); done
+for i in 1 2 3; do
+    "$PYTHON" Tests/e2e/otlp_producer.py grpc "$GRPC_URL" "grpc-$i" "$N" "$WORK/grpc-$i.json" & pids+=($!)
+done
 for i in 1 2; do "$PYTHON" Tests/e2e/otlp_producer.py json "$URL" "json-$i" "$N" "$WORK/json-$i.json" & pids+=($!); done
 for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL a producer failed"; exit 1; }; done
-echo "ok   5 producers exported their logs and metrics"
+echo "ok   8 producers exported their logs and metrics (3 over gRPC)"
 
 # The Sources pane lists the resources.
 deadline=$((SECONDS + 20))
@@ -74,7 +84,7 @@ done
 screen | grep -Eq "^EXIT=0$" || { echo "FAIL the dashboard exited with $(screen | grep -Eo '^EXIT=[0-9]+')"; exit 1; }
 echo "ok   the dashboard exited with 0"
 
-"$PYTHON" - "$RECORDING" "$WORK"/sdk-*.json "$WORK"/json-*.json <<'PY'
+"$PYTHON" - "$RECORDING" "$WORK"/sdk-*.json "$WORK"/grpc-*.json "$WORK"/json-*.json <<'PY'
 import collections, json, sys
 
 events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]

@@ -3,6 +3,7 @@
 
   otlp_producer.py sdk  URL INSTANCE N MANIFEST   the OpenTelemetry Python SDK: logger.exception() through its
                                                   LoggingHandler, a histogram, OTLP/HTTP protobuf with gzip
+  otlp_producer.py grpc URL INSTANCE N MANIFEST   the same through the SDK's OTLP/gRPC exporters, with gzip
   otlp_producer.py json URL INSTANCE N MANIFEST   OTLP/JSON posted by hand with urllib (the SDK only speaks
                                                   protobuf): the same kinds of records
 
@@ -36,10 +37,26 @@ def charge(kind, message):
     raise kind(message)
 
 
-def run_sdk(url, instance, n):
+def http_exporters(url):
     from opentelemetry.exporter.otlp.proto.http import Compression
     from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
     from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+
+    return (OTLPLogExporter(endpoint=url + "/v1/logs", compression=Compression.Gzip),
+            OTLPMetricExporter(endpoint=url + "/v1/metrics", compression=Compression.Gzip))
+
+
+def grpc_exporters(url):
+    from grpc import Compression
+    from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
+    from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+
+    # Plaintext HTTP/2 to the dashboard on loopback, gzip as the Collector sends it.
+    return (OTLPLogExporter(endpoint=url, insecure=True, compression=Compression.Gzip),
+            OTLPMetricExporter(endpoint=url, insecure=True, compression=Compression.Gzip))
+
+
+def run_sdk(url, instance, n, exporters=http_exporters):
     from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
     from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
     from opentelemetry.sdk.metrics import MeterProvider
@@ -47,14 +64,10 @@ def run_sdk(url, instance, n):
     from opentelemetry.sdk.resources import Resource
 
     resource = Resource.create({"service.name": SERVICE, "service.instance.id": instance})
+    log_exporter, metric_exporter = exporters(url)
     logs = LoggerProvider(resource=resource)
-    logs.add_log_record_processor(
-        BatchLogRecordProcessor(OTLPLogExporter(endpoint=url + "/v1/logs", compression=Compression.Gzip))
-    )
-    reader = PeriodicExportingMetricReader(
-        OTLPMetricExporter(endpoint=url + "/v1/metrics", compression=Compression.Gzip),
-        export_interval_millis=3_600_000,
-    )
+    logs.add_log_record_processor(BatchLogRecordProcessor(log_exporter))
+    reader = PeriodicExportingMetricReader(metric_exporter, export_interval_millis=3_600_000)
     meters = MeterProvider(resource=resource, metric_readers=[reader])
     latency = meters.get_meter("e2e").create_histogram("checkout.duration", unit="ms")
 
@@ -148,7 +161,10 @@ def run_json(url, instance, n):
 
 def main():
     mode, url, instance, n, manifest = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-    expected, observations = (run_sdk if mode == "sdk" else run_json)(url, instance, n)
+    if mode == "grpc":
+        expected, observations = run_sdk(url, instance, n, grpc_exporters)
+    else:
+        expected, observations = (run_sdk if mode == "sdk" else run_json)(url, instance, n)
     with open(manifest, "w") as out:
         json.dump({"instance": instance, "records": expected, "observations": observations}, out)
 

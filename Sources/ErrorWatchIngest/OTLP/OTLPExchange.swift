@@ -100,6 +100,9 @@ struct OTLPExchange: Sendable {
         var refused: [OTLPResourceIdentity] = []
         /// Why the request failed, when it did.
         var problem: String?
+        /// The answer's name in a `Sources` row when it is not the HTTP status code: a gRPC status code's name
+        /// (`INVALID_ARGUMENT`) for a request that came over gRPC.
+        var answerName: String?
     }
 
     /// Handles a complete body: inflates, decodes, asks for room, maps.

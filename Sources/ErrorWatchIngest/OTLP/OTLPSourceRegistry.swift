@@ -77,7 +77,8 @@ final class OTLPSourceRegistry: Sendable {
             } else if outcome.response.status != .ok {
                 _ = update("client " + host, nil) { status, _ in
                     status.badRequests += 1
-                    status.lastProblem = "\(outcome.response.status.code): \(outcome.problem ?? "")"
+                    let answer = outcome.answerName ?? String(outcome.response.status.code)
+                    status.lastProblem = "\(answer): \(outcome.problem ?? "")"
                 }
             }
             // Only senders listed before the request are news when forgotten; one heard from again is listed.

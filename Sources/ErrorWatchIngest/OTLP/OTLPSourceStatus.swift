@@ -24,9 +24,11 @@ public struct OTLPSourceStatus: Sendable, Hashable {
     public var events: UInt64 = 0
     /// Records rejected in accepted requests (reported in `partial_success`).
     public var rejected: UInt64 = 0
-    /// Requests refused with 503 because the dashboard was behind (the sender retries them).
+    /// Requests refused with 503 (over gRPC, `UNAVAILABLE`) because the dashboard was behind (the sender retries
+    /// them).
     public var refused: UInt64 = 0
-    /// Requests answered 400, 404, 405, 413 or 415.
+    /// Requests answered 400, 404, 405, 413 or 415; over gRPC, calls answered `INVALID_ARGUMENT`,
+    /// `RESOURCE_EXHAUSTED` or `DEADLINE_EXCEEDED`.
     public var badRequests: UInt64 = 0
     /// The last problem met, if any.
     public var lastProblem: String?

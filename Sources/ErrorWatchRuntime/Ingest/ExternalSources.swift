@@ -19,7 +19,7 @@ public final class ExternalSources: Sendable {
     private let readsStandardInput: Bool
     private let format: LogFormat
     private let pipes = Mutex<[PipeFollower]>([])
-    private let receivers: [OTLPReceiver]
+    private let receivers: [any OTLPServer]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// How often a tailed file is checked for new lines.
     public let tailInterval: Duration
@@ -30,7 +30,7 @@ public final class ExternalSources: Sendable {
     ///     until their writer closes them. Anything else (a directory, a device, a socket) is refused at start.
     ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
     ///   - format: the shape of every line read (``LogFormat/auto``: per line).
-    ///   - otlp: OTLP/HTTP endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
+    ///   - otlp: OTLP/HTTP and OTLP/gRPC endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
     public init(
         listen: [Endpoint], tail: [String], standardInput: Bool = false, format: LogFormat = .auto,
         otlp: [OTLPEndpoint] = [], ingest: RemoteIngest, clock: ErasedClock,
@@ -69,7 +69,7 @@ public final class ExternalSources: Sendable {
         files = tail.filter { !Self.isFIFO($0) }.map {
             FileFollower(tailer: FileTailer(path: $0, from: .end, format: format), interval: tailInterval)
         }
-        receivers = otlp.map { endpoint in ingest.makeOTLPReceiver(endpoint: endpoint, limits: otlpLimits) }
+        receivers = otlp.map { endpoint in ingest.makeOTLPServer(endpoint: endpoint, limits: otlpLimits) }
     }
 
     private static func isFIFO(_ path: String) -> Bool {
@@ -106,7 +106,7 @@ public final class ExternalSources: Sendable {
                     detail: "standard input"))
         }
         var started: [FeedListener] = []
-        var startedReceivers: [OTLPReceiver] = []
+        var startedReceivers: [any OTLPServer] = []
         do {
             for listener in listeners {
                 try await listener.start()

@@ -38,7 +38,7 @@ extension RemoteIngest {
 
     /// Shows `receiver`'s budgets row (evictions, refusals, deadlines, the body budget) when its statistics changed
     /// since `shown`; returns what is shown now. Polled once a second, so an eviction storm costs one post a second.
-    func publishStatistics(of receiver: OTLPReceiver, shown: OTLPReceiver.Statistics) -> OTLPReceiver.Statistics {
+    func publishStatistics(of receiver: any OTLPServer, shown: OTLPReceiver.Statistics) -> OTLPReceiver.Statistics {
         let statistics = receiver.statistics
         guard statistics != shown else { return shown }
         update(SourceStatus(receiver: receiver.localEndpoint ?? receiver.endpoint, statistics, limits: receiver.limits))

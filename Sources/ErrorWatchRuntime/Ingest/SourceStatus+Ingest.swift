@@ -37,7 +37,9 @@ extension SourceStatus {
         if let host = sender.hostName { detail.append(host) }
         detail.append(sender.peer)
         var state = sender.requests == 1 ? "1 export" : "\(sender.requests) exports"
-        if sender.refused > 0 { state += " · \(sender.refused) refused (503)" }
+        if sender.refused > 0 {
+            state += " · \(sender.refused) refused (\(receiver.transport == .grpc ? "UNAVAILABLE" : "503"))"
+        }
         let problems = Int(clamping: sender.rejected + sender.badRequests)
         self.init(
             id: Self.otlpID(key: sender.key, receiver: receiver), kind: .otlp, name: sender.displayName,
@@ -64,7 +66,10 @@ extension SourceStatus {
         if statistics.refusedConnections > 0 {
             parts.append("refused \(connections(statistics.refusedConnections)) (all busy)")
         }
-        if statistics.timedOutRequests > 0 {
+        if statistics.timedOutRequests > 0, endpoint.transport == .grpc {
+            let calls = statistics.timedOutRequests == 1 ? "1 call" : "\(statistics.timedOutRequests) calls"
+            parts.append("ended \(calls) whose message was not in by the request deadline")
+        } else if statistics.timedOutRequests > 0 {
             parts.append("closed \(connections(statistics.timedOutRequests)) past the request deadline")
         }
         if statistics.overBodyBudget > 0 {

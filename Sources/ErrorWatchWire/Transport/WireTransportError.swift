@@ -21,6 +21,8 @@ public enum WireTransportError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .invalidEndpoint(let text) where text.hasPrefix("otlp:"):
             "invalid endpoint \(text.debugDescription): expected otlp:PORT or otlp:HOST:PORT"
+        case .invalidEndpoint(let text) where text.hasPrefix("otlp-grpc:"):
+            "invalid endpoint \(text.debugDescription): expected otlp-grpc:PORT or otlp-grpc:HOST:PORT"
         case .invalidEndpoint(let text):
             "invalid endpoint \(text.debugDescription): expected unix:PATH, tcp:PORT or tcp:HOST:PORT"
         case .addressInUse(let path, let listener?): "another process (\(listener)) is listening on \(path)"

@@ -1,0 +1,190 @@
+import ErrorWatchWire
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// An OTLP/gRPC receiver: the collector services' `Export` calls (`LogsService`, `MetricsService`), plaintext
+/// HTTP/2, gzip or deflate request compression, mapped onto ``WireEvent``s exactly as ``OTLPReceiver`` maps
+/// OTLP/HTTP (docs/otlp.md has the mapping, the limits and the status codes).
+///
+/// A request is decoded by the OTLP/HTTP receiver's own code, then the runtime is asked whether it has room:
+/// `UNAVAILABLE` with a `RetryInfo` when not (the SDK retries; nothing of the request is kept), `INVALID_ARGUMENT`
+/// for a message that does not decode, `RESOURCE_EXHAUSTED` for one over ``OTLPReceiver/Limits/maximumBodyBytes``
+/// (sent or inflated), a response with `partial_success` for records it rejected. Every sender is a row; a client
+/// whose requests never decoded is a row of its own (`client HOST`), counted.
+///
+/// ```swift
+/// let receiver = OTLPGRPCReceiver(endpoint: try OTLPEndpoint(parsing: "otlp-grpc:4317")) { source, events in
+///     for event in events { ingest.ingest(event, from: source.key) }
+/// }
+/// try await receiver.start()
+/// …
+/// await receiver.shutdown()
+/// ```
+public final class OTLPGRPCReceiver: Sendable {
+    /// Calls in flight on one HTTP/2 connection; a client that opens more is refused them by HTTP/2 itself.
+    public static let maximumStreamsPerConnection = 100
+
+    private enum Phase {
+        case idle
+        case starting
+        case listening(GRPCServer<HTTP2ServerTransport.Posix>, Task<Void, Never>, OTLPEndpoint)
+        case shutDown
+    }
+
+    /// The endpoint asked for.
+    public let endpoint: OTLPEndpoint
+    /// The limits in force: the message size (``OTLPReceiver/Limits/maximumBodyBytes``), the time a call may take
+    /// to deliver its message (``OTLPReceiver/Limits/requestTimeout``), the idle time of a connection, the retry
+    /// delay.
+    public let limits: OTLPReceiver.Limits
+    private let group: MultiThreadedEventLoopGroup
+    private let service: OTLPGRPCService
+    private let phase = Mutex(Phase.idle)
+
+    /// Creates a receiver; nothing happens until ``start()``. The parameters are ``OTLPReceiver``'s.
+    ///
+    /// - Parameters:
+    ///   - endpoint: where to listen (its ``OTLPEndpoint/transport`` is not looked at).
+    ///   - limits: message size, deadlines, the retry delay.
+    ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `UNAVAILABLE`.
+    ///   - onStatus: called once per call with the senders' rows it changed and the keys of senders forgotten.
+    ///   - onEvents: called with each accepted batch's events, per sender, before the answer is sent.
+    public init(
+        endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits(),
+        eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
+        hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
+        onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.limits = limits
+        self.group = eventLoopGroup
+        self.service = OTLPGRPCService(
+            exchange: OTLPExchange(limits: limits, streams: OTLPMetricStreams(), admit: hasRoom, now: { Date() }),
+            registry: OTLPSourceRegistry(onStatus: onStatus), limits: limits, deliver: onEvents)
+    }
+
+    /// Every sender heard from (at most 1,024: the least recently heard give way).
+    public var sources: [OTLPSourceStatus] { service.registry.snapshot }
+
+    /// The endpoint actually bound (port 0 becomes the port chosen), once started.
+    public var localEndpoint: OTLPEndpoint? {
+        phase.withLock { phase in
+            if case .listening(_, _, let endpoint) = phase { return endpoint }
+            return nil
+        }
+    }
+
+    /// What the receiver had to do to stay within its limits: calls cancelled because their message had not
+    /// arrived within ``OTLPReceiver/Limits/requestTimeout`` (``OTLPReceiver/Statistics/timedOutRequests``).
+    public var statistics: OTLPReceiver.Statistics {
+        var statistics = OTLPReceiver.Statistics()
+        statistics.timedOutRequests = service.timedOutCalls.load(ordering: .relaxed)
+        return statistics
+    }
+
+    /// Calls that opened their stream and have not sent their message yet (each is ended at the request deadline).
+    var callsAwaitingMessage: Int { Int(service.awaitingMessage.load(ordering: .relaxed)) }
+
+    /// Starts listening; throws a ``ErrorWatchWire/WireTransportError/cannotListen(endpoint:reason:)`` when the
+    /// address cannot be bound (a port in use, a name that does not resolve).
+    public func start() async throws {
+        let started = phase.withLock { phase in
+            guard case .idle = phase else { return false }
+            phase = .starting
+            return true
+        }
+        guard started else { throw WireTransportError.alreadyStarted }
+        let address: GRPCNIOTransportCore.SocketAddress
+        do {
+            address = try Self.address(endpoint)
+        } catch {
+            phase.withLock { $0 = .idle }
+            throw ListenProblem.error(error, endpoint: "\(endpoint)") ?? error
+        }
+        let limits = self.limits
+        let transport = HTTP2ServerTransport.Posix(
+            address: address, transportSecurity: .plaintext,
+            config: .defaults { config in
+                // The Collector's `otlp` exporter and the SDKs compress with gzip by default.
+                config.compression.enabledAlgorithms = [.gzip, .deflate]
+                // Over the limit, as sent or once inflated: RESOURCE_EXHAUSTED, and the stream is closed.
+                config.rpc.maxRequestPayloadSize = limits.maximumBodyBytes
+                // A client opening a thousand streams and stalling holds at most this many calls a connection,
+                // each for at most the request deadline (OTLPGRPCService).
+                config.http2.maxConcurrentStreams = Self.maximumStreamsPerConnection
+                config.connection.maxIdleTime = limits.idleTimeout
+            },
+            eventLoopGroup: group)
+        let server = GRPCServer(transport: transport, services: [service])
+        let serving = Task<Result<Void, any Error>, Never> {
+            do {
+                try await server.serve()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let bound: GRPCNIOTransportCore.SocketAddress
+        do {
+            bound = try await transport.listeningAddress
+        } catch {
+            // The transport closed before listening: serve() says why (the bind's own error, wrapped).
+            let served = await serving.value
+            phase.withLock { $0 = .idle }
+            let cause: any Error
+            if case .failure(let failure) = served { cause = Self.rootCause(failure) } else { cause = error }
+            throw ListenProblem.error(cause, endpoint: "\(endpoint)") ?? cause
+        }
+        let port = bound.ipv4?.port ?? bound.ipv6?.port ?? endpoint.port
+        let local = OTLPEndpoint(host: endpoint.host, port: port, transport: .grpc)
+        let keeper = Task { _ = await serving.value }
+        let accepted = phase.withLock { phase in
+            guard case .starting = phase else { return false }
+            phase = .listening(server, keeper, local)
+            return true
+        }
+        if !accepted {
+            server.beginGracefulShutdown()
+            await keeper.value
+            throw WireTransportError.alreadyStarted
+        }
+    }
+
+    /// Stops accepting, lets calls in flight finish (each within the request deadline) and closes every connection.
+    public func shutdown() async {
+        let previous = phase.withLock { phase in
+            defer { phase = .shutDown }
+            return phase
+        }
+        guard case .listening(let server, let serving, _) = previous else { return }
+        server.beginGracefulShutdown()
+        await serving.value
+    }
+
+    /// The transport's address for `endpoint`: an IP address as it is, a name resolved (NIO's resolver, whose
+    /// failure ``ListenProblem`` words).
+    private static func address(_ endpoint: OTLPEndpoint) throws -> GRPCNIOTransportCore.SocketAddress {
+        let resolved = try NIOCore.SocketAddress.makeAddressResolvingHost(endpoint.host, port: endpoint.port)
+        switch resolved {
+        case .v6:
+            return .ipv6(host: resolved.ipAddress ?? endpoint.host, port: endpoint.port)
+        default:
+            return .ipv4(host: resolved.ipAddress ?? endpoint.host, port: endpoint.port)
+        }
+    }
+
+    /// The innermost cause of a gRPC runtime error (the `IOError` of a failed bind).
+    private static func rootCause(_ error: any Error) -> any Error {
+        var current = error
+        while let wrapped = current as? RuntimeError, let cause = wrapped.cause { current = cause }
+        return current
+    }
+}
+
+extension OTLPGRPCReceiver: OTLPServer {}

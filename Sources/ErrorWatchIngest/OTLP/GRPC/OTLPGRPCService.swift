@@ -1,0 +1,170 @@
+import ErrorWatchWire
+import Foundation
+import GRPCCore
+import GRPCProtobuf
+import Synchronization
+
+/// The collector services' `Export` methods, answered with the OTLP/HTTP receiver's decoding and mapping
+/// (``OTLPExchange``) and its table of senders (``OTLPSourceRegistry``): one way of handling a request, two
+/// transports. The methods are the generated descriptors (scripts/generate-otlp-grpc.sh); the messages arrive as
+/// bytes (``OTLPGRPCBytes``).
+///
+/// Status codes follow the OTLP specification: `OK` with `partial_success` for records rejected; `UNAVAILABLE`
+/// with a `google.rpc.RetryInfo` when the dashboard is behind (retryable: nothing of the request was kept);
+/// `INVALID_ARGUMENT` for a message that does not decode, a second message, or none (not retryable);
+/// `RESOURCE_EXHAUSTED` without retry information for a message over the size limit (not retryable); and
+/// `DEADLINE_EXCEEDED` for a call whose message did not arrive within the request deadline.
+struct OTLPGRPCService: RegistrableRPCService {
+    let exchange: OTLPExchange
+    let registry: OTLPSourceRegistry
+    let limits: OTLPReceiver.Limits
+    let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    /// Calls cancelled because their message had not arrived within the request deadline.
+    let timedOutCalls = Counter()
+    /// Calls waiting for their message now.
+    let awaitingMessage = Counter()
+
+    /// A counter shared by the copies of the service (a struct) the server keeps.
+    final class Counter: Sendable {
+        private let value = Atomic<UInt64>(0)
+
+        func increment() { value.add(1, ordering: .relaxed) }
+        func decrement() { value.subtract(1, ordering: .relaxed) }
+        func load(ordering: AtomicLoadOrdering) -> UInt64 { value.load(ordering: ordering) }
+    }
+
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let methods: [(OTLPExchange.Signal, MethodDescriptor)] = [
+            (.logs, OTLPProtoLogsService.Method.Export.descriptor),
+            (.metrics, OTLPProtoMetricsService.Method.Export.descriptor),
+        ]
+        for (signal, method) in methods {
+            router.registerHandler(
+                forMethod: method, deserializer: OTLPGRPCBytes(), serializer: OTLPGRPCBytes()
+            ) { request, context in
+                try await export(signal, request, context)
+            }
+        }
+    }
+
+    /// One `Export` call: its one message received (within the deadline), handled as an OTLP/HTTP body, answered.
+    func export(
+        _ signal: OTLPExchange.Signal, _ request: StreamingServerRequest<[UInt8]>, _ context: ServerContext
+    ) async throws -> StreamingServerResponse<[UInt8]> {
+        let peer = Self.peer(context.remotePeer)
+        let body: [UInt8]
+        do {
+            body = try await receive(request)
+        } catch let error as RPCError {
+            // The transport's (a message over the size limit, a compression it does not know, a body that does
+            // not inflate) or ours (no message, two, too late): counted against the client, then answered.
+            if error.code != .cancelled { record(failure: error, peer: peer) }
+            throw error
+        }
+        var outcome = exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: body)
+        let status = Self.status(outcome.response)
+        if let status { outcome.answerName = Self.name(status.code) }
+        let sources = registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
+        if let batch = outcome.batch {
+            for (group, source) in zip(batch.groups, sources) where !group.events.isEmpty {
+                deliver(source, group.events)
+            }
+        }
+        if let status { throw status }
+        return StreamingServerResponse(single: ServerResponse(message: outcome.response.body))
+    }
+
+    /// The call's one message, within ``OTLPReceiver/Limits/requestTimeout`` of the call's start: a client that
+    /// opens streams and stalls holds each for that long, then gets `DEADLINE_EXCEEDED`.
+    private func receive(_ request: StreamingServerRequest<[UInt8]>) async throws -> [UInt8] {
+        let timeout = limits.requestTimeout
+        awaitingMessage.increment()
+        defer { awaitingMessage.decrement() }
+        let received = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var body: [UInt8]?
+                for try await message in request.messages {
+                    guard body == nil else {
+                        throw RPCError(code: .invalidArgument, message: "Export takes one request message, not two")
+                    }
+                    body = message
+                }
+                guard let body else { throw RPCError(code: .invalidArgument, message: "the call sent no message") }
+                return body
+            }
+            group.addTask {
+                // A deadline, not a wait for an outcome: the other task's message wins the race when it comes.
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let received else {
+            timedOutCalls.increment()
+            throw RPCError(
+                code: .deadlineExceeded, message: "the request message did not arrive within \(timeout) of the call")
+        }
+        return received
+    }
+
+    /// Counts a call that failed before its message could be handled against its client's row.
+    private func record(failure error: RPCError, peer: (address: String, host: String)) {
+        let response = OTLPExchange.status(.badRequest, error.message)
+        let outcome = OTLPExchange.Outcome(response: response, problem: error.message, answerName: Self.name(error.code))
+        registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
+    }
+
+    /// The gRPC status for an OTLP/HTTP answer that is not a `200`; `nil` for a `200`.
+    static func status(_ response: OTLPExchange.Response) -> GoogleRPCStatus? {
+        let message = response.message ?? "HTTP \(response.status.code)"
+        switch response.status {
+        case .ok:
+            return nil
+        case .serviceUnavailable, .tooManyRequests:
+            // Retryable, and the SDK waits as long as RetryInfo asks (OTLP specification, "Throttling").
+            let delay = Duration.seconds(response.retryAfter ?? 1)
+            return GoogleRPCStatus(code: .unavailable, message: message, details: .retryInfo(.init(delay: delay)))
+        case .payloadTooLarge:
+            return GoogleRPCStatus(code: .resourceExhausted, message: message, details: [])
+        case .badRequest, .unsupportedMediaType:
+            return GoogleRPCStatus(code: .invalidArgument, message: message, details: [])
+        default:
+            return GoogleRPCStatus(code: .internalError, message: message, details: [])
+        }
+    }
+
+    /// A status code's name as the specification writes it: `INVALID_ARGUMENT`.
+    static func name(_ code: RPCError.Code) -> String {
+        switch code {
+        case .cancelled: "CANCELLED"
+        case .unknown: "UNKNOWN"
+        case .invalidArgument: "INVALID_ARGUMENT"
+        case .deadlineExceeded: "DEADLINE_EXCEEDED"
+        case .notFound: "NOT_FOUND"
+        case .alreadyExists: "ALREADY_EXISTS"
+        case .permissionDenied: "PERMISSION_DENIED"
+        case .resourceExhausted: "RESOURCE_EXHAUSTED"
+        case .failedPrecondition: "FAILED_PRECONDITION"
+        case .aborted: "ABORTED"
+        case .outOfRange: "OUT_OF_RANGE"
+        case .unimplemented: "UNIMPLEMENTED"
+        case .internalError: "INTERNAL"
+        case .unavailable: "UNAVAILABLE"
+        case .dataLoss: "DATA_LOSS"
+        case .unauthenticated: "UNAUTHENTICATED"
+        default: "\(code)"
+        }
+    }
+
+    /// A gRPC peer (`ipv4:127.0.0.1:51234`, `ipv6:[::1]:51234`) as the HTTP receiver names one: the address with
+    /// its port, and the host alone.
+    static func peer(_ remote: String) -> (address: String, host: String) {
+        var address = Substring(remote)
+        for scheme in ["ipv4:", "ipv6:"] where address.hasPrefix(scheme) { address = address.dropFirst(scheme.count) }
+        var host = address
+        if let colon = address.lastIndex(of: ":") { host = address[..<colon] }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        return (String(address), String(host))
+    }
+}

@@ -1,0 +1,35 @@
+import ErrorWatchIngest
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+
+extension RemoteIngest {
+    /// An OTLP/gRPC receiver on `endpoint` that feeds this ingest exactly as ``makeOTLPReceiver(endpoint:limits:)``
+    /// does for OTLP/HTTP: the same admission (`UNAVAILABLE` with a retry delay when the UI is behind), the same
+    /// "from" names and the same Sources rows.
+    public func makeOTLPGRPCReceiver(
+        endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
+    ) -> OTLPGRPCReceiver {
+        OTLPGRPCReceiver(
+            endpoint: endpoint, limits: limits, hasRoom: { [self] in hasRoom(for: $0) },
+            onStatus: { [self] changed, forgotten in
+                update(
+                    changed.map { SourceStatus($0, receiver: endpoint) },
+                    forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
+            },
+            onEvents: { [self] source, events in
+                let from = "otlp \(source.key) on \(endpoint)"
+                for event in events { ingest(event, from: from) }
+            })
+    }
+
+    /// The receiver `endpoint` asks for: OTLP/HTTP or OTLP/gRPC by its ``OTLPEndpoint/transport``.
+    public func makeOTLPServer(endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits())
+        -> any OTLPServer
+    {
+        switch endpoint.transport {
+        case .http: makeOTLPReceiver(endpoint: endpoint, limits: limits)
+        case .grpc: makeOTLPGRPCReceiver(endpoint: endpoint, limits: limits)
+        }
+    }
+}
