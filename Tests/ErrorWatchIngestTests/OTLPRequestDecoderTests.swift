@@ -21,7 +21,7 @@ struct OTLPRequestDecoderTests {
         #expect(answer.events.count == 1)
         let event = try #require(answer.events.first)
         #expect(event.kind == .error && event.exceptionType == "ValueError" && event.serviceName == "api")
-        #expect(event.attributes["trace_id"] == "5b8efff798038103d269b633813fc60c")
+        #expect(event.traceID == "5b8efff798038103d269b633813fc60c")
     }
 
     @Test func requestsTheReceiverRefusesGetItsStatus() {

@@ -30,11 +30,21 @@ extension RemoteIngest {
                     changed.map { SourceStatus($0, receiver: endpoint) },
                     forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
             },
+            onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
                 for event in events { ingest(event, from: from) }
             })
     }
+
+    /// Keeps spans a receiver accepted in the trace store (the traces errors belong to reach their detail views as
+    /// spans arrive).
+    public func ingest(spans: [OTLPSpan]) {
+        traces.insert(spans)
+    }
+
+    /// What the trace store holds and evicted so far.
+    public var traceStatistics: TraceStore.Statistics { traces.statistics }
 
     /// Shows `receiver`'s budgets row (evictions, refusals, deadlines, the body budget) when its statistics changed
     /// since `shown`; returns what is shown now. Polled once a second, so an eviction storm costs one post a second.
