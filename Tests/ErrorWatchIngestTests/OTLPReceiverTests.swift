@@ -142,10 +142,10 @@ struct OTLPReceiverTests {
     @Test func otherPathsAre404AndOtherMethods405() async throws {
         let (receiver, probe, port) = try await startReceiver()
         defer { Task { await receiver.shutdown() } }
-        let notFound = try await post(port, "/v1/traces", headers: Self.protobuf)
+        let notFound = try await post(port, "/v1development/profiles", headers: Self.protobuf)
         #expect(notFound.status == 404)
         let status = try OTLPProtoStatus(serializedBytes: notFound.body)
-        #expect(status.message.contains("/v1/traces"))
+        #expect(status.message.contains("/v1development/profiles"))
         let wrongMethod = try #require(await RawHTTP.exchange(port: port, RawHTTP.request("/v1/logs", method: "GET")))
         #expect(wrongMethod.status == 405)
         #expect(!wrongMethod.closed)

@@ -27,7 +27,7 @@ struct OTLPRequestDecoderTests {
     @Test func requestsTheReceiverRefusesGetItsStatus() {
         let decoder = OTLPRequestDecoder(limits: OTLPReceiver.Limits(maximumBodyBytes: 64))
         let body = Array(Self.json.utf8)
-        #expect(decoder.decode(path: "/v1/traces", contentType: "application/json", body: body).status == 404)
+        #expect(decoder.decode(path: "/v1/profiles", contentType: "application/json", body: body).status == 404)
         #expect(
             decoder.decode(path: "/v1/logs", method: "GET", contentType: "application/json", body: []).status == 405)
         #expect(decoder.decode(path: "/v1/logs", contentType: "text/plain", body: body).status == 415)

@@ -9,8 +9,8 @@ import Synchronization
 /// received so far tell) and
 /// - both are exceptions with the same `exception.type` and `exception.message` (an exception recorded on the span
 ///   that raised it and again on each span it passed through, or twice on one span), or
-/// - one is an error status with no exception event whose description is empty, equals the other's message, or
-///   names the other's type (Python's SDK writes `ValueError: bad`).
+/// - one is an error status with no exception event whose description is empty, holds the other's message, or
+///   names the other's type (its last component: Python's SDK writes `ValueError: bad`).
 ///
 /// Bounded: the most recently heard ``maximumTraces`` traces, ``maximumLinksPerTrace`` parent links and
 /// ``maximumFailuresPerTrace`` counted failures each; past them, a relation that is not remembered is not known, and
@@ -117,8 +117,13 @@ final class OTLPTraceMemory: Sendable {
         }
     }
 
+    /// Whether an error status's description names `exception`: empty, or holding its message or its type's last
+    /// component (Python's SDK writes `ValueError: bad` beside an `exception.type` of `builtins.ValueError`).
     private static func describes(status: String, _ exception: Failure) -> Bool {
-        status.isEmpty || status == exception.message || (!exception.type.isEmpty && status.contains(exception.type))
+        guard !status.isEmpty else { return true }
+        if !exception.message.isEmpty, status.contains(exception.message) { return true }
+        let short = exception.type.split(whereSeparator: { $0 == "." || $0 == ":" }).last.map(String.init) ?? ""
+        return !short.isEmpty && status.contains(short)
     }
 
     /// Whether `a` and `b` are the same span or one is an ancestor of the other, by the links known.

@@ -38,13 +38,23 @@ extension RemoteIngest {
     }
 
     /// Keeps spans a receiver accepted in the trace store (the traces errors belong to reach their detail views as
-    /// spans arrive).
+    /// spans arrive), and counts the server and consumer spans as requests for the Metrics pane.
     public func ingest(spans: [OTLPSpan]) {
         traces.insert(spans)
+        requestMetrics.record(spans)
     }
 
     /// What the trace store holds and evicted so far.
     public var traceStatistics: TraceStore.Statistics { traces.statistics }
+
+    /// Shows the trace store's row when its statistics changed since `shown` (polled once a second, like the
+    /// receivers' budgets); returns what is shown now.
+    func publishTraceStatistics(shown: TraceStore.Statistics) -> TraceStore.Statistics {
+        let statistics = traces.statistics
+        guard statistics != shown else { return shown }
+        update(SourceStatus(traceStore: statistics, budget: traces.budget))
+        return statistics
+    }
 
     /// Shows `receiver`'s budgets row (evictions, refusals, deadlines, the body budget) when its statistics changed
     /// since `shown`; returns what is shown now. Polled once a second, so an eviction storm costs one post a second.

@@ -24,6 +24,8 @@ public final class RemoteIngest: Sendable {
     let admission: Mutex<IngestAdmission>
     /// The spans received, by trace, within their budget; the traces errors belong to are posted to the UI.
     let traces: TraceBoard
+    /// Requests per second, error share and durations of server and consumer spans, for the Metrics pane.
+    let requestMetrics: RequestMetrics
 
     /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
     /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice
@@ -48,6 +50,7 @@ public final class RemoteIngest: Sendable {
         remoteMetrics = RemoteMetrics(metrics: metrics, maximumSeries: Self.maximumRemoteMetrics)
         admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
         traces = TraceBoard(inbox: inbox, budget: traceBudget)
+        requestMetrics = metrics.requests
     }
 
     /// Calls `body` with every event ingested (for `--record`).
