@@ -36,6 +36,8 @@ let package = Package(
         .executableTarget(name: "FuzzLineReader", dependencies: ingestAndSupport),
         // OTLP/HTTP bodies: `OTLPRequestDecoder` (gzip, protobuf, OTLP/JSON, the mappers).
         .executableTarget(name: "FuzzOTLP", dependencies: ingestAndSupport),
+        // OTLP/HTTP trace exports: `OTLPRequestDecoder` on `/v1/traces` (the trace mapper, its memory of failures).
+        .executableTarget(name: "FuzzOTLPTraces", dependencies: ingestAndSupport),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Fuzz/Corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP}
+mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces}
 
 # seed TARGET NAME: standard input into Corpus/TARGET/NAME.
 seed() { cat >"$corpus/$1/$2"; }
@@ -132,5 +132,48 @@ TEXT
 } | seed FuzzOTLP metrics.pb
 { printf '\x04'; tail -c +2 "$corpus/FuzzOTLP/logs.pb" | gzip -9n; } | seed FuzzOTLP logs.pb.gz
 { printf '\x07'; tail -c +2 "$corpus/FuzzOTLP/metrics.json" | gzip -9n; } | seed FuzzOTLP metrics.json.gz
+
+# --- OTLP traces (FuzzOTLPTraces): a first byte picks protobuf (bit 1 clear) or JSON, gzip (bit 2).
+{ printf '\x02'; cat <<'JSON'
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"api"}},
+{"key":"service.version","value":{"stringValue":"2.4.1"}}]},
+"scopeSpans":[{"scope":{"name":"flask"},"spans":[
+{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","parentSpanId":"0102030405060708",
+"name":"GET /items","kind":2,"startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000000250000000",
+"status":{"code":2,"message":"KeyError: 'sku'"},"attributes":[{"key":"http.route","value":{"stringValue":"/items"}}],
+"events":[{"timeUnixNano":"1700000000100000000","name":"exception","attributes":[
+{"key":"exception.type","value":{"stringValue":"KeyError"}},{"key":"exception.message","value":{"stringValue":"'sku'"}},
+{"key":"exception.stacktrace","value":{"stringValue":"Traceback (most recent call last):"}}]}]},
+{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0102030405060708","name":"root","kind":"SPAN_KIND_SERVER",
+"status":{"code":"STATUS_CODE_ERROR"}},
+{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0a0a0a0a0a0a0a0a","parentSpanId":"0a0a0a0a0a0a0a0a","name":"self"},
+{"traceId":"5b8e","spanId":"0b","name":"short ids"},
+{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0c0c0c0c0c0c0c0c","name":"far","startTimeUnixNano":"7258118400000000000",
+"status":{"code":2},"attributes":[{"key":"error.type","value":{"stringValue":"timeout"}}]}]}]}]}
+JSON
+} | seed FuzzOTLPTraces traces.json
+{ printf '\x00'; protoc -I "$protos" --encode=opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest \
+    "$protos/opentelemetry/proto/collector/trace/v1/trace_service.proto" <<'TEXT'
+resource_spans {
+  resource { attributes { key: "service.name" value { string_value: "shop" } } }
+  scope_spans {
+    scope { name: "tracer" }
+    spans { trace_id: "\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017" span_id: "\000\000\000\000\000\000\000\002"
+      parent_span_id: "\000\000\000\000\000\000\000\001" name: "charge" kind: SPAN_KIND_CLIENT
+      start_time_unix_nano: 1700000000000000000 end_time_unix_nano: 1700000000900000000
+      status { code: STATUS_CODE_ERROR message: "CardDeclined: declined" }
+      events { time_unix_nano: 1700000000500000000 name: "exception"
+        attributes { key: "exception.type" value { string_value: "CardDeclined" } }
+        attributes { key: "exception.message" value { string_value: "declined" } } } }
+    spans { trace_id: "\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017" span_id: "\000\000\000\000\000\000\000\001"
+      name: "POST /checkout" kind: SPAN_KIND_SERVER status { code: STATUS_CODE_ERROR }
+      events { name: "exception"
+        attributes { key: "exception.type" value { string_value: "CardDeclined" } }
+        attributes { key: "exception.message" value { string_value: "declined" } } } }
+  }
+}
+TEXT
+} | seed FuzzOTLPTraces traces.pb
+{ printf '\x04'; tail -c +2 "$corpus/FuzzOTLPTraces/traces.pb" | gzip -9n; } | seed FuzzOTLPTraces traces.pb.gz
 
 find "$corpus" -type f | wc -l | xargs echo "seed files:"

@@ -102,6 +102,21 @@ struct LiveCommand: ParsableCommand {
         transform: parseByteCount)
     var otlpBodyBudget = 64 * 1024 * 1024
 
+    @Option(
+        name: .customLong("trace-budget"),
+        help: ArgumentHelp(
+            "Spans the trace store keeps (OTLP traces); over it the oldest traces are evicted. (default: 100000)",
+            valueName: "spans"))
+    var traceBudget = TraceStore.Budget().spans
+
+    @Option(
+        name: .customLong("trace-budget-bytes"),
+        help: ArgumentHelp(
+            "Bytes of spans the trace store keeps; over it the oldest traces are evicted. (default: 64MiB)",
+            valueName: "bytes"),
+        transform: parseByteCount)
+    var traceBudgetBytes = TraceStore.Budget().bytes
+
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
 
@@ -131,6 +146,10 @@ struct LiveCommand: ParsableCommand {
         guard maxConnections >= 1, maxConnections <= 100_000 else {
             throw ValidationError("--max-connections must be 1…100000")
         }
+        guard traceBudget >= 1, traceBudget <= 100_000_000 else {
+            throw ValidationError("--trace-budget must be 1…100000000 spans")
+        }
+        guard traceBudgetBytes >= 1 else { throw ValidationError("--trace-budget-bytes must be at least 1 byte") }
         guard stormRate >= 100, stormRate <= 10_000_000 else {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
@@ -176,7 +195,9 @@ struct LiveCommand: ParsableCommand {
         let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
         let otlp = try otlpEndpoints
         let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
-        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let runtime = DashboardRuntime(
+            clock: ErasedClock(ContinuousClock()), startDate: Date(),
+            traceBudget: TraceStore.Budget(spans: traceBudget, bytes: traceBudgetBytes))
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
                 seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)

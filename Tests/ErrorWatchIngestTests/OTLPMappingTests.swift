@@ -26,8 +26,8 @@ struct OTLPMappingTests {
         #expect(event.source == "app")
         #expect(event.attributes["service.instance.id"] == "i-1")
         #expect(event.attributes["http.route"] == "/checkout")
-        #expect(event.attributes["trace_id"] == "000102030405060708090a0b0c0d0e0f")
-        #expect(event.attributes["span_id"] == "a0a1a2a3a4a5a6a7")
+        #expect(event.traceID == "000102030405060708090a0b0c0d0e0f")
+        #expect(event.spanID == "a0a1a2a3a4a5a6a7")
         #expect(event.attributes["exception.type"] == nil)
         #expect(abs(event.time.timeIntervalSince1970 - 1_700_000_000.123456) < 1e-6)
         // It becomes a RemoteError like any wire error.

@@ -57,8 +57,8 @@ struct OTLPReceiverTests {
         let event = try #require(probe.events.first)
         #expect(
             event.kind == .error && event.exceptionType == "ValueError" && event.exceptionMessage == "bad \"input\"")
-        #expect(event.attributes["trace_id"] == "5b8efff798038103d269b633813fc60c")
-        #expect(event.attributes["span_id"] == "eee19b7ec3c1b174")
+        #expect(event.traceID == "5b8efff798038103d269b633813fc60c")
+        #expect(event.spanID == "eee19b7ec3c1b174")
         #expect(event.pid == 77 && event.serviceName == "api" && event.source == "payments")
         #expect(event.severity == .error)
         #expect(event.time == Date(timeIntervalSince1970: 1_700_000_000))
@@ -75,7 +75,7 @@ struct OTLPReceiverTests {
         #expect(response.status == 200)
         let event = try #require(probe.events.first)
         #expect(event.kind == .log && event.body == "w" && event.severity == .warning)
-        #expect(event.attributes["trace_id"] == "00112233445566778899aabbccddeeff")
+        #expect(event.traceID == "00112233445566778899aabbccddeeff")
     }
 
     @Test func gzipBodiesInflate() async throws {
@@ -142,10 +142,10 @@ struct OTLPReceiverTests {
     @Test func otherPathsAre404AndOtherMethods405() async throws {
         let (receiver, probe, port) = try await startReceiver()
         defer { Task { await receiver.shutdown() } }
-        let notFound = try await post(port, "/v1/traces", headers: Self.protobuf)
+        let notFound = try await post(port, "/v1development/profiles", headers: Self.protobuf)
         #expect(notFound.status == 404)
         let status = try OTLPProtoStatus(serializedBytes: notFound.body)
-        #expect(status.message.contains("/v1/traces"))
+        #expect(status.message.contains("/v1development/profiles"))
         let wrongMethod = try #require(await RawHTTP.exchange(port: port, RawHTTP.request("/v1/logs", method: "GET")))
         #expect(wrongMethod.status == 405)
         #expect(!wrongMethod.closed)

@@ -21,13 +21,13 @@ struct OTLPRequestDecoderTests {
         #expect(answer.events.count == 1)
         let event = try #require(answer.events.first)
         #expect(event.kind == .error && event.exceptionType == "ValueError" && event.serviceName == "api")
-        #expect(event.attributes["trace_id"] == "5b8efff798038103d269b633813fc60c")
+        #expect(event.traceID == "5b8efff798038103d269b633813fc60c")
     }
 
     @Test func requestsTheReceiverRefusesGetItsStatus() {
         let decoder = OTLPRequestDecoder(limits: OTLPReceiver.Limits(maximumBodyBytes: 64))
         let body = Array(Self.json.utf8)
-        #expect(decoder.decode(path: "/v1/traces", contentType: "application/json", body: body).status == 404)
+        #expect(decoder.decode(path: "/v1/profiles", contentType: "application/json", body: body).status == 404)
         #expect(
             decoder.decode(path: "/v1/logs", method: "GET", contentType: "application/json", body: []).status == 405)
         #expect(decoder.decode(path: "/v1/logs", contentType: "text/plain", body: body).status == 415)

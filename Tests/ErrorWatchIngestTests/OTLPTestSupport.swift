@@ -116,12 +116,15 @@ func post(
 
 /// Collects what a receiver delivered.
 final class OTLPProbe: Sendable {
-    private let state = Mutex<(events: [WireEvent], sources: [String: OTLPSourceStatus])>(([], [:]))
+    private let state = Mutex<(events: [WireEvent], sources: [String: OTLPSourceStatus], spans: [OTLPSpan])>(
+        ([], [:], []))
 
     var events: [WireEvent] { state.withLock { $0.events } }
     var sources: [String: OTLPSourceStatus] { state.withLock { $0.sources } }
+    var spans: [OTLPSpan] { state.withLock { $0.spans } }
 
     func deliver(_ source: OTLPSourceStatus, _ events: [WireEvent]) { state.withLock { $0.events += events } }
+    func deliver(_ source: OTLPSourceStatus, spans: [OTLPSpan]) { state.withLock { $0.spans += spans } }
     func update(_ changed: [OTLPSourceStatus], forgetting forgotten: [String]) {
         state.withLock { state in
             for status in changed { state.sources[status.key] = status }
@@ -137,7 +140,7 @@ func startReceiver(
     let probe = OTLPProbe()
     let receiver = OTLPReceiver(
         endpoint: OTLPEndpoint(port: 0), limits: limits, hasRoom: room, onStatus: { probe.update($0, forgetting: $1) },
-        onEvents: { probe.deliver($0, $1) })
+        onSpans: { probe.deliver($0, spans: $1) }, onEvents: { probe.deliver($0, $1) })
     try await receiver.start()
     let port = try #require(receiver.localEndpoint?.port)
     return (receiver, probe, port)

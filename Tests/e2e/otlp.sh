@@ -55,16 +55,65 @@ PY
 echo "e2e-otlp: dashboard listening on otlp:$PORT and otlp-grpc:$GRPC_PORT"
 
 # Several producers at once: three through the SDK over HTTP (protobuf, gzip), three through the SDK over gRPC
-# (gzip), two in OTLP/JSON.
+# (gzip), two in OTLP/JSON, and per trace exporter (TRACE_EXPORTERS: http, the OTLP/HTTP span exporter; grpc, the
+# OTLP/gRPC one) three processes tracing with the SDK.
 N=12
+TRACE_EXPORTERS=(${TRACE_EXPORTERS:-http grpc})
+# The URL a trace exporter sends to.
+trace_url() {
+    case "$1" in
+        http) echo "$URL" ;;
+        grpc) echo "$GRPC_URL" ;;
+        *) echo "e2e-otlp: no URL for the trace exporter $1" >&2; exit 1 ;;
+    esac
+}
 pids=()
 for i in 1 2 3; do "$PYTHON" Tests/e2e/otlp_producer.py sdk "$URL" "sdk-$i" "$N" "$WORK/sdk-$i.json" & pids+=($!); done
 for i in 1 2 3; do
     "$PYTHON" Tests/e2e/otlp_producer.py grpc "$GRPC_URL" "grpc-$i" "$N" "$WORK/grpc-$i.json" & pids+=($!)
 done
 for i in 1 2; do "$PYTHON" Tests/e2e/otlp_producer.py json "$URL" "json-$i" "$N" "$WORK/json-$i.json" & pids+=($!); done
-for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL a producer failed"; exit 1; }; done
-echo "ok   8 producers exported their logs and metrics (3 over gRPC)"
+for exporter in "${TRACE_EXPORTERS[@]}"; do
+    for i in 1 2 3; do
+        "$PYTHON" Tests/e2e/otlp_producer.py "traces-$exporter" "$(trace_url "$exporter")" "traces-$exporter-$i" "$N" \
+            "$WORK/traces-$exporter-$i.json" 2>"$WORK/traces-$exporter-$i.err" &
+        pids+=($!)
+    done
+done
+for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL a producer failed"; cat "$WORK"/*.err 2>/dev/null; exit 1; }; done
+if grep -l "Failed to export" "$WORK"/*.err 2>/dev/null; then
+    echo "FAIL the SDK reported a failed export"; cat "$WORK"/*.err; exit 1
+fi
+echo "ok   $((8 + 3 * ${#TRACE_EXPORTERS[@]})) producers exported their logs, metrics and traces (over HTTP and gRPC), none reported a failed export"
+
+# An error from a trace shows its trace. One more traced round, alone, so the newest alert is a traced error (an
+# exception recorded by hand, the round's last); then that alert, its newest occurrence, the end of its view.
+sleep_until() { # PATTERN WHAT: polls the screen for PATTERN until a deadline, else fails saying WHAT
+    local deadline=$((SECONDS + 20))
+    until screen | grep -q "$1"; do
+        ((SECONDS < deadline)) || { echo "FAIL $2"; screen; exit 1; }
+        sleep 0.1
+    done
+}
+"$PYTHON" Tests/e2e/otlp_producer.py "traces-${TRACE_EXPORTERS[0]}" "$(trace_url "${TRACE_EXPORTERS[0]}")" last 1 \
+    "$WORK/traces-last.json" 2>"$WORK/traces-last.err" || { echo "FAIL the last producer failed"; exit 1; }
+sleep_until "last handled 0" "the last traced error never reached the screen"
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Enter
+sleep_until "Occurrences" "the alert's detail view did not open"
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Enter
+sleep_until "Received" "the occurrence's detail view did not open"
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" G
+sleep_until "spans\? received" "the error's detail view shows no Trace section"
+echo "ok   the error's detail view shows its trace: $(screen | grep -o '[0-9]* spans\? received[^│]*' | head -1)"
+# One Escape at a time, each seen to land (two at once may reach the dashboard as one Alt+Escape).
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
+sleep_until "Occurrences, newest first" "Escape did not return to the alert's view"
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
+deadline=$((SECONDS + 20))
+while screen | grep -q "Occurrences, newest first"; do
+    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the alert's view"; screen; exit 1; }
+    sleep 0.1
+done
 
 # The Sources pane lists the resources.
 deadline=$((SECONDS + 20))
@@ -84,7 +133,7 @@ done
 screen | grep -Eq "^EXIT=0$" || { echo "FAIL the dashboard exited with $(screen | grep -Eo '^EXIT=[0-9]+')"; exit 1; }
 echo "ok   the dashboard exited with 0"
 
-"$PYTHON" - "$RECORDING" "$WORK"/sdk-*.json "$WORK"/grpc-*.json "$WORK"/json-*.json <<'PY'
+"$PYTHON" - "$RECORDING" "$WORK"/sdk-*.json "$WORK"/grpc-*.json "$WORK"/json-*.json "$WORK"/traces-*.json <<'PY'
 import collections, json, sys
 
 events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
@@ -102,7 +151,7 @@ errors = collections.Counter(
     (e.get("exception.type"), e.get("exception.message")) for e in ours if e["kind"] == "error")
 logs = collections.Counter(e.get("body") for e in ours if e["kind"] == "log")
 observations = [e for e in ours if e["kind"] == "metric" and e.get("metric.name") == "checkout.duration"]
-expected_errors = expected_logs = expected_observations = 0
+expected_errors = expected_logs = expected_observations = traced_errors = traced_logs = 0
 for path in sys.argv[2:]:
     manifest = json.load(open(path))
     expected_observations += manifest["observations"]
@@ -112,21 +161,33 @@ for path in sys.argv[2:]:
             key = (record["type"], record["message"])
             check(errors[key] == 1, f"{key} arrived {errors[key]} times, not once")
             matching = [e for e in ours if e["kind"] == "error" and e.get("exception.message") == record["message"]]
-            check(all(record["stack"] in (e.get("exception.stacktrace") or "") for e in matching),
-                  f"{key}: the stack trace lost {record['stack']!r}")
+            if "stack" in record:
+                check(all(record["stack"] in (e.get("exception.stacktrace") or "") for e in matching),
+                      f"{key}: the stack trace lost {record['stack']!r}")
             if "trace_id" in record:
-                check(all((e.get("attributes") or {}).get("trace_id") == record["trace_id"] for e in matching),
-                      f"{key}: trace_id not kept")
+                check(all(e.get("trace_id") == record["trace_id"] for e in matching),
+                      f"{key}: trace_id not kept: {[e.get('trace_id') for e in matching]} != {record['trace_id']}")
+            if "spans" in record:
+                traced_errors += 1
+                check(all(len(e.get("span_id") or "") == 16 for e in matching), f"{key}: no span_id")
+                check(all(e.get("service.version") == "1.4.2" and e.get("deployment.environment.name") == "e2e"
+                          for e in matching), f"{key}: the resource's version or environment was lost")
         else:
             expected_logs += 1
             check(logs[record["body"]] == 1, f"log {record['body']!r} arrived {logs[record['body']]} times")
+            if "trace_id" in record:
+                traced_logs += 1
+                linked = [e for e in ours if e["kind"] == "log" and e.get("body") == record["body"]]
+                check(all(e.get("trace_id") == record["trace_id"] for e in linked),
+                      f"log {record['body']!r} is not linked to its trace")
 check(sum(errors.values()) == expected_errors, f"{sum(errors.values())} errors, expected {expected_errors}")
 check(sum(logs.values()) == expected_logs, f"{sum(logs.values())} log lines, expected {expected_logs}")
 check(len(observations) == expected_observations,
       f"{len(observations)} histogram observations, expected {expected_observations}")
 check(all(e.get("metric.kind") == "histogram" for e in observations), "observations are not histogram samples")
-print(f"ok   {expected_errors} exceptions, {expected_logs} log lines and {expected_observations} histogram "
-      f"observations checked in the recording" if failures == 0 else f"e2e-otlp: {failures} checks failed")
+print(f"ok   {expected_errors} errors ({traced_errors} from traces), {expected_logs} log lines ({traced_logs} "
+      f"linked to their trace) and {expected_observations} histogram observations checked in the recording"
+      if failures == 0 else f"e2e-otlp: {failures} checks failed")
 print(f"e2e-otlp: {checks - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)
 PY

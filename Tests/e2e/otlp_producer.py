@@ -6,6 +6,13 @@
   otlp_producer.py grpc URL INSTANCE N MANIFEST   the same through the SDK's OTLP/gRPC exporters, with gzip
   otlp_producer.py json URL INSTANCE N MANIFEST   OTLP/JSON posted by hand with urllib (the SDK only speaks
                                                   protobuf): the same kinds of records
+  otlp_producer.py traces-EXPORTER URL INSTANCE N MANIFEST
+                                                  the SDK's tracer through EXPORTER (http: OTLP/HTTP protobuf with
+                                                  gzip; grpc: OTLP/gRPC with gzip): per round, an exception escaping three nested spans (one
+                                                  failure, recorded on each), an ERROR span without exception
+                                                  (error.type set), an exception recorded by hand on a span left
+                                                  unset (as swift-otel does), a trace that succeeds, and a log line
+                                                  inside a span (linked to its trace)
 
 Each logs N exceptions (each of its own type, with a unique message), N plain info lines and records N histogram
 values, then writes MANIFEST: what the dashboard must have received, exactly once each.
@@ -159,10 +166,110 @@ def run_json(url, instance, n):
     return expected, n
 
 
+def span_exporter(exporter, url):
+    """The SDK's span exporter named EXPORTER, sending to URL."""
+    if exporter == "http":
+        from opentelemetry.exporter.otlp.proto.http import Compression
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        return OTLPSpanExporter(endpoint=url + "/v1/traces", compression=Compression.Gzip)
+    if exporter == "grpc":
+        from grpc import Compression
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+        return OTLPSpanExporter(endpoint=url, insecure=True, compression=Compression.Gzip)
+    raise SystemExit(f"otlp_producer: no span exporter named {exporter!r}")
+
+
+class OutOfStock(Exception):
+    pass
+
+
+def run_traces(exporter, url, instance, n):
+    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
+    from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.trace import SpanKind, Status, StatusCode
+
+    resource = Resource.create({
+        "service.name": SERVICE, "service.instance.id": instance, "service.version": "1.4.2",
+        "deployment.environment.name": "e2e",
+    })
+    provider = TracerProvider(resource=resource)
+    provider.add_span_processor(BatchSpanProcessor(span_exporter(exporter, url)))
+    tracer = provider.get_tracer("e2e.checkout")
+    logs = LoggerProvider(resource=resource)
+    if exporter == "http":
+        from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+        logs.add_log_record_processor(SimpleLogRecordProcessor(OTLPLogExporter(endpoint=url + "/v1/logs")))
+    elif exporter == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
+        logs.add_log_record_processor(SimpleLogRecordProcessor(OTLPLogExporter(endpoint=url, insecure=True)))
+    logger = logging.getLogger("shop.traced." + instance)
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    logger.addHandler(LoggingHandler(level=logging.INFO, logger_provider=logs))
+
+    def hex_trace(span):
+        return f"{span.get_span_context().trace_id:032x}"
+
+    def sdk_type(kind):
+        # The SDK's exception.type on a span event: module and qualified name (the producer's words, kept).
+        return f"{kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else kind.__qualname__
+
+    expected = []
+    for i in range(n):
+        kind = ERRORS[i % len(ERRORS)]
+        # 1. An exception escaping three nested spans: each records it and turns ERROR; one failure.
+        message = f"{instance} trace error {i}"
+        try:
+            with tracer.start_as_current_span("POST /checkout", kind=SpanKind.SERVER,
+                                              attributes={"http.request.method": "POST",
+                                                          "http.route": "/checkout"}) as root:
+                trace_id = hex_trace(root)
+                with tracer.start_as_current_span("charge card", kind=SpanKind.CLIENT):
+                    with tracer.start_as_current_span("gateway call"):
+                        charge(kind, message)
+        except kind:
+            pass
+        expected.append({"kind": "error", "type": sdk_type(kind), "message": message, "stack": "in charge",
+                         "trace_id": trace_id, "spans": 3})
+        # 2. An ERROR span with no exception: typed by error.type, described by the status.
+        with tracer.start_as_current_span("GET /stock", kind=SpanKind.SERVER) as root:
+            trace_id = hex_trace(root)
+            with tracer.start_as_current_span("reserve") as span:
+                span.set_attribute("error.type", "OutOfStock")
+                span.set_status(Status(StatusCode.ERROR, f"{instance} out of stock {i}"))
+        expected.append({"kind": "error", "type": "OutOfStock", "message": f"{instance} out of stock {i}",
+                         "trace_id": trace_id, "spans": 2})
+        # 3. An exception recorded by hand on a span whose status stays unset (swift-otel's recordError).
+        with tracer.start_as_current_span("refund", kind=SpanKind.CONSUMER) as span:
+            trace_id = hex_trace(span)
+            try:
+                charge(OutOfStock, f"{instance} handled {i}")
+            except OutOfStock as error:
+                span.record_exception(error)
+        expected.append({"kind": "error", "type": sdk_type(OutOfStock), "message": f"{instance} handled {i}",
+                         "stack": "in charge", "trace_id": trace_id, "spans": 1})
+        # 4. A trace that succeeds, with a log line inside it.
+        with tracer.start_as_current_span("GET /health", kind=SpanKind.SERVER) as root:
+            trace_id = hex_trace(root)
+            with tracer.start_as_current_span("ping db"):
+                line = f"{instance} healthy {i}"
+                logger.info(line)
+        if exporter in ("http", "grpc"):
+            expected.append({"kind": "log", "body": line, "trace_id": trace_id})
+    provider.shutdown()
+    logs.shutdown()
+    return expected, 0
+
+
 def main():
     mode, url, instance, n, manifest = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
     if mode == "grpc":
         expected, observations = run_sdk(url, instance, n, grpc_exporters)
+    elif mode.startswith("traces-"):
+        expected, observations = run_traces(mode[len("traces-"):], url, instance, n)
     else:
         expected, observations = (run_sdk if mode == "sdk" else run_json)(url, instance, n)
     with open(manifest, "w") as out:

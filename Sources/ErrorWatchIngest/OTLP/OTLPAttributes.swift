@@ -116,12 +116,21 @@ struct OTLPResourceIdentity: Sendable, Hashable {
     var hostName: String?
     /// `process.pid`.
     var pid: Int?
+    /// `service.version`.
+    var serviceVersion: String?
+    /// `deployment.environment.name` (or the older `deployment.environment`).
+    var environment: String?
 
-    init(serviceName: String? = nil, instanceID: String? = nil, hostName: String? = nil, pid: Int? = nil) {
+    init(
+        serviceName: String? = nil, instanceID: String? = nil, hostName: String? = nil, pid: Int? = nil,
+        serviceVersion: String? = nil, environment: String? = nil
+    ) {
         self.serviceName = serviceName
         self.instanceID = instanceID
         self.hostName = hostName
         self.pid = pid
+        self.serviceVersion = serviceVersion
+        self.environment = environment
     }
 
     init(_ resource: OTLPProtoResource) {
@@ -130,6 +139,10 @@ struct OTLPResourceIdentity: Sendable, Hashable {
             case "service.name": serviceName = OTLPAttributes.render(pair.value)
             case "service.instance.id": instanceID = OTLPAttributes.render(pair.value)
             case "host.name": hostName = OTLPAttributes.render(pair.value)
+            case "service.version": serviceVersion = OTLPAttributes.render(pair.value)
+            case "deployment.environment.name": environment = OTLPAttributes.render(pair.value)
+            // The name before semantic conventions 1.27; the current one wins when both are sent.
+            case "deployment.environment": environment = environment ?? OTLPAttributes.render(pair.value)
             case "process.pid":
                 switch pair.value.value {
                 case .intValue(let value)?: pid = Int(exactly: value)
@@ -146,4 +159,10 @@ struct OTLPResourceIdentity: Sendable, Hashable {
 
     /// The resource attributes the wire event carries in its own fields are not repeated in its attributes.
     static let ownFields: Set<String> = ["service.name", "host.name", "process.pid"]
+
+    /// Writes the resource's release and environment into `event`'s own members.
+    func stamp(_ event: inout WireEvent) {
+        event.serviceVersion = serviceVersion
+        event.deploymentEnvironment = environment
+    }
 }

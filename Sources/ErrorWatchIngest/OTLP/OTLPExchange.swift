@@ -11,6 +11,7 @@ struct OTLPExchange: Sendable {
     enum Signal: String, Sendable {
         case logs
         case metrics
+        case traces
     }
 
     /// The body's format, from `Content-Type`; answers are written in the same one.
@@ -41,6 +42,8 @@ struct OTLPExchange: Sendable {
 
     let limits: OTLPReceiver.Limits
     let streams: OTLPMetricStreams
+    /// What recent traces' spans and counted failures were, so one failure is one error across requests.
+    let traces: OTLPTraceMemory
     /// Whether the dashboard has room for this many more records now.
     let admit: @Sendable (Int) -> Bool
     let now: @Sendable () -> Date
@@ -58,7 +61,10 @@ struct OTLPExchange: Sendable {
         switch path {
         case "/v1/logs": signal = .logs
         case "/v1/metrics": signal = .metrics
-        default: return .refused(Self.status(.notFound, "no OTLP service at \(path); use /v1/logs or /v1/metrics"))
+        case "/v1/traces": signal = .traces
+        default:
+            return .refused(
+                Self.status(.notFound, "no OTLP service at \(path); use /v1/logs, /v1/metrics or /v1/traces"))
         }
         guard head.method == .POST else {
             return .refused(Self.status(.methodNotAllowed, "\(head.method.rawValue) \(path): only POST is served"))
@@ -123,45 +129,86 @@ struct OTLPExchange: Sendable {
         }
         switch request.signal {
         case .logs:
-            let decoded: OTLPProtoExportLogsServiceRequest
-            do { decoded = try decode(bytes, request.format) } catch {
+            do {
+                return accept(logs: try decode(bytes, request.format), format: request.format)
+            } catch {
                 return failure(.badRequest, "the body is not an ExportLogsServiceRequest: \(error)", request.format)
             }
-            let count = decoded.resourceLogs.reduce(0) { $0 + $1.scopeLogs.reduce(0) { $0 + $1.logRecords.count } }
-            if let refused = refuse(count, decoded.resourceLogs.map { OTLPResourceIdentity($0.resource) }, request) {
-                return refused
-            }
-            let batch = OTLPLogMapper.map(decoded, receivedAt: now())
-            var answer = OTLPProtoExportLogsServiceResponse()
-            if batch.rejected > 0 {
-                answer.partialSuccess.rejectedLogRecords = Int64(batch.rejected)
-                answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
-            }
-            return Outcome(response: Self.ok(answer, request.format), batch: batch)
         case .metrics:
-            let decoded: OTLPProtoExportMetricsServiceRequest
-            do { decoded = try decode(bytes, request.format) } catch {
+            do {
+                return accept(metrics: try decode(bytes, request.format), format: request.format)
+            } catch {
                 return failure(.badRequest, "the body is not an ExportMetricsServiceRequest: \(error)", request.format)
             }
-            let count = decoded.resourceMetrics.reduce(0) { $0 + $1.scopeMetrics.reduce(0) { $0 + $1.metrics.count } }
-            if let refused = refuse(count, decoded.resourceMetrics.map { OTLPResourceIdentity($0.resource) }, request) {
-                return refused
+        case .traces:
+            do {
+                return accept(traces: try decode(bytes, request.format), format: request.format)
+            } catch {
+                return failure(.badRequest, "the body is not an ExportTraceServiceRequest: \(error)", request.format)
             }
-            let batch = OTLPMetricMapper(streams: streams, receivedAt: now()).map(decoded)
-            var answer = OTLPProtoExportMetricsServiceResponse()
-            if batch.rejected > 0 {
-                answer.partialSuccess.rejectedDataPoints = Int64(batch.rejected)
-                answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
-            }
-            return Outcome(response: Self.ok(answer, request.format), batch: batch)
         }
+    }
+
+    // MARK: Decoded requests, whatever carried them
+
+    /// Handles a decoded logs export, whatever transport carried it: asks for room (`503` and
+    /// ``Outcome/refused`` when there is none), maps, and answers `200` with `partial_success` in `format`. A gRPC
+    /// service answers from the same outcome (``Outcome/batch``'s `rejected` and `rejectionMessage`).
+    func accept(logs decoded: OTLPProtoExportLogsServiceRequest, format: BodyFormat = .protobuf) -> Outcome {
+        let count = decoded.resourceLogs.reduce(0) { $0 + $1.scopeLogs.reduce(0) { $0 + $1.logRecords.count } }
+        if let refused = refuse(count, decoded.resourceLogs.map { OTLPResourceIdentity($0.resource) }, format) {
+            return refused
+        }
+        let batch = OTLPLogMapper.map(decoded, receivedAt: now())
+        var answer = OTLPProtoExportLogsServiceResponse()
+        if batch.rejected > 0 {
+            answer.partialSuccess.rejectedLogRecords = Int64(batch.rejected)
+            answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
+        }
+        return Outcome(response: Self.ok(answer, format), batch: batch)
+    }
+
+    /// Handles a decoded metrics export, whatever transport carried it (as ``accept(logs:format:)``).
+    func accept(metrics decoded: OTLPProtoExportMetricsServiceRequest, format: BodyFormat = .protobuf) -> Outcome {
+        let count = decoded.resourceMetrics.reduce(0) { $0 + $1.scopeMetrics.reduce(0) { $0 + $1.metrics.count } }
+        if let refused = refuse(count, decoded.resourceMetrics.map { OTLPResourceIdentity($0.resource) }, format) {
+            return refused
+        }
+        let batch = OTLPMetricMapper(streams: streams, receivedAt: now()).map(decoded)
+        var answer = OTLPProtoExportMetricsServiceResponse()
+        if batch.rejected > 0 {
+            answer.partialSuccess.rejectedDataPoints = Int64(batch.rejected)
+            answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
+        }
+        return Outcome(response: Self.ok(answer, format), batch: batch)
+    }
+
+    /// Handles a decoded trace export, whatever transport carried it (as ``accept(logs:format:)``): errors from
+    /// spans (``OTLPTraceMapper``) in the batch's events, the accepted spans in its groups' `spans`.
+    func accept(traces decoded: OTLPProtoExportTraceServiceRequest, format: BodyFormat = .protobuf) -> Outcome {
+        let count = decoded.resourceSpans.reduce(0) { $0 + $1.scopeSpans.reduce(0) { $0 + $1.spans.count } }
+        if let refused = refuse(count, decoded.resourceSpans.map { OTLPResourceIdentity($0.resource) }, format) {
+            return refused
+        }
+        let batch = OTLPTraceMapper.map(decoded, memory: traces, receivedAt: now())
+        return Outcome(response: Self.ok(Self.traceResponse(batch), format), batch: batch)
+    }
+
+    /// The `ExportTraceServiceResponse` of an accepted batch: `partial_success` when spans were rejected.
+    static func traceResponse(_ batch: OTLPMappedBatch) -> OTLPProtoExportTraceServiceResponse {
+        var answer = OTLPProtoExportTraceServiceResponse()
+        if batch.rejected > 0 {
+            answer.partialSuccess.rejectedSpans = Int64(batch.rejected)
+            answer.partialSuccess.errorMessage = batch.rejectionMessage ?? ""
+        }
+        return answer
     }
 
     /// A 503 with `Retry-After` when the dashboard has no room for `count` records: nothing of the request is
     /// kept, so the SDK's retry delivers it once.
-    private func refuse(_ count: Int, _ resources: [OTLPResourceIdentity], _ request: Accepted) -> Outcome? {
+    private func refuse(_ count: Int, _ resources: [OTLPResourceIdentity], _ format: BodyFormat) -> Outcome? {
         guard !admit(count) else { return nil }
-        var response = Self.status(.serviceUnavailable, "the dashboard is behind; retry later", request.format)
+        var response = Self.status(.serviceUnavailable, "the dashboard is behind; retry later", format)
         response.retryAfter = limits.retryAfterSeconds
         return Outcome(response: response, refused: resources, problem: "refused: the dashboard is behind")
     }

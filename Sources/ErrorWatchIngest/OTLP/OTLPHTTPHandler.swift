@@ -49,12 +49,9 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     private var peer = "unknown"
     private var peerHost = "unknown"
 
-    init(
-        exchange: OTLPExchange, registry: OTLPSourceRegistry, connections: OTLPConnections,
-        limits: OTLPReceiver.Limits, deliver: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
-    ) {
-        self.work = OTLPRequestWork(exchange: exchange, registry: registry, connections: connections, deliver: deliver)
-        self.connections = connections
+    init(work: OTLPRequestWork, limits: OTLPReceiver.Limits) {
+        self.work = work
+        self.connections = work.connections
         self.limits = limits
     }
 

@@ -13,10 +13,12 @@ enum OTLPJSON {
         return options
     }
 
-    private static let idKeys: [[UInt8]] = ["traceId", "spanId", "trace_id", "span_id"].map { Array($0.utf8) }
+    private static let idKeys: [[UInt8]] = [
+        "traceId", "spanId", "parentSpanId", "trace_id", "span_id", "parent_span_id",
+    ].map { Array($0.utf8) }
 
-    /// `body` with the value of every `"traceId"`, `"spanId"`, `"trace_id"` and `"span_id"` key that is an
-    /// even-length hex string rewritten to base64. Other values are left as they are (and fail to decode when they
+    /// `body` with the value of every `"traceId"`, `"spanId"` and `"parentSpanId"` key (or its proto name,
+    /// `"trace_id"`…) that is an even-length hex string rewritten to base64. Other values are left as they are (and fail to decode when they
     /// are not base64 either).
     ///
     /// A key is recognised only as a quote, the key, a quote and a colon: inside a JSON string a quote is always

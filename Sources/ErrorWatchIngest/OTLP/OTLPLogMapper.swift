@@ -7,18 +7,25 @@ struct OTLPMappedBatch: Sendable {
     /// One resource's share of the request.
     struct Group: Sendable {
         var identity: OTLPResourceIdentity
-        /// Log records or data points received from this resource (accepted or not).
+        /// Log records, data points or spans received from this resource (accepted or not).
         var records: Int = 0
         /// Of them, rejected.
         var rejected: Int = 0
+        /// Parts of accepted records left unread (a span's `exception` events past the limit): counted in the
+        /// sender's row, not in `partial_success`, since the record itself was accepted.
+        var dropped: Int = 0
         var events: [WireEvent] = []
+        /// The accepted spans of a trace export.
+        var spans: [OTLPSpan] = []
     }
 
     var groups: [Group] = []
-    /// Records (log records or data points) rejected in the whole request.
+    /// Records (log records, data points or spans) rejected in the whole request.
     var rejected: Int { groups.reduce(0) { $0 + $1.rejected } }
     /// Why the last rejected record was rejected.
     var rejectionMessage: String?
+    /// What the last dropped part was.
+    var droppedMessage: String?
     /// Every event, in request order.
     var events: [WireEvent] { groups.flatMap(\.events) }
 }
@@ -91,8 +98,6 @@ enum OTLPLogMapper {
             }
         }
         var attributes: [String: String] = [:]
-        if !record.traceID.isEmpty { attributes["trace_id"] = OTLPAttributes.hex(record.traceID) }
-        if !record.spanID.isEmpty { attributes["span_id"] = OTLPAttributes.hex(record.spanID) }
         if let instance = identity.instanceID { attributes["service.instance.id"] = instance }
         let dropped = OTLPAttributes.merge(others, into: &attributes) + Int(record.droppedAttributesCount)
         if dropped > 0 { attributes["otlp.dropped_attributes"] = String(dropped) }
@@ -100,7 +105,7 @@ enum OTLPLogMapper {
         // A log event needs a body to be read back (a recording of it must replay): a record that has only
         // attributes gets an empty one.
         let body = record.hasBody ? OTLPAttributes.render(record.body) : (isError ? nil : "")
-        return WireEvent(
+        var event = WireEvent(
             kind: isError ? .error : .log, time: time(record, receivedAt), serviceName: identity.serviceName,
             pid: identity.pid, hostName: identity.hostName, source: scope.isEmpty ? nil : scope,
             exceptionType: isError ? (exceptionType ?? unnamedExceptionType) : nil,
@@ -110,6 +115,24 @@ enum OTLPLogMapper {
             body: body.map { clip($0, OTLPAttributes.maximumMessageLength) },
             exceptionStacktrace: stacktrace.map { clip($0, OTLPAttributes.maximumStacktraceLength) },
             codeFilePath: filePath, codeLineNumber: line, codeFunction: function)
+        // The record's trace context, typed: a trace id of 16 bytes and a span id of 8 (any other length is not an
+        // id, and is kept as an attribute, in hex, as sent).
+        if !record.traceID.isEmpty {
+            if record.traceID.count == 16 {
+                event.traceID = OTLPAttributes.hex(record.traceID)
+            } else {
+                event.attributes["trace_id"] = OTLPAttributes.hex(record.traceID)
+            }
+        }
+        if !record.spanID.isEmpty {
+            if record.spanID.count == 8 {
+                event.spanID = OTLPAttributes.hex(record.spanID)
+            } else {
+                event.attributes["span_id"] = OTLPAttributes.hex(record.spanID)
+            }
+        }
+        identity.stamp(&event)
+        return event
     }
 
     private static func clip(_ text: String, _ limit: Int) -> String { OTLPAttributes.clipped(text, to: limit) }

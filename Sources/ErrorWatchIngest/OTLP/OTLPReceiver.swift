@@ -5,8 +5,9 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// An OTLP/HTTP receiver: `POST /v1/logs` and `POST /v1/metrics`, in binary protobuf or OTLP/JSON, gzip or not,
-/// mapped onto ``WireEvent``s (docs/otlp.md has the mapping, the limits and the status codes).
+/// An OTLP/HTTP receiver: `POST /v1/logs`, `POST /v1/metrics` and `POST /v1/traces`, in binary protobuf or
+/// OTLP/JSON, gzip or not, mapped onto ``WireEvent``s and, for traces, ``OTLPSpan``s (docs/otlp.md has the mapping,
+/// the limits and the status codes).
 ///
 /// Every accepted batch goes to `onEvents` with its sender's row, on the connection's event loop, before the
 /// sender gets its `200`: keep it cheap and thread-safe. `hasRoom` is asked before a batch is mapped; when it says
@@ -91,8 +92,7 @@ public final class OTLPReceiver: Sendable {
     public let limits: Limits
     private let group: any EventLoopGroup
     private let registry: OTLPSourceRegistry
-    private let exchange: OTLPExchange
-    private let onEvents: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    private let work: OTLPRequestWork
     private let phase = Mutex(Phase.idle)
     private let connections: OTLPConnections
 
@@ -105,21 +105,27 @@ public final class OTLPReceiver: Sendable {
     ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `503`.
     ///   - onStatus: called once per request with the senders' rows it changed (each once) and the keys of senders
     ///     forgotten to make room (at most 1,024 are kept), never once per record or per resource.
+    ///   - onSpans: called with each accepted trace batch's spans, per sender, before its events.
     ///   - onEvents: called with each accepted batch's events, per sender, before the answer is sent.
     public init(
         endpoint: OTLPEndpoint, limits: Limits = Limits(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint
         self.limits = limits
         self.group = eventLoopGroup
         self.connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
-        self.registry = OTLPSourceRegistry(onStatus: onStatus)
-        self.exchange = OTLPExchange(limits: limits, streams: OTLPMetricStreams(), admit: hasRoom, now: { Date() })
-        self.onEvents = onEvents
+        let registry = OTLPSourceRegistry(onStatus: onStatus)
+        self.registry = registry
+        self.work = OTLPRequestWork(
+            exchange: OTLPExchange(
+                limits: limits, streams: OTLPMetricStreams(), traces: OTLPTraceMemory(), admit: hasRoom,
+                now: { Date() }),
+            registry: registry, connections: connections, deliver: onEvents, deliverSpans: onSpans)
     }
 
     /// Every sender heard from (at most 1,024: the least recently heard give way).
@@ -147,11 +153,9 @@ public final class OTLPReceiver: Sendable {
         guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
             throw WireTransportError.alreadyStarted
         }
-        let exchange = self.exchange
-        let registry = self.registry
         let limits = self.limits
-        let onEvents = self.onEvents
         let connections = self.connections
+        let work = self.work
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -163,10 +167,7 @@ public final class OTLPReceiver: Sendable {
                 channel.closeFuture.whenComplete { _ in connections.remove(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try OTLPHTTPHandler.configure(
-                        channel.pipeline.syncOperations,
-                        OTLPHTTPHandler(
-                            exchange: exchange, registry: registry, connections: connections, limits: limits,
-                            deliver: onEvents))
+                        channel.pipeline.syncOperations, OTLPHTTPHandler(work: work, limits: limits))
                 }
             }
         let channel: any Channel

@@ -8,7 +8,8 @@ import NIOHTTP1
 /// (Fuzz/), a captured export read back.
 ///
 /// Every request is admitted (there is no dashboard to be behind), and no `Sources` row is kept. Cumulative metric
-/// streams are remembered across calls on the same decoder, as a receiver remembers them across requests.
+/// streams and the failures already counted in recent traces are remembered across calls on the same decoder, as a
+/// receiver remembers them across requests.
 ///
 /// ```swift
 /// let decoder = OTLPRequestDecoder()
@@ -22,20 +23,24 @@ public struct OTLPRequestDecoder: Sendable {
         public var status: Int
         /// The events of an accepted request, in request order; empty otherwise.
         public var events: [WireEvent]
-        /// Records (log records or data points) of an accepted request that were rejected (`partial_success`).
+        /// Records (log records, data points or spans) of an accepted request that were rejected
+        /// (`partial_success`).
         public var rejected: Int
         /// Why the request failed, when it did.
         public var problem: String?
+        /// The spans of an accepted trace export, in request order; empty otherwise.
+        public var spans: [OTLPSpan] = []
     }
 
     private let exchange: OTLPExchange
 
     /// A decoder with the receiver's limits; `now` stands in for the time of records that carry none.
     public init(limits: OTLPReceiver.Limits = OTLPReceiver.Limits(), now: @escaping @Sendable () -> Date = { Date() }) {
-        exchange = OTLPExchange(limits: limits, streams: OTLPMetricStreams(), admit: { _ in true }, now: now)
+        exchange = OTLPExchange(
+            limits: limits, streams: OTLPMetricStreams(), traces: OTLPTraceMemory(), admit: { _ in true }, now: now)
     }
 
-    /// Handles one request: `path` (`/v1/logs` or `/v1/metrics`), its `Content-Type` and `Content-Encoding`
+    /// Handles one request: `path` (`/v1/logs`, `/v1/metrics` or `/v1/traces`), its `Content-Type` and `Content-Encoding`
     /// header values (`nil` when absent), and its complete body.
     public func decode(
         path: String, method: String = "POST", contentType: String?, contentEncoding: String? = nil, body: [UInt8]
@@ -51,7 +56,8 @@ public struct OTLPRequestDecoder: Sendable {
             let outcome = exchange.complete(accepted, body: body)
             return Answer(
                 status: Int(outcome.response.status.code), events: outcome.batch?.events ?? [],
-                rejected: outcome.batch?.rejected ?? 0, problem: outcome.problem)
+                rejected: outcome.batch?.rejected ?? 0, problem: outcome.problem,
+                spans: outcome.batch?.groups.flatMap(\.spans) ?? [])
         }
     }
 }

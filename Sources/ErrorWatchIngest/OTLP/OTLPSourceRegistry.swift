@@ -61,8 +61,9 @@ final class OTLPSourceRegistry: Sendable {
                         if first { status.requests += 1 }
                         status.records += UInt64(group.records)
                         status.events += UInt64(group.events.count)
-                        status.rejected += UInt64(group.rejected)
+                        status.rejected += UInt64(group.rejected + group.dropped)
                         status.lastEventAt = date
+                        if group.dropped > 0 { status.lastProblem = batch.droppedMessage }
                         if group.rejected > 0 { status.lastProblem = batch.rejectionMessage }
                     }
                     groupRows.append(row)

@@ -18,11 +18,12 @@ public struct OTLPSourceStatus: Sendable, Hashable {
     public var peer: String
     /// Export requests accepted (answered 200).
     public var requests: UInt64 = 0
-    /// Log records and metric data points received in accepted requests.
+    /// Log records, metric data points and spans received in accepted requests.
     public var records: UInt64 = 0
     /// Events delivered to the dashboard.
     public var events: UInt64 = 0
-    /// Records rejected in accepted requests (reported in `partial_success`).
+    /// Records rejected in accepted requests (reported in `partial_success`), and parts of accepted records left
+    /// unread (a span's `exception` events past the limit).
     public var rejected: UInt64 = 0
     /// Requests refused with 503 (over gRPC, `UNAVAILABLE`) because the dashboard was behind (the sender retries
     /// them).

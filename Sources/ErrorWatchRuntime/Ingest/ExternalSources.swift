@@ -148,11 +148,13 @@ public final class ExternalSources: Sendable {
             let (receivers, ingest) = (self.receivers, self.ingest)
             let watch = Task {
                 var shown = receivers.map { _ in OTLPReceiver.Statistics() }
+                var shownTraces = TraceStore.Statistics()
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: .seconds(1)) } catch { return }
                     for (index, receiver) in receivers.enumerated() {
                         shown[index] = ingest.publishStatistics(of: receiver, shown: shown[index])
                     }
+                    shownTraces = ingest.publishTraceStatistics(shown: shownTraces)
                 }
             }
             tasks.withLock { $0.append(watch) }

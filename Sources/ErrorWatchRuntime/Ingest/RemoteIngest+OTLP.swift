@@ -30,10 +30,30 @@ extension RemoteIngest {
                     changed.map { SourceStatus($0, receiver: endpoint) },
                     forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
             },
+            onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
                 for event in events { ingest(event, from: from) }
             })
+    }
+
+    /// Keeps spans a receiver accepted in the trace store (the traces errors belong to reach their detail views as
+    /// spans arrive), and counts the server and consumer spans as requests for the Metrics pane.
+    public func ingest(spans: [OTLPSpan]) {
+        traces.insert(spans)
+        requestMetrics.record(spans)
+    }
+
+    /// What the trace store holds and evicted so far.
+    public var traceStatistics: TraceStore.Statistics { traces.statistics }
+
+    /// Shows the trace store's row when its statistics changed since `shown` (polled once a second, like the
+    /// receivers' budgets); returns what is shown now.
+    func publishTraceStatistics(shown: TraceStore.Statistics) -> TraceStore.Statistics {
+        let statistics = traces.statistics
+        guard statistics != shown else { return shown }
+        update(SourceStatus(traceStore: statistics, budget: traces.budget))
+        return statistics
     }
 
     /// Shows `receiver`'s budgets row (evictions, refusals, deadlines, the body budget) when its statistics changed

@@ -6,7 +6,7 @@ import Foundation
 extension RemoteIngest {
     /// An OTLP/gRPC receiver on `endpoint` that feeds this ingest exactly as ``makeOTLPReceiver(endpoint:limits:)``
     /// does for OTLP/HTTP: the same admission (`UNAVAILABLE` with a retry delay when the UI is behind), the same
-    /// "from" names and the same Sources rows.
+    /// "from" names, the same Sources rows, spans into the same trace store.
     public func makeOTLPGRPCReceiver(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
     ) -> OTLPGRPCReceiver {
@@ -17,6 +17,7 @@ extension RemoteIngest {
                     changed.map { SourceStatus($0, receiver: endpoint) },
                     forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
             },
+            onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
                 for event in events { ingest(event, from: from) }

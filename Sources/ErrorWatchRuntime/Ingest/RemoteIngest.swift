@@ -22,6 +22,10 @@ public final class RemoteIngest: Sendable {
     private let observer = Observer<WireEvent>()
     /// Whether OTLP requests are admitted (``hasRoom(for:)``).
     let admission: Mutex<IngestAdmission>
+    /// The spans received, by trace, within their budget; the traces errors belong to are posted to the UI.
+    let traces: TraceBoard
+    /// Requests per second, error share and durations of server and consumer spans, for the Metrics pane.
+    let requestMetrics: RequestMetrics
 
     /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
     /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice
@@ -37,7 +41,7 @@ public final class RemoteIngest: Sendable {
 
     init(
         stream: ErrorStream, inbox: ActionInbox, metrics: DashboardMetrics, now: @escaping @Sendable () -> Date,
-        uiStallLimit: TimeInterval = RemoteIngest.uiStallLimit
+        uiStallLimit: TimeInterval = RemoteIngest.uiStallLimit, traceBudget: TraceStore.Budget = TraceStore.Budget()
     ) {
         self.stream = stream
         self.inbox = inbox
@@ -45,6 +49,8 @@ public final class RemoteIngest: Sendable {
         board = SourceBoard(inbox: inbox, endedKept: Self.endedSourcesKept)
         remoteMetrics = RemoteMetrics(metrics: metrics, maximumSeries: Self.maximumRemoteMetrics)
         admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
+        traces = TraceBoard(inbox: inbox, budget: traceBudget)
+        requestMetrics = metrics.requests
     }
 
     /// Calls `body` with every event ingested (for `--record`).
@@ -63,6 +69,8 @@ public final class RemoteIngest: Sendable {
             remote.receivedFrom = from
             remote.receivedAt = now()
             let local = stream.add(remote, context: event.errorContext)
+            // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
+            if let traceID = event.traceID { traces.watch(traceID) }
             // Remember which local event the producer's sequence number became, so its handling report joins it.
             if let local, let sequence = event.sequence {
                 joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)

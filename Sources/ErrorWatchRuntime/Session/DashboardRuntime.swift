@@ -48,9 +48,11 @@ public final class DashboardRuntime: Sendable {
     ///   - executor: where every task runs; `nil` for the global concurrent executor.
     ///   - historyCapacity: events the stream keeps for late subscribers.
     ///   - exporter: where `W` saves events (`$ERRORWATCH_EXPORT_DIR` or the current folder by default).
+    ///   - traceBudget: how many spans, and bytes of them, the trace store keeps (`--trace-budget`).
     public init(
         clock: ErasedClock, startDate: Date, timeScale: Double = 1, executor: (any TaskExecutor)? = nil,
-        historyCapacity: Int = 256, exporter: EventExporter = .fromEnvironment()
+        historyCapacity: Int = 256, exporter: EventExporter = .fromEnvironment(),
+        traceBudget: TraceStore.Budget = TraceStore.Budget()
     ) {
         self.exporter = exporter
         self.clock = clock
@@ -74,7 +76,7 @@ public final class DashboardRuntime: Sendable {
         feeds = DashboardFeeds(
             stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor,
             counter: counter, issues: issues)
-        ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now)
+        ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now, traceBudget: traceBudget)
     }
 
     /// The wall-clock time now, on the runtime's clock.

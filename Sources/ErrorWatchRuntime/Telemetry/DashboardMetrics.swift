@@ -46,9 +46,14 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
 
     private let registry = Mutex(Registry())
     private let now: @Sendable () -> Date
+    /// Request metrics computed from received spans, listed among the series.
+    let requests: RequestMetrics
 
     /// An empty registry; `now` stamps updates (the runtime's clock, so headless runs are reproducible).
-    public init(now: @escaping @Sendable () -> Date = { Date() }) { self.now = now }
+    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+        requests = RequestMetrics(now: now)
+    }
 
     // MARK: MetricsFactory
 
@@ -204,6 +209,7 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
                     name: name, service: service, kind: .histogram, unit: "ns", count: summary.count,
                     value: summary.last, p50: summary.p50, p95: summary.p95, p99: summary.p99, updatedAt: updated))
         }
+        if include("requests") { result += requests.series() }
         return result.sorted { ($0.updatedAt, $1.name, $1.service ?? "") > ($1.updatedAt, $0.name, $0.service ?? "") }
     }
 

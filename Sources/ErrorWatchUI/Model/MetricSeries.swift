@@ -12,6 +12,10 @@ public struct MetricSeries: Sendable, Hashable {
         case gauge
         /// A running total.
         case counter
+        /// Requests computed from spans (per service and server or consumer span name): ``ratePerSecond`` over
+        /// the last minute, ``errorRatio`` over the same minute, percentiles of the duration, ``count`` requests
+        /// and ``value`` failures in all.
+        case requests
     }
 
     /// The metric's name, for example `http.server.duration`.
@@ -34,11 +38,14 @@ public struct MetricSeries: Sendable, Hashable {
     public var p99: Double?
     /// When it was last updated.
     public var updatedAt: Date
+    /// The share of requests that failed (0…1), for ``Kind/requests``; `nil` for other kinds.
+    public var errorRatio: Double?
 
     /// A series; percentiles and rate default to none.
     public init(
         name: String, service: String? = nil, kind: Kind, unit: String? = nil, count: Int, value: Double,
-        ratePerSecond: Double? = nil, p50: Double? = nil, p95: Double? = nil, p99: Double? = nil, updatedAt: Date
+        ratePerSecond: Double? = nil, p50: Double? = nil, p95: Double? = nil, p99: Double? = nil, updatedAt: Date,
+        errorRatio: Double? = nil
     ) {
         self.name = name
         self.service = service
@@ -51,5 +58,6 @@ public struct MetricSeries: Sendable, Hashable {
         self.p95 = p95
         self.p99 = p99
         self.updatedAt = updatedAt
+        self.errorRatio = errorRatio
     }
 }

@@ -189,10 +189,9 @@ public enum DetailView {
             section("Handling")
             lines += handlingLines(handling, state: state, width: width)
         }
-        let crumbs = breadcrumbs(before: event, in: state)
-        section(
-            "Breadcrumbs (\(crumbs.isEmpty ? "none" : "last \(crumbs.count)") of \(event.service ?? event.from ?? "this process") before it)"
-        )
+        lines += traceLines(event, state: state, width: width)
+        let crumbs = traceBreadcrumbs(of: event, in: state) ?? breadcrumbs(before: event, in: state)
+        section(breadcrumbTitle(event, count: crumbs.count))
         for crumb in crumbs {
             let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
             var text = crumb.message

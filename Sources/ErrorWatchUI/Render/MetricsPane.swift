@@ -130,6 +130,14 @@ public enum MetricsPane {
     /// and rate for a counter.
     static func values(of series: MetricSeries) -> [(String, String)] {
         switch series.kind {
+        case .requests:
+            return [
+                ("", Format.number(series.ratePerSecond ?? 0) + "/s"),
+                ("err", Format.number(((series.errorRatio ?? 0) * 1000).rounded() / 10) + "%"),
+                ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+                ("p95", series.p95.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+                ("p99", series.p99.map { Format.measurement($0, unit: series.unit) } ?? "–"),
+            ]
         case .histogram:
             return [
                 ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),

@@ -37,6 +37,8 @@ public enum Coalescing: Sendable {
         case sources
         /// The count of forgotten sources, the latest wins.
         case forgottenSources
+        /// Trace snapshots, latest per trace id.
+        case traces
         /// The metrics sample, last, the latest wins.
         case metrics
 

@@ -46,4 +46,7 @@ public enum DashboardAction: Sendable {
     case sourcesChanged([SourceStatus])
     /// How many ended sources the runtime no longer lists (it keeps the most recent ones): the total so far.
     case sourcesForgotten(Int)
+    /// The spans received of a trace an error belongs to changed (more arrived, or the store evicted it); the
+    /// latest per trace wins.
+    case traceChanged(TraceSnapshot)
 }

@@ -47,6 +47,9 @@ public enum DashboardReducer {
         case .sourcesChanged:
             changed = state.feeds.reduce(action)
             if state.feeds.sources.isEmpty, state.screen.focus == .sources { state.screen.focus = .errors }
+        case .traceChanged:
+            // Drawn only in a detail view: with none open, a new snapshot changes nothing on screen.
+            changed = state.traces.reduce(action) && state.detail.target != nil
         case .appAttached(let app):
             attach(app, to: &state)
             changed = true

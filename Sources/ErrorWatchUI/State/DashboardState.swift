@@ -25,6 +25,8 @@ public struct DashboardState: Sendable, Equatable {
     public internal(set) var detail = DetailState()
     /// Metrics, statuses, attached apps and external sources.
     public internal(set) var feeds = FeedsState()
+    /// The traces errors belong to, as the runtime's trace store last sent them.
+    public internal(set) var traces = TracesState()
 
     // MARK: Loop bookkeeping
 

@@ -19,11 +19,13 @@ package final class OTLPGRPCExporter: Sendable {
     package enum Service: Sendable {
         case logs
         case metrics
+        case traces
 
         var method: MethodDescriptor {
             switch self {
             case .logs: OTLPProtoLogsService.Method.Export.descriptor
             case .metrics: OTLPProtoMetricsService.Method.Export.descriptor
+            case .traces: OTLPProtoTraceService.Method.Export.descriptor
             }
         }
     }

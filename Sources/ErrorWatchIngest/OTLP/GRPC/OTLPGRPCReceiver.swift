@@ -6,9 +6,9 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// An OTLP/gRPC receiver: the collector services' `Export` calls (`LogsService`, `MetricsService`), plaintext
-/// HTTP/2, gzip or deflate request compression, mapped onto ``WireEvent``s exactly as ``OTLPReceiver`` maps
-/// OTLP/HTTP (docs/otlp.md has the mapping, the limits and the status codes).
+/// An OTLP/gRPC receiver: the collector services' `Export` calls (`LogsService`, `MetricsService`,
+/// `TraceService`), plaintext HTTP/2, gzip or deflate request compression, mapped onto ``WireEvent``s exactly as
+/// ``OTLPReceiver`` maps OTLP/HTTP (docs/otlp.md has the mapping, the limits and the status codes).
 ///
 /// A request is decoded by the OTLP/HTTP receiver's own code, then the runtime is asked whether it has room:
 /// `UNAVAILABLE` with a `RetryInfo` when not (the SDK retries; nothing of the request is kept), `INVALID_ARGUMENT`
@@ -53,20 +53,29 @@ public final class OTLPGRPCReceiver: Sendable {
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
     ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `UNAVAILABLE`.
     ///   - onStatus: called once per call with the senders' rows it changed and the keys of senders forgotten.
+    ///   - onSpans: called with each accepted trace batch's spans, per sender, before its events.
     ///   - onEvents: called with each accepted batch's events, per sender, before the answer is sent.
     public init(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits(),
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint
         self.limits = limits
         self.group = eventLoopGroup
+        let exchange = OTLPExchange(
+            limits: limits, streams: OTLPMetricStreams(), traces: OTLPTraceMemory(), admit: hasRoom, now: { Date() })
+        // The connection table is the HTTP receiver's (its `run` gives back body budget); the gRPC service calls
+        // `finish` only, and HTTP/2's own limits stand in for it (see ``maximumStreamsPerConnection``).
+        let connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
         self.service = OTLPGRPCService(
-            exchange: OTLPExchange(limits: limits, streams: OTLPMetricStreams(), admit: hasRoom, now: { Date() }),
-            registry: OTLPSourceRegistry(onStatus: onStatus), limits: limits, deliver: onEvents)
+            work: OTLPRequestWork(
+                exchange: exchange, registry: OTLPSourceRegistry(onStatus: onStatus), connections: connections,
+                deliver: onEvents, deliverSpans: onSpans),
+            limits: limits)
     }
 
     /// Every sender heard from (at most 1,024: the least recently heard give way).

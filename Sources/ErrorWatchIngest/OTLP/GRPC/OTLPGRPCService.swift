@@ -15,10 +15,12 @@ import Synchronization
 /// `RESOURCE_EXHAUSTED` without retry information for a message over the size limit (not retryable); and
 /// `DEADLINE_EXCEEDED` for a call whose message did not arrive within the request deadline.
 struct OTLPGRPCService: RegistrableRPCService {
-    let exchange: OTLPExchange
-    let registry: OTLPSourceRegistry
+    /// The HTTP receiver's handling of a request: decoding, admission, mapping (``OTLPExchange``), then counting
+    /// and delivery (``OTLPRequestWork/finish(_:peer:host:)``).
+    let work: OTLPRequestWork
     let limits: OTLPReceiver.Limits
-    let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    var exchange: OTLPExchange { work.exchange }
+    var registry: OTLPSourceRegistry { work.registry }
     /// Calls cancelled because their message had not arrived within the request deadline.
     let timedOutCalls = Counter()
     /// Calls waiting for their message now.
@@ -37,6 +39,7 @@ struct OTLPGRPCService: RegistrableRPCService {
         let methods: [(OTLPExchange.Signal, MethodDescriptor)] = [
             (.logs, OTLPProtoLogsService.Method.Export.descriptor),
             (.metrics, OTLPProtoMetricsService.Method.Export.descriptor),
+            (.traces, OTLPProtoTraceService.Method.Export.descriptor),
         ]
         for (signal, method) in methods {
             router.registerHandler(
@@ -64,12 +67,7 @@ struct OTLPGRPCService: RegistrableRPCService {
         var outcome = exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: body)
         let status = Self.status(outcome.response)
         if let status { outcome.answerName = Self.name(status.code) }
-        let sources = registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
-        if let batch = outcome.batch {
-            for (group, source) in zip(batch.groups, sources) where !group.events.isEmpty {
-                deliver(source, group.events)
-            }
-        }
+        _ = work.finish(outcome, peer: peer.address, host: peer.host)
         if let status { throw status }
         return StreamingServerResponse(single: ServerResponse(message: outcome.response.body))
     }

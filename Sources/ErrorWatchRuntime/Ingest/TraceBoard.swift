@@ -1,0 +1,68 @@
+import ErrorWatchIngest
+import ErrorWatchUI
+import Synchronization
+
+/// Runs the ``TraceStore`` under a lock for the receivers' threads and tells the UI about the traces errors belong
+/// to: when an error names a trace, that trace is watched, and each change to a watched trace (spans arriving, or
+/// its eviction) posts a ``TraceSnapshot``, the latest per trace kept by the inbox. Posting happens after the lock
+/// is released.
+final class TraceBoard: Sendable {
+    private let store: Mutex<TraceStore>
+    private let inbox: ActionInbox
+
+    init(inbox: ActionInbox, budget: TraceStore.Budget) {
+        self.inbox = inbox
+        store = Mutex(TraceStore(budget: budget))
+    }
+
+    /// What the store holds and did so far.
+    var statistics: TraceStore.Statistics { store.withLock { $0.statistics } }
+
+    /// The budget in force.
+    var budget: TraceStore.Budget { store.withLock { $0.budget } }
+
+    /// Keeps `spans` (of any traces), posting the watched traces they changed.
+    func insert(_ spans: [OTLPSpan]) {
+        guard !spans.isEmpty else { return }
+        // Grouped by trace in order of first appearance: one insertion, and at most one snapshot, per trace.
+        var order: [String] = []
+        var byTrace: [String: [TraceSpan]] = [:]
+        for span in spans {
+            if byTrace[span.traceID] == nil { order.append(span.traceID) }
+            byTrace[span.traceID, default: []].append(TraceSpan(span))
+        }
+        let snapshots: [TraceSnapshot] = store.withLock { store in
+            var snapshots: [TraceSnapshot] = []
+            var changed: [String] = []
+            for traceID in order {
+                let change = store.insert(byTrace[traceID] ?? [], into: traceID)
+                snapshots += change.evictedWatched
+                changed.removeAll { id in change.evictedWatched.contains { $0.traceID == id } }
+                if let id = change.changedWatched, !changed.contains(id) { changed.append(id) }
+            }
+            return snapshots + changed.compactMap { store.snapshot(of: $0) }
+        }
+        for snapshot in snapshots { inbox.post(.traceChanged(snapshot)) }
+    }
+
+    /// An error belongs to `traceID`: watch it, and post what the store holds of it now.
+    func watch(_ traceID: String) {
+        let snapshot: TraceSnapshot? = store.withLock { store in
+            guard !store.isWatched(traceID), store.watch(traceID) else { return nil }
+            return store.snapshot(of: traceID)
+        }
+        if let snapshot { inbox.post(.traceChanged(snapshot)) }
+    }
+}
+
+extension TraceSpan {
+    /// The span a receiver handed on, for the trace view.
+    init(_ span: OTLPSpan) {
+        self.init(
+            spanID: span.spanID, parentSpanID: span.parentSpanID, name: span.name,
+            kind: Kind(rawValue: span.kind.rawValue) ?? .unspecified, service: span.serviceName,
+            startUnixNano: span.startUnixNano, endUnixNano: span.endUnixNano,
+            status: Status(rawValue: span.status.rawValue) ?? .unset, statusMessage: span.statusMessage,
+            errors: span.errors)
+    }
+}

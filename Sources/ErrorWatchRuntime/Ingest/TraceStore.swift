@@ -1,0 +1,189 @@
+import DequeModule
+import OrderedCollections
+import ErrorWatchUI
+
+/// The spans received, kept by trace within a budget of spans and bytes: when either is exceeded, the oldest
+/// traces (by their first span's arrival) go first, whole, and are counted. One trace keeps at most
+/// ``Budget/spansPerTrace`` spans; later ones are counted as dropped. A pure value: ``TraceBoard`` runs it under a
+/// lock and posts what changed.
+///
+/// ```swift
+/// var store = TraceStore(budget: .init(spans: 1_000, bytes: 1 << 20))
+/// let outcome = store.insert([span], into: "4bf92f3577b34da6a3ce929d0e0e4736")
+/// let snapshot = store.snapshot(of: "4bf92f3577b34da6a3ce929d0e0e4736")
+/// ```
+public struct TraceStore: Sendable {
+    /// How much the store holds at most.
+    public struct Budget: Sendable, Hashable {
+        /// Spans kept across all traces.
+        public var spans: Int
+        /// Bytes kept across all traces (an estimate of each span's share: its fields, strings and index entry).
+        public var bytes: Int
+
+        /// A budget; the default is 100,000 spans and 64 MiB.
+        public init(spans: Int = 100_000, bytes: Int = 64 * 1024 * 1024) {
+            self.spans = max(1, spans)
+            self.bytes = max(1, bytes)
+        }
+
+        /// Spans kept of one trace: a tenth of the budget, at least 100 (never more than the budget).
+        public var spansPerTrace: Int { min(spans, max(100, spans / 10)) }
+    }
+
+    /// What the store did, so far.
+    public struct Statistics: Sendable, Hashable {
+        /// Traces held now.
+        public var traces = 0
+        /// Spans held now.
+        public var spans = 0
+        /// Bytes held now (estimated).
+        public var bytes = 0
+        /// Traces evicted to stay within the budget, and their spans.
+        public var evictedTraces: UInt64 = 0
+        public var evictedSpans: UInt64 = 0
+        /// Spans not kept because their trace already held ``Budget/spansPerTrace``.
+        public var droppedSpans: UInt64 = 0
+
+        /// Nothing held yet.
+        public init() {}
+    }
+
+    private struct Trace {
+        var spans: [TraceSpan] = []
+        /// Where each span id sits in `spans` (the first span received with that id).
+        var index: [UInt64: Int] = [:]
+        var bytes = 0
+        var dropped = 0
+        /// Whether an error belongs to it: its changes are posted to the UI.
+        var watched = false
+    }
+
+    /// The budget in force.
+    public let budget: Budget
+    /// What the store did so far.
+    public private(set) var statistics = Statistics()
+    private var traces: [String: Trace] = [:]
+    /// Trace ids in order of their first span's arrival (a trace evicted and received again joins at the end).
+    private var order: Deque<String> = []
+    /// Traces an error named before any of their spans came, oldest first.
+    private var pendingWatches: OrderedSet<String> = []
+
+    /// Spans listed at most in one snapshot: every failing span and its ancestors first, then the rest in order.
+    public static let snapshotLimit = 400
+
+    /// An empty store.
+    public init(budget: Budget = Budget()) {
+        self.budget = budget
+    }
+
+    /// What one insertion changed for the traces an error belongs to.
+    public struct Change: Sendable, Hashable {
+        /// The inserted trace, when it is watched and still held.
+        public var changedWatched: String?
+        /// The last snapshots of watched traces evicted to make room.
+        public var evictedWatched: [TraceSnapshot] = []
+    }
+
+    /// Adds `spans` of `traceID`; evicts the oldest traces while over the budget.
+    public mutating func insert(_ spans: [TraceSpan], into traceID: String) -> Change {
+        var change = Change()
+        guard !spans.isEmpty else { return change }
+        if traces[traceID] == nil {
+            // An error that named the trace before its first span came watches it from the start.
+            traces[traceID] = Trace(watched: pendingWatches.remove(traceID) != nil)
+            order.append(traceID)
+            statistics.traces += 1
+        }
+        let watched = traces[traceID]!.watched
+        // In place: the trace's arrays are uniquely referenced while they grow.
+        var trace = traces.removeValue(forKey: traceID)!
+        for span in spans {
+            guard trace.spans.count < budget.spansPerTrace else {
+                trace.dropped += 1
+                statistics.droppedSpans += 1
+                continue
+            }
+            if trace.index[span.spanID] == nil { trace.index[span.spanID] = trace.spans.count }
+            trace.spans.append(span)
+            let bytes = Self.bytes(of: span)
+            trace.bytes += bytes
+            statistics.bytes += bytes
+            statistics.spans += 1
+        }
+        traces[traceID] = trace
+        change.evictedWatched = evictOverBudget()
+        if watched, traces[traceID] != nil { change.changedWatched = traceID }
+        return change
+    }
+
+    /// Marks `traceID` as one an error belongs to: its changes are posted from now on, and from its first span
+    /// when none came yet (at most ``pendingWatchLimit`` such traces are remembered, the oldest forgotten first).
+    /// Returns whether it holds spans.
+    public mutating func watch(_ traceID: String) -> Bool {
+        guard traces[traceID] != nil else {
+            pendingWatches.append(traceID)
+            if pendingWatches.count > Self.pendingWatchLimit { pendingWatches.removeFirst() }
+            return false
+        }
+        traces[traceID]!.watched = true
+        return true
+    }
+
+    /// Whether `traceID` is watched (or will be, from its first span).
+    public func isWatched(_ traceID: String) -> Bool {
+        traces[traceID]?.watched ?? pendingWatches.contains(traceID)
+    }
+
+    /// Traces named by errors before any of their spans came, remembered at most.
+    public static let pendingWatchLimit = 1_024
+
+    /// The spans of `traceID` to show, or `nil` when the store holds none of it.
+    public func snapshot(of traceID: String, evicted: Bool = false) -> TraceSnapshot? {
+        traces[traceID].map { Self.snapshot(traceID, $0, evicted: evicted) }
+    }
+
+    /// Evicts oldest traces while over the budget; returns the watched ones evicted.
+    private mutating func evictOverBudget() -> [TraceSnapshot] {
+        var evicted: [TraceSnapshot] = []
+        while statistics.spans > budget.spans || statistics.bytes > budget.bytes, let oldest = order.popFirst() {
+            guard let trace = traces.removeValue(forKey: oldest) else { continue }
+            if trace.watched { evicted.append(Self.snapshot(oldest, trace, evicted: true)) }
+            statistics.traces -= 1
+            statistics.spans -= trace.spans.count
+            statistics.bytes -= trace.bytes
+            statistics.evictedTraces += 1
+            statistics.evictedSpans += UInt64(trace.spans.count)
+        }
+        return evicted
+    }
+
+    private static func snapshot(_ traceID: String, _ trace: Trace, evicted: Bool) -> TraceSnapshot {
+        TraceSnapshot(
+            traceID: traceID, spans: selection(trace), storedSpans: trace.spans.count, droppedSpans: trace.dropped,
+            evicted: evicted)
+    }
+
+    /// Up to ``snapshotLimit`` spans: the failing ones and their ancestors (walked with a bound, so a cycle ends),
+    /// then the others, in the order received.
+    private static func selection(_ trace: Trace) -> [TraceSpan] {
+        guard trace.spans.count > snapshotLimit else { return trace.spans }
+        var chosen = Set<Int>()
+        for (position, span) in trace.spans.enumerated() where span.failed {
+            guard chosen.count < snapshotLimit / 2 else { break }
+            var current: Int? = position
+            var hops = 0
+            while let index = current, hops < 64, chosen.insert(index).inserted {
+                hops += 1
+                current = trace.spans[index].parentSpanID.flatMap { trace.index[$0] }
+            }
+        }
+        for position in trace.spans.indices where chosen.count < snapshotLimit { chosen.insert(position) }
+        return chosen.sorted().map { trace.spans[$0] }
+    }
+
+    /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays and index.
+    static func bytes(of span: TraceSpan) -> Int {
+        MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
+            + (span.statusMessage?.utf8.count ?? 0)
+    }
+}

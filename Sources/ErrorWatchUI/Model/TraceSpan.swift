@@ -1,0 +1,78 @@
+import Foundation
+
+/// One span of a trace as the detail view's **Trace** section draws it: where it sits in the tree, what it was,
+/// how long it took and how it ended. Times are the producer's nanoseconds since 1970, 0 when it sent none.
+public struct TraceSpan: Sendable, Hashable {
+    /// What side of a call the span is.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case unspecified
+        case `internal`
+        case server
+        case client
+        case producer
+        case consumer
+    }
+
+    /// How the span ended.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case unset
+        case ok
+        case error
+    }
+
+    /// The span's id.
+    public var spanID: UInt64
+    /// Its parent's id; `nil` for a root. It may name a span never received, or the span itself.
+    public var parentSpanID: UInt64?
+    /// Its name, as sent.
+    public var name: String
+    /// Its kind.
+    public var kind: Kind
+    /// The producing service.
+    public var service: String?
+    /// Start and end, in nanoseconds since 1970; 0 when not sent.
+    public var startUnixNano: UInt64
+    public var endUnixNano: UInt64
+    /// Its status.
+    public var status: Status
+    /// The status description, if any.
+    public var statusMessage: String?
+    /// Errors counted from it (its exceptions, or its error status).
+    public var errors: Int
+
+    /// A span from its parts.
+    public init(
+        spanID: UInt64, parentSpanID: UInt64? = nil, name: String, kind: Kind = .internal, service: String? = nil,
+        startUnixNano: UInt64 = 0, endUnixNano: UInt64 = 0, status: Status = .unset, statusMessage: String? = nil,
+        errors: Int = 0
+    ) {
+        self.spanID = spanID
+        self.parentSpanID = parentSpanID
+        self.name = name
+        self.kind = kind
+        self.service = service
+        self.startUnixNano = startUnixNano
+        self.endUnixNano = endUnixNano
+        self.status = status
+        self.statusMessage = statusMessage
+        self.errors = errors
+    }
+
+    /// Nanoseconds from start to end; `nil` when either is missing or the end is before the start.
+    public var durationNanos: UInt64? {
+        guard startUnixNano != 0, endUnixNano != 0, endUnixNano >= startUnixNano else { return nil }
+        return endUnixNano - startUnixNano
+    }
+
+    /// Whether the span failed: an error status, or errors counted from it.
+    public var failed: Bool { status == .error || errors > 0 }
+
+    /// The id as 16 lower-case hex digits.
+    public var hexID: String { Self.hex(spanID) }
+
+    /// A span id as 16 lower-case hex digits.
+    public static func hex(_ id: UInt64) -> String {
+        let digits = String(id, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,79 @@
+/// The spans of a trace arranged as a tree for drawing: each root, then its children depth first, children in order
+/// of their start. Never hangs and never drops a span: a span whose parent was not received, or is itself, is a
+/// root with a note; spans that only reach each other through a cycle of parents are drawn as roots of what they
+/// hold, noted, once each.
+enum TraceTree {
+    /// One row: a span, its depth, and why it is a root when it should not be.
+    struct Row: Equatable {
+        var span: TraceSpan
+        var depth: Int
+        var note: String?
+    }
+
+    /// The trace's time: its earliest known start and how long until its latest known end.
+    struct Extent: Equatable {
+        var start: UInt64
+        var nanos: UInt64
+    }
+
+    /// The earliest start and latest end among spans whose times are known; `nil` when none are.
+    static func extent(of spans: [TraceSpan]) -> Extent? {
+        var start = UInt64.max
+        var end: UInt64 = 0
+        for span in spans where span.durationNanos != nil {
+            start = min(start, span.startUnixNano)
+            end = max(end, span.endUnixNano)
+        }
+        guard end >= start, start != .max else { return nil }
+        return Extent(start: start, nanos: end - start)
+    }
+
+    /// Every span of `spans` once, as rows of the tree.
+    static func rows(of spans: [TraceSpan]) -> [Row] {
+        var positions: [UInt64: Int] = [:]
+        for (position, span) in spans.enumerated() where positions[span.spanID] == nil {
+            positions[span.spanID] = position
+        }
+        var children: [Int: [Int]] = [:]
+        var roots: [(Int, String?)] = []
+        for (position, span) in spans.enumerated() {
+            guard let parent = span.parentSpanID else {
+                roots.append((position, nil))
+                continue
+            }
+            if parent == span.spanID {
+                roots.append((position, "its parent is itself"))
+            } else if let parentPosition = positions[parent] {
+                children[parentPosition, default: []].append(position)
+            } else {
+                roots.append((position, "parent \(TraceSpan.hex(parent)) not received"))
+            }
+        }
+        let byStart: (Int, Int) -> Bool = { a, b in
+            (spans[a].startUnixNano, a) < (spans[b].startUnixNano, b)
+        }
+        for key in children.keys { children[key]!.sort(by: byStart) }
+        roots.sort { byStart($0.0, $1.0) }
+        var visited = [Bool](repeating: false, count: spans.count)
+        var rows: [Row] = []
+        rows.reserveCapacity(spans.count)
+        // Depth first without recursion, so a chain of 100,000 spans costs no stack.
+        func walk(from root: Int, note: String?) {
+            var stack: [(Int, Int)] = [(root, 0)]
+            while let (position, depth) = stack.popLast() {
+                guard !visited[position] else { continue }
+                visited[position] = true
+                rows.append(Row(span: spans[position], depth: depth, note: depth == 0 ? note : nil))
+                for child in (children[position] ?? []).reversed() where !visited[child] {
+                    stack.append((child, depth + 1))
+                }
+            }
+        }
+        for (position, note) in roots { walk(from: position, note: note) }
+        // What is left hangs off a cycle of parents: drawn from its earliest-starting span, once.
+        for position in spans.indices.sorted(by: byStart) where !visited[position] {
+            walk(from: position, note: "in a cycle of parents")
+        }
+        return rows
+    }
+}
