@@ -74,14 +74,17 @@ extension LoadCommand {
                                 answer = .failed(code: "TRANSPORT", message: "\(error)", retryAfter: nil)
                             }
                             let took = ContinuousClock.now - sent
-                            counters.latencies.withLock { $0.append(UInt32(clamping: took / .microseconds(1))) }
+                            let micros = UInt32(clamping: Int64((took / .microseconds(1)).rounded()))
+                            counters.latencies.withLock { $0.append(micros) }
                             switch answer {
                             case .ok(let response):
                                 counters.answered200.add(1, ordering: .relaxed)
-                                let rejected = UInt64(max(0, OTLPLogsRequestBody.rejectedLogRecords(inResponse: response) ?? 0))
+                                let answered = OTLPLogsRequestBody.rejectedLogRecords(inResponse: response) ?? 0
+                                let rejected = UInt64(max(0, answered))
                                 counters.accepted.add(records - min(records, rejected), ordering: .relaxed)
                                 counters.partiallyRejected.add(rejected, ordering: .relaxed)
-                            case .failed(let code, _, let retry) where code == "UNAVAILABLE" || code == "RESOURCE_EXHAUSTED":
+                            case .failed(let code, _, let retry)
+                            where code == "UNAVAILABLE" || code == "RESOURCE_EXHAUSTED":
                                 counters.answeredRefused.add(1, ordering: .relaxed)
                                 counters.refused.add(records, ordering: .relaxed)
                                 if let retry { resumeAt = ContinuousClock.now + retry }

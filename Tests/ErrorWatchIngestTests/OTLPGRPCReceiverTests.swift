@@ -67,7 +67,7 @@ struct OTLPGRPCReceiverTests {
     @Test func theGeneratedClientExportsLogs() async throws {
         let (receiver, probe, port) = try await Self.start()
         let transport = try HTTP2ClientTransport.Posix(
-            target: .ipv4(host: "127.0.0.1", port: port), transportSecurity: .plaintext)
+            target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
         let client = GRPCClient(transport: transport)
         let running = Task { try await client.runConnections() }
         let logs = OTLPProtoLogsService.Client(wrapping: client)
@@ -177,7 +177,7 @@ struct OTLPGRPCReceiverTests {
         let (receiver, probe, port) = try await Self.start(limits: OTLPReceiver.Limits(requestTimeout: .seconds(120)))
         let release = Gate()
         let transport = try HTTP2ClientTransport.Posix(
-            target: .ipv4(host: "127.0.0.1", port: port), transportSecurity: .plaintext)
+            target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
         let staller = GRPCClient(transport: transport)
         let stalling = Task { try await staller.runConnections() }
         let stalled = Task {
@@ -224,7 +224,7 @@ struct OTLPGRPCReceiverTests {
         let (receiver, probe, port) = try await Self.start(limits: limits)
         let release = Gate()
         let transport = try HTTP2ClientTransport.Posix(
-            target: .ipv4(host: "127.0.0.1", port: port), transportSecurity: .plaintext)
+            target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
         let client = GRPCClient(transport: transport)
         let running = Task { try await client.runConnections() }
         let request = StreamingClientRequest<[UInt8]>(producer: { _ in await release.wait() })

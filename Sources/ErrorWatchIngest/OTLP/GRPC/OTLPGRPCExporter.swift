@@ -42,7 +42,7 @@ package final class OTLPGRPCExporter: Sendable {
     /// A client of `host`:`port`; nothing connects until ``run()`` and the first call.
     package init(host: String, port: Int, gzip: Bool = true) throws {
         let transport = try HTTP2ClientTransport.Posix(
-            target: host.contains(":") ? .ipv6(host: host, port: port) : .ipv4(host: host, port: port),
+            target: host.contains(":") ? .ipv6(address: host, port: port) : .ipv4(address: host, port: port),
             transportSecurity: .plaintext,
             config: .defaults { config in
                 config.compression.enabledAlgorithms = [.gzip]

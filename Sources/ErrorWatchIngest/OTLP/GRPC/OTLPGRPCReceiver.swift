@@ -93,12 +93,12 @@ public final class OTLPGRPCReceiver: Sendable {
     /// arrived within ``OTLPReceiver/Limits/requestTimeout`` (``OTLPReceiver/Statistics/timedOutRequests``).
     public var statistics: OTLPReceiver.Statistics {
         var statistics = OTLPReceiver.Statistics()
-        statistics.timedOutRequests = service.timedOutCalls.load(ordering: .relaxed)
+        statistics.timedOutRequests = service.timedOutCalls.current
         return statistics
     }
 
     /// Calls that opened their stream and have not sent their message yet (each is ended at the request deadline).
-    var callsAwaitingMessage: Int { Int(service.awaitingMessage.load(ordering: .relaxed)) }
+    var callsAwaitingMessage: Int { Int(service.awaitingMessage.current) }
 
     /// Starts listening; throws a ``ErrorWatchWire/WireTransportError/cannotListen(endpoint:reason:)`` when the
     /// address cannot be bound (a port in use, a name that does not resolve).

@@ -32,7 +32,7 @@ struct OTLPGRPCService: RegistrableRPCService {
 
         func increment() { value.add(1, ordering: .relaxed) }
         func decrement() { value.subtract(1, ordering: .relaxed) }
-        func load(ordering: AtomicLoadOrdering) -> UInt64 { value.load(ordering: ordering) }
+        var current: UInt64 { value.load(ordering: .relaxed) }
     }
 
     func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
@@ -109,7 +109,8 @@ struct OTLPGRPCService: RegistrableRPCService {
     /// Counts a call that failed before its message could be handled against its client's row.
     private func record(failure error: RPCError, peer: (address: String, host: String)) {
         let response = OTLPExchange.status(.badRequest, error.message)
-        let outcome = OTLPExchange.Outcome(response: response, problem: error.message, answerName: Self.name(error.code))
+        let outcome = OTLPExchange.Outcome(
+            response: response, problem: error.message, answerName: Self.name(error.code))
         registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
     }
 
