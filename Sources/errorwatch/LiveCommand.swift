@@ -32,8 +32,9 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, or OpenTelemetry logs and "
-                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT. Repeatable.",
+            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, OpenTelemetry logs and "
+                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT, or Sentry SDKs on "
+                + "sentry:PORT (loopback) or sentry:HOST:PORT. Repeatable.",
             valueName: "endpoint"))
     var listen: [String] = []
 
@@ -93,6 +94,13 @@ struct LiveCommand: ParsableCommand {
         transform: parseByteCount)
     var otlpBodyBudget = 64 * 1024 * 1024
 
+    @Option(
+        name: .customLong("sentry-key"),
+        help: ArgumentHelp(
+            "The sentry_key Sentry SDKs must send to a sentry: endpoint (default: any key); a wrong one is answered 401.",
+            valueName: "key"))
+    var sentryKey: String?
+
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
 
@@ -129,6 +137,8 @@ struct LiveCommand: ParsableCommand {
             do {
                 if OTLPEndpoint.matches(text) {
                     _ = try OTLPEndpoint(parsing: text)
+                } else if SentryEndpoint.matches(text) {
+                    _ = try SentryEndpoint(parsing: text)
                 } else {
                     _ = try Endpoint(parsing: text)
                 }
@@ -152,9 +162,12 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         let launched = ContinuousClock.now
-        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
+        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) && !SentryEndpoint.matches($0) }.map {
+            try Endpoint(parsing: $0)
+        }
         let otlp = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
-        let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
+        let sentry = try listen.filter(SentryEndpoint.matches).map { try SentryEndpoint(parsing: $0) }
+        let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
@@ -164,7 +177,7 @@ struct LiveCommand: ParsableCommand {
         let external = ExternalSources(
             listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
             otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration,
-            otlpLimits: otlpLimits)
+            otlpLimits: otlpLimits, sentry: sentry, sentryKey: sentryKey)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)

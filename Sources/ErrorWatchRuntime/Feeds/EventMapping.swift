@@ -21,6 +21,7 @@ extension DashboardEvent {
             fingerprint: classification.fingerprint, service: remote?.serviceName, from: remote?.receivedFrom,
             stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
             pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt)
+        report = remote?.report
     }
 
     /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,

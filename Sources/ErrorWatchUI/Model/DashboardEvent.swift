@@ -58,6 +58,8 @@ public struct DashboardEvent: Sendable, Hashable {
     /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
     /// compact location and turned into text only when a detail view shows it.
     public var location: CodeLocation?
+    /// What an error reporter SDK (Sentry) sent beyond the common fields, shown by the detail view; `nil` otherwise.
+    public var report: ExceptionReport?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(

@@ -49,6 +49,9 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var receivedFrom: String?
     /// When a receiver read the line; set by the receiver, `nil` until then.
     public var receivedAt: Date?
+    /// What an error reporter SDK sent beyond the wire members (exception chain, frames with source lines and
+    /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
+    public var report: ExceptionReport?
 
     /// Creates a remote error from its parts.
     public init(
