@@ -94,11 +94,12 @@ enum SentryEventMapper {
         if primary != nil, let logMessage { about.append(.init("message", logMessage)) }
         report.about = about
         let trace = (payload["contexts"] as? [String: Any])?["trace"] as? [String: Any]
-        return SentryMappedEvent(
-            event: event, report: report, fingerprint: fingerprint(payload, report: report, message: logMessage),
-            release: SentryJSON.text(payload["release"], limit: 200),
-            environment: SentryJSON.text(payload["environment"], limit: 200),
-            traceID: SentryJSON.text(trace?["trace_id"], limit: 64), spanID: SentryJSON.text(trace?["span_id"], limit: 32))
+        event.fingerprint = fingerprint(payload, report: report, message: logMessage)
+        event.serviceVersion = SentryJSON.text(payload["release"], limit: 200)
+        event.deploymentEnvironment = SentryJSON.text(payload["environment"], limit: 200)
+        event.traceID = SentryJSON.text(trace?["trace_id"], limit: 64)
+        event.spanID = SentryJSON.text(trace?["span_id"], limit: 32)
+        return SentryMappedEvent(event: event, report: report)
     }
 
     /// `exception.values` (or a bare list, as older SDKs send).
@@ -269,14 +270,12 @@ enum SentryEventMapper {
                 about: [("transaction", transaction), ("span.op", op), ("span.status", status)].compactMap { name, value in
                     value.map { ExceptionReport.Field(name, $0) }
                 }, cut: cut)
-            result.append(
-                SentryMappedEvent(
-                    event: event, report: report,
-                    fingerprint: "sentry:span|\(status)|\(op ?? "?")|\(transaction ?? "?")",
-                    release: SentryJSON.text(payload["release"], limit: 200),
-                    environment: SentryJSON.text(payload["environment"], limit: 200),
-                    traceID: SentryJSON.text(span["trace_id"], limit: 64) ?? traceID,
-                    spanID: SentryJSON.text(span["span_id"], limit: 32)))
+            event.fingerprint = "sentry:span|\(status)|\(op ?? "?")|\(transaction ?? "?")"
+            event.serviceVersion = SentryJSON.text(payload["release"], limit: 200)
+            event.deploymentEnvironment = SentryJSON.text(payload["environment"], limit: 200)
+            event.traceID = SentryJSON.text(span["trace_id"], limit: 64) ?? traceID
+            event.spanID = SentryJSON.text(span["span_id"], limit: 32)
+            result.append(SentryMappedEvent(event: event, report: report))
         }
         return result
     }
@@ -299,10 +298,10 @@ enum SentryEventMapper {
             }
             event.attributes = attributes
             event.source = attributes["sentry.origin"] ?? attributes["logger.name"]
-            return SentryMappedEvent(
-                event: event, report: nil, fingerprint: nil,
-                release: attributes["sentry.release"], environment: attributes["sentry.environment"],
-                traceID: SentryJSON.text(item["trace_id"], limit: 64), spanID: nil)
+            event.serviceVersion = attributes["sentry.release"]
+            event.deploymentEnvironment = attributes["sentry.environment"]
+            event.traceID = SentryJSON.text(item["trace_id"], limit: 64)
+            return SentryMappedEvent(event: event)
         }
     }
 }

@@ -169,7 +169,7 @@ struct SentryExchange: Sendable {
                 if eventID == nil { eventID = payload["event_id"] as? String }
                 let type = request.route == .store && payload["type"] as? String == "transaction" ? "transaction" : item.type
                 let mapped = SentryEventMapper.map(type: type, payload: payload, receivedAt: receivedAt)
-                let release = SentryJSON.text(payload["release"], limit: 200) ?? mapped.first?.release
+                let release = SentryJSON.text(payload["release"], limit: 200) ?? mapped.first?.event.serviceVersion
                 groups[group(release)].events += mapped
             case "attachment":
                 unattributed.attachments += 1

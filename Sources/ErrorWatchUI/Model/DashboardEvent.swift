@@ -58,6 +58,14 @@ public struct DashboardEvent: Sendable, Hashable {
     /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
     /// compact location and turned into text only when a detail view shows it.
     public var location: CodeLocation?
+    /// The trace the event belongs to (32 lowercase hex digits), if the producer said.
+    public var traceID: String?
+    /// The span the event belongs to (16 lowercase hex digits), if the producer said.
+    public var spanID: String?
+    /// The producer's version (`service.version`), as it wrote it, if it said.
+    public var serviceVersion: String?
+    /// Where the producer runs (`deployment.environment.name`), if it said.
+    public var environment: String?
     /// What an error reporter SDK (Sentry) sent beyond the common fields, shown by the detail view; `nil` otherwise.
     public var report: ExceptionReport?
 
@@ -68,8 +76,13 @@ public struct DashboardEvent: Sendable, Hashable {
         origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
         stackTrace: String? = nil, location: CodeLocation? = nil, pid: Int? = nil, host: String? = nil,
-        receivedAt: Date? = nil
+        receivedAt: Date? = nil, traceID: String? = nil, spanID: String? = nil, serviceVersion: String? = nil,
+        environment: String? = nil
     ) {
+        self.traceID = traceID
+        self.spanID = spanID
+        self.serviceVersion = serviceVersion
+        self.environment = environment
         self.pid = pid
         self.host = host
         self.receivedAt = receivedAt
