@@ -208,7 +208,7 @@ struct SentryExchange: Sendable {
 
     /// An error answer: `{"detail": message}`, as Sentry's own servers write them.
     static func answer(_ status: HTTPResponseStatus, _ message: String) -> HTTPIngestResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: ["detail": message])) ?? Data("{}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: ["detail": message], options: .withoutEscapingSlashes)) ?? Data("{}".utf8)
         return HTTPIngestResponse(status: status, contentType: "application/json", body: Array(data), message: message)
     }
 
