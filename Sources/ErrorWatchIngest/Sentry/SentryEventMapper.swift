@@ -24,6 +24,9 @@ enum SentryEventMapper {
         static let messageCharacters = 8_192
         static let spans = 1_000
         static let logs = 1_000
+        /// Characters of source lines and variables kept per report, from the failing frame outwards: a Logs pane
+        /// of thousands of such events stays within memory.
+        static let frameDetailCharacters = 64 * 1_024
     }
 
     /// The type of an event that carries a message and no exception (`capture_message`, `logger.error` without
@@ -54,6 +57,7 @@ enum SentryEventMapper {
         }
         // Sentry lists the chain oldest first; the detail shows the outermost (the last raised) first.
         report.exceptions = exceptions.reversed().map { exception($0, cut: &report.cut) }
+        spendFrameDetail(&report)
         let primary = report.exceptions.first
         let logMessage = message(payload)
         let level = SentryJSON.text(payload["level"], limit: 32)
@@ -124,6 +128,39 @@ enum SentryEventMapper {
         }
         result.frames = kept.compactMap { ($0 as? [String: Any]).map(frame) }
         return result
+    }
+
+    /// Keeps source lines and variables of the frames nearest the failure (the outermost exception's last frames
+    /// first) within ``Limits/frameDetailCharacters``; the frames beyond keep their place, not their detail.
+    static func spendFrameDetail(_ report: inout ExceptionReport) {
+        var left = Limits.frameDetailCharacters
+        var stripped = 0
+        for exception in report.exceptions.indices {
+            for index in report.exceptions[exception].frames.indices.reversed() {
+                var frame = report.exceptions[exception].frames[index]
+                let cost =
+                    frame.preContext.reduce(0) { $0 + $1.utf8.count } + (frame.contextLine?.utf8.count ?? 0)
+                    + frame.postContext.reduce(0) { $0 + $1.utf8.count }
+                    + frame.variables.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+                guard cost > left else {
+                    left -= cost
+                    continue
+                }
+                if !frame.variables.isEmpty || !frame.preContext.isEmpty || !frame.postContext.isEmpty {
+                    stripped += 1
+                }
+                frame.variables = []
+                frame.preContext = []
+                frame.postContext = []
+                left = max(0, left - (frame.contextLine?.utf8.count ?? 0))
+                report.exceptions[exception].frames[index] = frame
+            }
+        }
+        if stripped > 0 {
+            report.cut.append(
+                "source lines and variables: kept for the frames nearest the failure, within \(Limits.frameDetailCharacters) "
+                    + "characters; \(stripped) frames beyond show their place only")
+        }
     }
 
     static func frame(_ value: [String: Any]) -> ExceptionReport.Frame {
