@@ -21,8 +21,10 @@ struct SentryExchange: Sendable {
         var route: Route
         /// `gzip` or `deflate` (both inflated by zlib, which tells them apart), or `nil` for none.
         var encoding: String?
-        /// The SDK, from `X-Sentry-Auth`'s `sentry_client`, else the query's, else `User-Agent`.
+        /// The SDK, from `X-Sentry-Auth`'s `sentry_client`, else the query's.
         var client: String?
+        /// `User-Agent`: the client's name when neither the auth nor the envelope header names the SDK.
+        var userAgent: String?
         /// Whether the key is still to be checked against the envelope header's `dsn` (Spotlight sends none).
         var keyPending: Bool
     }
@@ -73,10 +75,8 @@ struct SentryExchange: Sendable {
             return .refused(Self.answer(.methodNotAllowed, "\(head.method.rawValue) \(path): only POST is served"))
         }
         let auth = Self.authFields(head.headers.first(name: "x-sentry-auth") ?? "")
-        let client =
-            auth["sentry_client"] ?? query["sentry_client"] ?? head.headers.first(name: "user-agent").map {
-                SentryJSON.cut($0, 100)
-            }
+        let client = auth["sentry_client"] ?? query["sentry_client"]
+        let userAgent = head.headers.first(name: "user-agent").map { SentryJSON.cut($0, 100) }
         var keyPending = false
         if let requiredKey {
             let sent = auth["sentry_key"] ?? query["sentry_key"]
@@ -103,7 +103,7 @@ struct SentryExchange: Sendable {
         return .accepted(
             Accepted(
                 route: route, encoding: ["gzip", "deflate"].contains(encoding) ? encoding : nil, client: client,
-                keyPending: keyPending))
+                userAgent: userAgent, keyPending: keyPending))
     }
 
     /// The 413 answer.
@@ -149,7 +149,10 @@ struct SentryExchange: Sendable {
         let receivedAt = now()
         var groups: [Group] = []
         var index: [String: Int] = [:]
-        func group(_ release: String?) -> Int {
+        func group(_ release: String?, _ sender: String? = nil) -> Int {
+            // The SDK as the request names it, else as the event does (Spotlight sends neither auth nor an sdk
+            // header), else the User-Agent.
+            let client = client ?? sender ?? request.userAgent
             let key = "\(client ?? "unknown client") \(release ?? "(no release)")"
             if let known = index[key] { return known }
             groups.append(Group(key: key, client: client, release: release))
@@ -170,7 +173,11 @@ struct SentryExchange: Sendable {
                 let type = request.route == .store && payload["type"] as? String == "transaction" ? "transaction" : item.type
                 let mapped = SentryEventMapper.map(type: type, payload: payload, receivedAt: receivedAt)
                 let release = SentryJSON.text(payload["release"], limit: 200) ?? mapped.first?.event.serviceVersion
-                groups[group(release)].events += mapped
+                var sender: String?
+                if let sdk = payload["sdk"] as? [String: Any], let name = SentryJSON.text(sdk["name"], limit: 100) {
+                    sender = SentryJSON.text(sdk["version"], limit: 100).map { "\(name)/\($0)" } ?? name
+                }
+                groups[group(release, sender)].events += mapped
             case "attachment":
                 unattributed.attachments += 1
             default:
