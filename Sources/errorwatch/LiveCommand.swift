@@ -133,6 +133,12 @@ struct LiveCommand: ParsableCommand {
         guard stormRate >= 100, stormRate <= 10_000_000 else {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
+        if let sentryKey, sentryKey.isEmpty || sentryKey.contains(where: { $0 == "," || $0.isWhitespace }) {
+            throw ValidationError("--sentry-key must be a non-empty key without spaces or commas")
+        }
+        if sentryKey != nil, !listen.contains(where: SentryEndpoint.matches) {
+            throw ValidationError("--sentry-key needs a --listen sentry:PORT endpoint")
+        }
         for text in listen {
             do {
                 if OTLPEndpoint.matches(text) {
