@@ -36,6 +36,8 @@ let package = Package(
         .executableTarget(name: "FuzzLineReader", dependencies: ingestAndSupport),
         // OTLP/HTTP bodies: `OTLPRequestDecoder` (gzip, protobuf, OTLP/JSON, the mappers).
         .executableTarget(name: "FuzzOTLP", dependencies: ingestAndSupport),
+        // Sentry requests: `SentryRequestDecoder` (gzip, the envelope reader, the event, transaction and log mappers).
+        .executableTarget(name: "FuzzSentry", dependencies: ingestAndSupport),
     ],
     swiftLanguageModes: [.v6]
 )

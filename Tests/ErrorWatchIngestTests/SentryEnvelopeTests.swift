@@ -99,3 +99,25 @@ struct SentryEnvelopeTests {
         #expect(SentryJSON.object(payload[...]) == nil)
     }
 }
+
+/// The fuzz target's seed corpus decodes as the target expects: each seed is a whole request that yields events.
+struct SentryFuzzSeedTests {
+    static func seeds() throws -> [String] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/FuzzSentry")
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted().map { url.appendingPathComponent($0).path }
+    }
+
+    @Test(arguments: try SentryFuzzSeedTests.seeds())
+    func aSeedDecodesIntoEvents(_ path: String) throws {
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let selector = try #require(data.first)
+        let paths = ["/api/1/envelope/", "/api/1/store/", "/stream", "/api/1/envelope/"]
+        let answer = SentryRequestDecoder().decode(
+            path: paths[Int(selector & 3)], headers: selector & 4 == 0 ? [] : [("Content-Encoding", "gzip")],
+            body: Array(data.dropFirst()))
+        #expect(answer.status == 200, "\(answer.problem ?? "")")
+        #expect(!answer.events.isEmpty)
+        #expect(answer.problem == nil)
+    }
+}
