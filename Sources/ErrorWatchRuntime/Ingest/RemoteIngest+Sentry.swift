@@ -2,6 +2,7 @@ import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
+import Synchronization
 
 extension RemoteIngest {
     /// A Sentry receiver on `endpoint` that feeds this ingest: each accepted envelope's events are ingested (from
@@ -11,17 +12,23 @@ extension RemoteIngest {
         endpoint: SentryEndpoint, requiredKey: String? = nil,
         limits: HTTPReceiverLimits = HTTPReceiverLimits(maximumBodyBytes: 20 * 1024 * 1024)
     ) -> SentryReceiver {
-        SentryReceiver(
+        // Rows and "from" name the endpoint bound (port 0 becomes the port chosen), known once it is started.
+        let link = SentryReceiverLink()
+        let bound: @Sendable () -> SentryEndpoint = { link.receiver?.localEndpoint ?? endpoint }
+        let receiver = SentryReceiver(
             endpoint: endpoint, requiredKey: requiredKey, limits: limits, hasRoom: { [self] in hasRoom(for: $0) },
             onStatus: { [self] changed, forgotten in
+                let receiver = bound()
                 update(
-                    changed.map { SourceStatus($0, receiver: endpoint) },
-                    forgetting: forgotten.map { SourceStatus.sentryID(key: $0, receiver: endpoint) })
+                    changed.map { SourceStatus($0, receiver: receiver) },
+                    forgetting: forgotten.map { SourceStatus.sentryID(key: $0, receiver: receiver) })
             },
             onEvents: { [self] client, events in
-                let from = "sentry \(client.key) on \(endpoint)"
+                let from = "sentry \(client.key) on \(bound())"
                 for mapped in events { ingest(mapped, from: from) }
             })
+        link.receiver = receiver
+        return receiver
     }
 
     /// Ingests one event a Sentry item became, with its report.
@@ -40,5 +47,20 @@ extension RemoteIngest {
                 receiver: "\(receiver.localEndpoint ?? receiver.endpoint)", statistics, limits: receiver.limits,
                 kind: .sentry))
         return statistics
+    }
+}
+
+/// A weak link from a receiver's callbacks back to the receiver, so they can name the endpoint it bound without the
+/// receiver keeping itself alive.
+final class SentryReceiverLink: Sendable {
+    private struct Weak {
+        weak var receiver: SentryReceiver?
+    }
+
+    private let link = Mutex(Weak())
+
+    var receiver: SentryReceiver? {
+        get { link.withLock { $0.receiver } }
+        set { link.withLock { $0.receiver = newValue } }
     }
 }
