@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Writes the seed corpus, Fuzz/Corpus/<target>/, from the repository's own examples: the wire lines of
 # docs/wire-format.md and the foreign-producer fixture, the log shapes of docs/formats.md, the themes of Themes/,
-# OTLP bodies (OTLP/JSON as in the receiver's tests, protobuf encoded from text by protoc with Protos/), and edge
+# OTLP bodies (OTLP/JSON as in the receiver's tests, Sentry envelopes as the Python SDK writes them, protobuf encoded from text by protoc with Protos/), and edge
 # cases. Run it again after a format changes; the files are committed. Needs protoc for the protobuf seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Fuzz/Corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces}
+mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces,FuzzSentry}
 
 # seed TARGET NAME: standard input into Corpus/TARGET/NAME.
 seed() { cat >"$corpus/$1/$2"; }
@@ -175,5 +175,20 @@ resource_spans {
 TEXT
 } | seed FuzzOTLPTraces traces.pb
 { printf '\x04'; tail -c +2 "$corpus/FuzzOTLPTraces/traces.pb" | gzip -9n; } | seed FuzzOTLPTraces traces.pb.gz
+# --- Sentry (FuzzSentry): a first byte picks the envelope (0, 3), store (1) or stream (2) endpoint, gzip (bit 2).
+sentry_event='{"event_id":"82db82e17ecd4b24911d62035e5731a6","timestamp":"2026-11-25T18:14:19.820000Z","level":"error","platform":"python","release":"shop@1.4.2","environment":"staging","exception":{"values":[{"type":"InventoryError","value":"shelf is empty","mechanism":{"type":"threading","handled":false},"stacktrace":{"frames":[{"function":"restock","module":"shop","filename":"shop.py","lineno":33,"in_app":true,"pre_context":["def restock(run):"],"context_line":"    raise InventoryError(shelf)","post_context":[""],"vars":{"shelf":"'"'"'north'"'"'"}}]}}]},"tags":{"run":"a1"},"contexts":{"trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607"}},"breadcrumbs":{"values":[{"timestamp":1795000000.5,"category":"auth","message":"signed in","data":{"user":"ada"}}]},"fingerprint":["{{ default }}"]}'
+sentry_transaction='{"type":"transaction","transaction":"checkout","contexts":{"trace":{"trace_id":"a4a8df4141a14af9b93407bb7f4ce3e9","span_id":"830dd69515c89dfa","status":"ok"}},"spans":[{"op":"db.query","description":"SELECT","status":"internal_error","span_id":"1111111111111111"}]}'
+sentry_log='{"items":[{"timestamp":1795000002,"level":"warn","body":"disk low","attributes":{"free":{"value":3,"type":"integer"}}}]}'
+envelope() {
+    printf '%s\n' '{"event_id":"82db82e17ecd4b24911d62035e5731a6","sdk":{"name":"sentry.python","version":"2.75.0"}}'
+    printf '{"type":"event","length":%d}\n%s\n' "${#sentry_event}" "$sentry_event"
+    printf '{"type":"transaction"}\n%s\n' "$sentry_transaction"
+    printf '{"type":"log","length":%d}\n%s\n' "${#sentry_log}" "$sentry_log"
+    printf '{"type":"attachment","length":4}\nDATA\n{"type":"client_report"}\n{}\n'
+}
+{ printf '\x00'; envelope; } | seed FuzzSentry envelope
+{ printf '\x04'; envelope | gzip -9n; } | seed FuzzSentry envelope.gz
+{ printf '\x01'; printf '%s' "$sentry_event"; } | seed FuzzSentry store.json
+{ printf '\x02'; envelope; } | seed FuzzSentry stream
 
 find "$corpus" -type f | wc -l | xargs echo "seed files:"

@@ -32,9 +32,10 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, or OpenTelemetry logs and "
-                + "metrics over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT, or over OTLP/gRPC on "
-                + "otlp-grpc:PORT (loopback) or otlp-grpc:HOST:PORT. Repeatable.",
+            "Accept NDJSON producers on unix:PATH, tcp:PORT (loopback) or tcp:HOST:PORT, OpenTelemetry logs, "
+                + "metrics and traces over OTLP/HTTP on otlp:PORT (loopback) or otlp:HOST:PORT or over OTLP/gRPC on "
+                + "otlp-grpc:PORT (loopback) or otlp-grpc:HOST:PORT, or Sentry SDKs on sentry:PORT (loopback) or "
+                + "sentry:HOST:PORT. Repeatable.",
             valueName: "endpoint"))
     var listen: [String] = []
 
@@ -117,6 +118,13 @@ struct LiveCommand: ParsableCommand {
         transform: parseByteCount)
     var traceBudgetBytes = TraceStore.Budget().bytes
 
+    @Option(
+        name: .customLong("sentry-key"),
+        help: ArgumentHelp(
+            "The sentry_key Sentry SDKs must send to a sentry: endpoint (default: any key); a wrong one is answered 401.",
+            valueName: "key"))
+    var sentryKey: String?
+
     @Option(name: .long, help: ArgumentHelp("Write every event shown to an NDJSON recording.", valueName: "file"))
     var record: String?
 
@@ -153,10 +161,18 @@ struct LiveCommand: ParsableCommand {
         guard stormRate >= 100, stormRate <= 10_000_000 else {
             throw ValidationError("--storm-rate must be 100…10000000")
         }
+        if let sentryKey, sentryKey.isEmpty || sentryKey.contains(where: { $0 == "," || $0.isWhitespace }) {
+            throw ValidationError("--sentry-key must be a non-empty key without spaces or commas")
+        }
+        if sentryKey != nil, !listen.contains(where: SentryEndpoint.matches) {
+            throw ValidationError("--sentry-key needs a --listen sentry:PORT endpoint")
+        }
         for text in listen {
             do {
                 if OTLPEndpoint.matches(text) {
                     _ = try OTLPEndpoint(parsing: text)
+                } else if SentryEndpoint.matches(text) {
+                    _ = try SentryEndpoint(parsing: text)
                 } else {
                     _ = try Endpoint(parsing: text)
                 }
@@ -192,9 +208,13 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         let launched = ContinuousClock.now
-        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
+        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) && !SentryEndpoint.matches($0) }.map {
+            try Endpoint(parsing: $0)
+        }
         let otlp = try otlpEndpoints
-        let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
+        let sentry = try listen.filter(SentryEndpoint.matches).map { try SentryEndpoint(parsing: $0) }
+        let watchesOthers =
+            !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(
             clock: ErasedClock(ContinuousClock()), startDate: Date(),
             traceBudget: TraceStore.Budget(spans: traceBudget, bytes: traceBudgetBytes))
@@ -206,7 +226,7 @@ struct LiveCommand: ParsableCommand {
         let external = ExternalSources(
             listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
             otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration,
-            otlpLimits: otlpLimits)
+            otlpLimits: otlpLimits, sentry: sentry, sentryKey: sentryKey)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
             launched: launched)

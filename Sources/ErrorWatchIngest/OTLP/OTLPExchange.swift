@@ -4,7 +4,7 @@ import NIOHTTP1
 import SwiftProtobuf
 
 /// One OTLP/HTTP request's handling without the socket: route, content type and encoding, body limit, decoding,
-/// admission, mapping, and the answer the specification asks for. ``OTLPHTTPHandler`` feeds it; tests drive it
+/// admission, mapping, and the answer the specification asks for. ``IngestHTTPHandler`` feeds it; tests drive it
 /// directly too.
 struct OTLPExchange: Sendable {
     /// Which export service a path names.
@@ -23,15 +23,7 @@ struct OTLPExchange: Sendable {
     }
 
     /// An answer to send.
-    struct Response: Sendable, Equatable {
-        var status: HTTPResponseStatus
-        var contentType: String
-        var body: [UInt8]
-        /// Seconds, for `Retry-After` on 429 and 503.
-        var retryAfter: Int?
-        /// The error message of an error answer.
-        var message: String?
-    }
+    typealias Response = HTTPIngestResponse
 
     /// The head of a request, checked before its body arrives.
     struct Accepted: Sendable {

@@ -23,62 +23,11 @@ import Synchronization
 /// ```
 public final class OTLPReceiver: Sendable {
     /// Limits that protect the receiver, the dashboard and the other senders from one sender (docs/otlp.md,
-    /// "Limits").
-    public struct Limits: Sendable, Hashable {
-        /// The largest body accepted, both as sent and once inflated: 4 MiB by default. Above it: `413`.
-        public var maximumBodyBytes: Int
-        /// Connections open at once. When all are taken, a new connection evicts the one that has held an unfinished
-        /// request the longest (else the longest idle); it is closed only when every connection is decoding.
-        public var maximumConnections: Int
-        /// How long a request may take from its first byte (or the connection's opening) to its last, and its answer
-        /// to be read; then the connection is closed. A deadline, not a gap: trickling does not extend it, so it
-        /// asks for a minimum rate (4 MiB in 10 s by default).
-        public var requestTimeout: Duration
-        /// How long a kept-alive connection may wait for its next request.
-        public var idleTimeout: Duration
-        /// The `Retry-After` seconds of a `503`.
-        public var retryAfterSeconds: Int
-        /// Bytes of request bodies held at once across all connections: 64 MiB by default. A body that does not fit
-        /// now is answered `503` with `Retry-After`; one larger than the whole budget, `413`.
-        public var bodyBudgetBytes: Int
-        /// Bodies up to this size are decoded on the connection's event loop; larger ones on NIO's thread pool, so
-        /// a big request never holds a loop that other connections share.
-        public var inlineDecodeBytes: Int
-
-        /// Creates limits: 4 MiB bodies, 256 connections, 10 s per request, 120 s idle, retry after 1 s, 64 MiB of
-        /// bodies in flight, bodies over 64 KiB decoded off the event loop.
-        public init(
-            maximumBodyBytes: Int = 4 * 1024 * 1024, maximumConnections: Int = 256,
-            requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(120), retryAfterSeconds: Int = 1,
-            bodyBudgetBytes: Int = 64 * 1024 * 1024, inlineDecodeBytes: Int = 64 * 1024
-        ) {
-            self.maximumBodyBytes = maximumBodyBytes
-            self.maximumConnections = maximumConnections
-            self.requestTimeout = requestTimeout
-            self.idleTimeout = idleTimeout
-            self.retryAfterSeconds = retryAfterSeconds
-            self.bodyBudgetBytes = bodyBudgetBytes
-            self.inlineDecodeBytes = inlineDecodeBytes
-        }
-    }
+    /// "Limits"); the same for every HTTP receiver.
+    public typealias Limits = HTTPReceiverLimits
 
     /// What a receiver had to do to stay within its ``Limits``: shown in the receiver's row of the `Sources` pane.
-    public struct Statistics: Sendable, Hashable {
-        /// Connections closed to admit a new one when every slot was taken: the one that had held an unfinished
-        /// request the longest (else the longest idle).
-        public var evictedConnections: UInt64 = 0
-        /// New connections closed at once because every slot was busy decoding a request.
-        public var refusedConnections: UInt64 = 0
-        /// Connections closed because a request was not complete (or its answer not read) within
-        /// ``Limits/requestTimeout`` of its first byte.
-        public var timedOutRequests: UInt64 = 0
-        /// Requests refused because their body did not fit in ``Limits/bodyBudgetBytes`` (`503`, or `413` when the
-        /// body alone is larger than the budget).
-        public var overBodyBudget: UInt64 = 0
-
-        /// No budget met yet.
-        public init() {}
-    }
+    public typealias Statistics = HTTPReceiverStatistics
 
     private enum Phase {
         case idle
@@ -166,8 +115,9 @@ public final class OTLPReceiver: Sendable {
                 guard connections.admit(channel) else { return channel.close() }
                 channel.closeFuture.whenComplete { _ in connections.remove(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try OTLPHTTPHandler.configure(
-                        channel.pipeline.syncOperations, OTLPHTTPHandler(work: work, limits: limits))
+                    try IngestHTTPHandler.configure(
+                        channel.pipeline.syncOperations,
+                        IngestHTTPHandler(service: work, connections: work.connections, limits: limits))
                 }
             }
         let channel: any Channel

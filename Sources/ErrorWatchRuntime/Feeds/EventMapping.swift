@@ -22,6 +22,7 @@ extension DashboardEvent {
             stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
             pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt, traceID: remote?.traceID,
             spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment)
+        report = remote?.report
     }
 
     /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,

@@ -20,6 +20,7 @@ public final class ExternalSources: Sendable {
     private let format: LogFormat
     private let pipes = Mutex<[PipeFollower]>([])
     private let receivers: [any OTLPServer]
+    private let sentryReceivers: [SentryReceiver]
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// How often a tailed file is checked for new lines.
     public let tailInterval: Duration
@@ -31,11 +32,14 @@ public final class ExternalSources: Sendable {
     ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
     ///   - format: the shape of every line read (``LogFormat/auto``: per line).
     ///   - otlp: OTLP/HTTP and OTLP/gRPC endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
+    ///   - sentry: endpoints to receive Sentry SDKs' envelopes on (docs/sentry.md); `sentryKey`, when set, is the
+    ///     `sentry_key` they must send.
     public init(
         listen: [Endpoint], tail: [String], standardInput: Bool = false, format: LogFormat = .auto,
         otlp: [OTLPEndpoint] = [], ingest: RemoteIngest, clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
-        otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200)
+        otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200),
+        sentry: [SentryEndpoint] = [], sentryKey: String? = nil
     ) {
         var adjusted = configuration
         adjusted.format = format
@@ -70,6 +74,11 @@ public final class ExternalSources: Sendable {
             FileFollower(tailer: FileTailer(path: $0, from: .end, format: format), interval: tailInterval)
         }
         receivers = otlp.map { endpoint in ingest.makeOTLPServer(endpoint: endpoint, limits: otlpLimits) }
+        sentryReceivers = sentry.map { endpoint in
+            var limits = otlpLimits
+            limits.maximumBodyBytes = max(limits.maximumBodyBytes, 20 * 1024 * 1024)
+            return ingest.makeSentryReceiver(endpoint: endpoint, requiredKey: sentryKey, limits: limits)
+        }
     }
 
     private static func isFIFO(_ path: String) -> Bool {
@@ -107,6 +116,7 @@ public final class ExternalSources: Sendable {
         }
         var started: [FeedListener] = []
         var startedReceivers: [any OTLPServer] = []
+        var startedSentry: [SentryReceiver] = []
         do {
             for listener in listeners {
                 try await listener.start()
@@ -116,9 +126,14 @@ public final class ExternalSources: Sendable {
                 try await receiver.start()
                 startedReceivers.append(receiver)
             }
+            for receiver in sentryReceivers {
+                try await receiver.start()
+                startedSentry.append(receiver)
+            }
         } catch {
             for listener in started { await listener.shutdown() }
             for receiver in startedReceivers { await receiver.shutdown() }
+            for receiver in startedSentry { await receiver.shutdown() }
             throw error
         }
         // A crash signal ends the process without the shutdown below: the socket files go then too.
@@ -143,18 +158,22 @@ public final class ExternalSources: Sendable {
             }
             tasks.withLock { $0.append(refresh) }
         }
-        if !receivers.isEmpty {
+        if !receivers.isEmpty || !sentryReceivers.isEmpty {
             // A receiver's budgets row, when it had to evict or refuse: read once a second, not posted per event.
-            let (receivers, ingest) = (self.receivers, self.ingest)
+            let (receivers, sentryReceivers, ingest) = (self.receivers, self.sentryReceivers, self.ingest)
             let watch = Task {
                 var shown = receivers.map { _ in OTLPReceiver.Statistics() }
                 var shownTraces = TraceStore.Statistics()
+                var shownSentry = sentryReceivers.map { _ in HTTPReceiverStatistics() }
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: .seconds(1)) } catch { return }
                     for (index, receiver) in receivers.enumerated() {
                         shown[index] = ingest.publishStatistics(of: receiver, shown: shown[index])
                     }
                     shownTraces = ingest.publishTraceStatistics(shown: shownTraces)
+                    for (index, receiver) in sentryReceivers.enumerated() {
+                        shownSentry[index] = ingest.publishStatistics(of: receiver, shown: shownSentry[index])
+                    }
                 }
             }
             tasks.withLock { $0.append(watch) }
@@ -175,6 +194,9 @@ public final class ExternalSources: Sendable {
     /// The OTLP endpoints actually bound (port 0 becomes the port chosen).
     public var boundOTLPEndpoints: [OTLPEndpoint] { receivers.compactMap(\.localEndpoint) }
 
+    /// The Sentry endpoints actually bound (port 0 becomes the port chosen).
+    public var boundSentryEndpoints: [SentryEndpoint] { sentryReceivers.compactMap(\.localEndpoint) }
+
     /// Stops tailing, closes every connection and removes socket files.
     public func shutdown() async {
         let running = tasks.withLock { $0 }
@@ -185,6 +207,7 @@ public final class ExternalSources: Sendable {
         for path in socketPaths { CrashCleanup.forget(path) }
         for listener in listeners { await listener.shutdown() }
         for receiver in receivers { await receiver.shutdown() }
+        for receiver in sentryReceivers { await receiver.shutdown() }
     }
 }
 

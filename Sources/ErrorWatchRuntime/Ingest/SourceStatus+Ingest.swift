@@ -56,6 +56,12 @@ extension SourceStatus {
     /// The row of an OTLP receiver that had to evict, refuse or close connections, or refuse bodies, to stay within
     /// its limits.
     init(receiver endpoint: OTLPEndpoint, _ statistics: OTLPReceiver.Statistics, limits: OTLPReceiver.Limits) {
+        self.init(receiver: "\(endpoint)", statistics, limits: limits, kind: .otlp)
+    }
+
+    /// The row of an HTTP receiver (OTLP, Sentry) that had to evict, refuse or close connections, or refuse bodies,
+    /// to stay within its limits.
+    init(receiver endpoint: String, _ statistics: HTTPReceiverStatistics, limits: HTTPReceiverLimits, kind: Kind) {
         var parts: [String] = []
         func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
         if statistics.evictedConnections > 0 {
@@ -77,7 +83,7 @@ extension SourceStatus {
             parts.append("refused \(requests) over the body budget (\(limits.bodyBudgetBytes) bytes)")
         }
         self.init(
-            id: "receiver:\(endpoint)", kind: .otlp, name: "\(endpoint)", detail: "receiver budgets",
+            id: "receiver:\(endpoint)", kind: kind, name: endpoint, detail: "receiver budgets",
             state: parts.joined(separator: ", "), health: .degraded)
     }
 }

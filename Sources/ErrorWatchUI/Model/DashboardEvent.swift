@@ -66,6 +66,8 @@ public struct DashboardEvent: Sendable, Hashable {
     public var serviceVersion: String?
     /// Where the producer runs (`deployment.environment.name`), if it said.
     public var environment: String?
+    /// What an error reporter SDK (Sentry) sent beyond the common fields, shown by the detail view; `nil` otherwise.
+    public var report: ExceptionReport?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(

@@ -13,6 +13,8 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         case pipe
         /// An OpenTelemetry resource (service and instance) sending to an OTLP/HTTP receiver.
         case otlp
+        /// A Sentry SDK client (its `sentry_client` and release) sending to a Sentry receiver.
+        case sentry
         /// A listener or receiver itself: what it had to refuse, evict or cut off to stay within its budgets.
         /// Pinned at the top of the pane, so it is never scrolled out of sight by the producers it serves.
         case listener

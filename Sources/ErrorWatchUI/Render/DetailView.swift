@@ -185,6 +185,7 @@ public enum DetailView {
                 lines += wrap(safe, width: width).map { Line([($0, .muted)]) }
             }
         }
+        if let report = event.report { lines += reportLines(report, of: event, state: state, width: width) }
         if let handling = state.logs.handling(for: event.sequence) {
             section("Handling")
             lines += handlingLines(handling, state: state, width: width)

@@ -79,6 +79,8 @@ extension DashboardReducer {
             let occurrences = DetailView.occurrences(of: state.detail.target!, in: state)
             guard state.detail.occurrence < occurrences.count else { return false }
             push(.event(occurrences[state.detail.occurrence].sequence), state: &state)
+        case .character("f"), .character(","), .character("."):
+            return handleReportKey(key, state: &state)
         case .character("?"), .character("t"), .ctrl:
             return nil
         default:

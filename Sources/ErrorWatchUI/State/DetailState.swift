@@ -7,6 +7,10 @@ public struct DetailState: Sendable, Equatable {
     public internal(set) var scroll = 0
     /// In a group's detail view, the selected occurrence (0 is the newest).
     public internal(set) var occurrence = 0
+    /// In an event's detail with a reported stack trace, the selected frame among those shown (0 is the first).
+    public internal(set) var frame = 0
+    /// Whether library frames (not the app's own) are unfolded in a reported stack trace (`f`).
+    public internal(set) var showsLibraryFrames = false
 
     /// No detail view open.
     public init() {}
@@ -20,6 +24,8 @@ public struct DetailState: Sendable, Equatable {
         if stack.count > 8 { stack.removeFirst() }
         scroll = 0
         occurrence = 0
+        frame = 0
+        showsLibraryFrames = false
     }
 
     /// Closes the innermost detail view.
@@ -27,5 +33,7 @@ public struct DetailState: Sendable, Equatable {
         stack.removeLast()
         scroll = 0
         occurrence = 0
+        frame = 0
+        showsLibraryFrames = false
     }
 }

@@ -83,7 +83,7 @@ package enum RFC3339 {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }

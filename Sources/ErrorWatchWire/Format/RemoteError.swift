@@ -59,6 +59,9 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var environment: String?
     /// The producer's own grouping key (`fingerprint`), if it sent one: when set it is ``fingerprint``.
     public var producerFingerprint: String?
+    /// What an error reporter SDK sent beyond the wire members (exception chain, frames with source lines and
+    /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
+    public var report: ExceptionReport?
 
     /// Creates a remote error from its parts.
     public init(

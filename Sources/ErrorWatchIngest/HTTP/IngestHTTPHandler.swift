@@ -4,8 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Serves one OTLP/HTTP connection: NIO's HTTP/1.1 codec and pipelining handler in front, ``OTLPExchange`` for
-/// each request, ``OTLPRequestWork`` to decode it.
+/// Serves one connection of an HTTP receiver (OTLP/HTTP, Sentry envelopes): NIO's HTTP/1.1 codec and pipelining
+/// handler in front, the protocol's ``HTTPIngestService`` to check each request's head and decode its body.
 ///
 /// - **One request at a time.** NIO's `HTTPServerPipelineHandler` holds a pipelined request (and stops reading)
 ///   until the previous answer ends, and an answer is ended only once its bytes are flushed to the socket: a client
@@ -20,7 +20,7 @@ import NIOPosix
 ///   dropped, so the client sees the answer rather than a reset, and the connection is closed.
 ///
 /// The handler lives on its channel's event loop only; it is not `Sendable`.
-final class OTLPHTTPHandler: ChannelDuplexHandler {
+final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
@@ -29,16 +29,16 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
         /// Between requests; `started` once a byte of the next one arrived (or the connection opened).
         case waiting(started: Bool)
         /// Collecting an accepted request's body.
-        case reading(OTLPExchange.Accepted, ByteBuffer, keepAlive: Bool)
+        case reading(Service.Accepted, ByteBuffer, keepAlive: Bool)
         /// Reading off the body of a request already refused by its head; the answer goes out at its end.
-        case discarding(OTLPExchange.Response, keepAlive: Bool)
+        case discarding(HTTPIngestResponse, keepAlive: Bool)
         /// A complete request being decoded, or its answer not flushed yet.
         case answering
         /// Answered early (413, 503) or broken: dropping what still comes, closing at the end of the request.
         case draining
     }
 
-    private let work: OTLPRequestWork
+    private let work: Service
     private let connections: OTLPConnections
     private let limits: OTLPReceiver.Limits
     private var state = State.waiting(started: true)
@@ -49,15 +49,15 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     private var peer = "unknown"
     private var peerHost = "unknown"
 
-    init(work: OTLPRequestWork, limits: OTLPReceiver.Limits) {
-        self.work = work
-        self.connections = work.connections
+    init(service: Service, connections: OTLPConnections, limits: OTLPReceiver.Limits) {
+        self.work = service
+        self.connections = connections
         self.limits = limits
     }
 
     /// Adds the HTTP codec, the pipelining handler and `handler` to a new connection's pipeline.
-    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, _ handler: OTLPHTTPHandler) throws {
-        try pipeline.addHandler(OTLPByteWatch())
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, _ handler: IngestHTTPHandler) throws {
+        try pipeline.addHandler(IngestByteWatch())
         try pipeline.addHandler(HTTPResponseEncoder())
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
         try pipeline.addHandler(HTTPServerPipelineHandler())
@@ -82,7 +82,7 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is OTLPBytesArrived else { return context.fireUserInboundEventTriggered(event) }
+        guard event is IngestBytesArrived else { return context.fireUserInboundEventTriggered(event) }
         if case .waiting(started: false) = state { start(context) }
     }
 
@@ -113,22 +113,23 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if case .waiting(started: false) = state { start(context) }
-            switch work.exchange.check(head) {
+            switch work.check(head) {
             case .accepted(let accepted):
                 accept(context, head, accepted)
             case .refused(let response) where response.status == .payloadTooLarge:
-                record(OTLPExchange.Outcome(response: response, problem: "declared body over the limit"))
+                record(response, problem: "declared body over the limit")
                 answerEarly(context, response)
             case .refused(let response):
-                record(OTLPExchange.Outcome(response: response, problem: response.message))
+                record(response, problem: response.message)
                 state = .discarding(response, keepAlive: head.isKeepAlive)
             }
         case .body(var chunk):
             guard case .reading(let accepted, var buffer, let keepAlive) = state else { return }
             let needed = buffer.readableBytes + chunk.readableBytes
             guard needed <= limits.maximumBodyBytes else {
-                let response = work.exchange.tooLarge(accepted.format)
-                record(OTLPExchange.Outcome(response: response, problem: "body over the limit"))
+                let response = work.refusal(
+                    .payloadTooLarge, "the body is over the limit of \(limits.maximumBodyBytes) bytes", for: accepted)
+                record(response, problem: "body over the limit")
                 answerEarly(context, response)
                 return
             }
@@ -136,7 +137,7 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
                 // A chunked body grows its reservation by doubling, within the body limit and the budget.
                 let target = min(
                     max(needed, 2 * reserved), limits.maximumBodyBytes, max(needed, limits.bodyBudgetBytes))
-                guard budget(context, target - reserved, forBodyOf: needed, accepted.format) else { return }
+                guard budget(context, target - reserved, forBodyOf: needed, accepted) else { return }
                 reserved = target
             }
             state = .waiting(started: true)  // so the buffer is uniquely referenced while it grows
@@ -161,10 +162,10 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     }
 
     /// A request whose head was accepted: reserves its declared body, says `100 Continue` when asked.
-    private func accept(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, _ accepted: OTLPExchange.Accepted) {
+    private func accept(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, _ accepted: Service.Accepted) {
         let declared = max(head.headers.first(name: "content-length").flatMap(Int.init) ?? 0, 0)
         if declared > 0 {
-            guard budget(context, declared, forBodyOf: declared, accepted.format) else { return }
+            guard budget(context, declared, forBodyOf: declared, accepted) else { return }
             reserved = declared
         }
         if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
@@ -177,20 +178,20 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
 
     /// Reserves `bytes` more of the body budget; when they do not fit, answers `503` (or `413`) and returns false.
     private func budget(
-        _ context: ChannelHandlerContext, _ bytes: Int, forBodyOf total: Int, _ format: OTLPExchange.BodyFormat
+        _ context: ChannelHandlerContext, _ bytes: Int, forBodyOf total: Int, _ accepted: Service.Accepted
     ) -> Bool {
         switch connections.reserve(bytes, forBodyOf: total) {
         case .reserved:
             return true
         case .tooLarge:
-            let response = OTLPExchange.status(
+            let response = work.refusal(
                 .payloadTooLarge, "the body is over the receiver's body budget of \(limits.bodyBudgetBytes) bytes",
-                format)
-            record(OTLPExchange.Outcome(response: response, problem: "body over the body budget"))
+                for: accepted)
+            record(response, problem: "body over the body budget")
             answerEarly(context, response)
         case .overBudget:
-            var response = OTLPExchange.status(
-                .serviceUnavailable, "the receiver holds its budget of request bodies; retry later", format)
+            var response = work.refusal(
+                .serviceUnavailable, "the receiver holds its budget of request bodies; retry later", for: accepted)
             response.retryAfter = limits.retryAfterSeconds
             // Not the sender's fault: counted in the receiver's statistics, not as a bad request of its row.
             answerEarly(context, response)
@@ -200,7 +201,7 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
 
     /// Decodes and delivers a complete body, here or on the thread pool, then answers.
     private func complete(
-        _ context: ChannelHandlerContext, _ accepted: OTLPExchange.Accepted, body: ByteBuffer, keepAlive: Bool
+        _ context: ChannelHandlerContext, _ accepted: Service.Accepted, body: ByteBuffer, keepAlive: Bool
     ) {
         timer?.cancel()
         timer = nil
@@ -231,7 +232,7 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     }
 
     /// Writes a complete request's answer and ends it once flushed: only then may the next request be read.
-    private func answer(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool) {
+    private func answer(_ context: ChannelHandlerContext, _ response: HTTPIngestResponse, keepAlive: Bool) {
         state = .answering
         connections.hold(context.channel, .unfinished(since: 0))
         arm(context, limits.requestTimeout, reason: "the answer was not read")
@@ -264,14 +265,14 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
         case .draining, .answering: return context.close(promise: nil)
         case .waiting, .reading, .discarding: break
         }
-        let response = OTLPExchange.status(.badRequest, "malformed HTTP request: \(error)")
-        record(OTLPExchange.Outcome(response: response, problem: "malformed HTTP request"))
+        let response = work.refusal(.badRequest, "malformed HTTP request: \(error)", for: nil)
+        record(response, problem: "malformed HTTP request")
         releaseBody()
         answer(context, response, keepAlive: false)
     }
 
     /// Answers before the request's end and reads off the rest, closing once it is in (or the timer fires).
-    private func answerEarly(_ context: ChannelHandlerContext, _ response: OTLPExchange.Response) {
+    private func answerEarly(_ context: ChannelHandlerContext, _ response: HTTPIngestResponse) {
         state = .draining
         releaseBody()
         write(context, response, keepAlive: false, end: true)
@@ -286,13 +287,14 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
 
     @discardableResult
     private func write(
-        _ context: ChannelHandlerContext, _ response: OTLPExchange.Response, keepAlive: Bool, end: Bool = false
+        _ context: ChannelHandlerContext, _ response: HTTPIngestResponse, keepAlive: Bool, end: Bool = false
     ) -> EventLoopFuture<Void> {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: response.contentType)
         headers.add(name: "Content-Length", value: String(response.body.count))
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         if let seconds = response.retryAfter { headers.add(name: "Retry-After", value: String(seconds)) }
+        for header in response.headers { headers.add(name: header.name, value: header.value) }
         let head = HTTPResponseHead(version: .http1_1, status: response.status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         var body = context.channel.allocator.buffer(capacity: response.body.count)
@@ -303,8 +305,8 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     }
 
     /// Counts the outcome of a request that did not reach decoding.
-    private func record(_ outcome: OTLPExchange.Outcome) {
-        work.registry.record(outcome, peer: peer, host: peerHost, at: Date())
+    private func record(_ response: HTTPIngestResponse, problem: String?) {
+        work.record(refused: response, problem: problem, peer: peer, host: peerHost)
     }
 
     /// Closes the connection after `timeout` unless re-armed first; `reason` (when set) is counted for the client
@@ -315,8 +317,8 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
         timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             let (handler, context) = loopBound.value
             if let reason {
-                let response = OTLPExchange.status(.requestTimeout, reason)
-                handler.record(OTLPExchange.Outcome(response: response, problem: "closed: \(reason) within \(timeout)"))
+                let response = handler.work.refusal(.requestTimeout, reason, for: nil)
+                handler.record(response, problem: "closed: \(reason) within \(timeout)")
                 handler.connections.countTimedOut()
             }
             handler.state = .draining
@@ -325,16 +327,16 @@ final class OTLPHTTPHandler: ChannelDuplexHandler {
     }
 }
 
-/// Said by ``OTLPByteWatch`` before it passes bytes on.
-struct OTLPBytesArrived: Sendable {}
+/// Said by ``IngestByteWatch`` before it passes bytes on.
+struct IngestBytesArrived: Sendable {}
 
 /// Sits in front of the HTTP decoder and says when bytes arrive, so a request's deadline runs from its first byte,
 /// not from its complete head (a head trickled byte by byte is a request in progress).
-final class OTLPByteWatch: ChannelInboundHandler {
+final class IngestByteWatch: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        context.fireUserInboundEventTriggered(OTLPBytesArrived())
+        context.fireUserInboundEventTriggered(IngestBytesArrived())
         context.fireChannelRead(data)
     }
 }

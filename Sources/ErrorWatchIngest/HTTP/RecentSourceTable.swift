@@ -1,12 +1,25 @@
 import HeapModule
 
-/// The receiver's senders as a pure table, indexed by key, that forgets the least recently heard sender past its
+/// A row of a ``RecentSourceTable``: a sender known by key, last heard from at `peer`.
+protocol RecentSourceRow: Sendable {
+    /// A sender not heard from yet.
+    init(key: String, peer: String)
+    /// The address of the last connection that sent for it.
+    var peer: String { get set }
+}
+
+/// The OTLP receiver's senders.
+typealias OTLPSourceTable = RecentSourceTable<OTLPSourceStatus>
+
+extension OTLPSourceStatus: RecentSourceRow {}
+
+/// A receiver's senders as a pure table, indexed by key, that forgets the least recently heard sender past its
 /// capacity in amortised O(log n): never a scan of every sender per record.
 ///
 /// Recency is a counter bumped at each touch; a min-heap holds `(touch, key)` pairs and may hold stale ones (a
 /// sender touched again since), skipped when they reach the top. The heap is rebuilt from the rows when stale
 /// pairs outnumber live ones, so it stays within twice the rows.
-struct OTLPSourceTable {
+struct RecentSourceTable<Row: RecentSourceRow> {
     private struct Touch: Comparable {
         var tick: UInt64
         var key: String
@@ -16,7 +29,7 @@ struct OTLPSourceTable {
 
     /// The most senders kept.
     let capacity: Int
-    private(set) var rows: [String: OTLPSourceStatus] = [:]
+    private(set) var rows: [String: Row] = [:]
     private var touched: [String: UInt64] = [:]
     private var recency = Heap<Touch>()
     private var tick: UInt64 = 0
@@ -30,9 +43,9 @@ struct OTLPSourceTable {
     /// room for it are appended to `forgotten`.
     @discardableResult
     mutating func touch(
-        _ key: String, peer: String, forgetting forgotten: inout [String], _ body: (inout OTLPSourceStatus) -> Void
-    ) -> OTLPSourceStatus {
-        var status = rows[key] ?? OTLPSourceStatus(key: key, peer: peer)
+        _ key: String, peer: String, forgetting forgotten: inout [String], _ body: (inout Row) -> Void
+    ) -> Row {
+        var status = rows[key] ?? Row(key: key, peer: peer)
         status.peer = peer
         body(&status)
         rows[key] = status

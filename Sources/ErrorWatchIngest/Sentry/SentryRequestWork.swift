@@ -1,0 +1,41 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sentry envelopes as an ``HTTPIngestService``: a complete request inflated, read, mapped, its clients counted and
+/// its events delivered (before the SDK has its answer), linear in the request's size.
+struct SentryRequestWork: HTTPIngestService {
+    let exchange: SentryExchange
+    let registry: SentrySourceRegistry
+    let connections: OTLPConnections
+    let deliver: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
+
+    func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<SentryExchange.Accepted> { exchange.check(head) }
+
+    func refusal(_ status: HTTPResponseStatus, _ message: String, for accepted: SentryExchange.Accepted?)
+        -> HTTPIngestResponse
+    {
+        SentryExchange.answer(status, message)
+    }
+
+    func record(refused response: HTTPIngestResponse, problem: String?, peer: String, host: String) {
+        registry.record(SentryExchange.Outcome(response: response, problem: problem), peer: peer, host: host, at: Date())
+    }
+
+    func run(
+        _ accepted: SentryExchange.Accepted, body: ByteBuffer, reserved: Int, peer: String, host: String
+    ) -> HTTPIngestResponse {
+        let outcome: SentryExchange.Outcome
+        do {
+            defer { connections.release(reserved) }
+            outcome = exchange.complete(accepted, body: Array(body.readableBytesView))
+        }
+        let rows = registry.record(outcome, peer: peer, host: host, at: Date())
+        if !outcome.rateLimited {
+            for (group, row) in zip(outcome.groups, rows) where !group.events.isEmpty {
+                deliver(row, group.events)
+            }
+        }
+        return outcome.response
+    }
+}
