@@ -46,9 +46,17 @@ struct LiveCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "`-` reads events from standard input (`producer | errorwatch -`); keys come from the terminal.",
-            valueName: "-"))
-    var input: String?
+            "Log files to read from their beginning, then follow (`errorwatch app.log`; `.gz` files are inflated); "
+                + "`-` reads events from standard input (`producer | errorwatch -`); keys come from the terminal.",
+            valueName: "file"))
+    var inputs: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many of a --tail file's last lines to read before following it: a number, or `all`. Default: 1000.",
+            valueName: "n"))
+    var lines: String = "1000"
 
     @Flag(name: .customLong("stdin"), help: "Read events from standard input, as `-` does.")
     var readsStandardInput = false
@@ -110,11 +118,20 @@ struct LiveCommand: ParsableCommand {
     var stats = false
 
     /// Whether standard input carries events (`-` or `--stdin`).
-    var watchesStandardInput: Bool { readsStandardInput || input == "-" }
+    var watchesStandardInput: Bool { readsStandardInput || inputs.contains("-") }
+
+    /// The files named on the command line, read from their beginning.
+    var files: [String] { inputs.filter { $0 != "-" } }
+
+    /// Where a `--tail` file starts: its last `--lines` lines, or its beginning for `all`.
+    var tailStart: FileTailer.StartPosition {
+        if lines.lowercased() == "all" { return .beginning }
+        return .lastLines(Int(lines) ?? 1000)
+    }
 
     func validate() throws {
-        if let input, input != "-" {
-            throw ValidationError("unexpected argument \(input.debugDescription): only `-` (standard input) is read")
+        guard lines.lowercased() == "all" || (Int(lines).map { $0 >= 0 } ?? false) else {
+            throw ValidationError("--lines \(lines): expected a number of lines (0 or more) or `all`")
         }
         guard LogFormat(name: format) != nil else {
             throw ValidationError("--format \(format): expected one of \(LogFormat.names)")
@@ -154,7 +171,8 @@ struct LiveCommand: ParsableCommand {
         let launched = ContinuousClock.now
         let endpoints = try listen.filter { !OTLPEndpoint.matches($0) }.map { try Endpoint(parsing: $0) }
         let otlp = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
-        let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
+        let watchesOthers =
+            !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || !files.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
@@ -162,7 +180,8 @@ struct LiveCommand: ParsableCommand {
             runtime.attach(DemoAttachment.make(in: runtime, configuration: configuration))
         }
         let external = ExternalSources(
-            listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
+            listen: endpoints, tail: tail, open: files, tailStart: tailStart, standardInput: watchesStandardInput,
+            format: LogFormat(name: format) ?? .auto,
             otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration,
             otlpLimits: otlpLimits)
         try runDashboard(

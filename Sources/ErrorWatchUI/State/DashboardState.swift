@@ -25,6 +25,8 @@ public struct DashboardState: Sendable, Equatable {
     public internal(set) var detail = DetailState()
     /// Metrics, statuses, attached apps and external sources.
     public internal(set) var feeds = FeedsState()
+    /// The templates of every line received, for the Patterns view.
+    public internal(set) var patterns: PatternsState
 
     // MARK: Loop bookkeeping
 
@@ -56,8 +58,10 @@ public struct DashboardState: Sendable, Equatable {
     /// A fresh dashboard at `now`. `themes` falls back to the built-in default when empty.
     public init(
         width: Int = 80, height: Int = 24, now: Date, themes: [Theme] = [.default], colorDepth: ColorDepth = .colors256,
-        unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200
+        unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200,
+        patternCapacity: Int = PatternsState.defaultCapacity
     ) {
+        patterns = PatternsState(capacity: patternCapacity)
         screen = ScreenState(
             width: width, height: height, now: now, themes: themes, colorDepth: colorDepth, unicode: unicode)
         logs = LogsState(capacity: logCapacity)
