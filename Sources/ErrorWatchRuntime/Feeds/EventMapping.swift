@@ -20,7 +20,8 @@ extension DashboardEvent {
             attempt: event.context.attempt, metadata: event.metadata, qualifiedTypeName: classification.typeName,
             fingerprint: classification.fingerprint, service: remote?.serviceName, from: remote?.receivedFrom,
             stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
-            pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt)
+            pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt, traceID: remote?.traceID,
+            spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment)
     }
 
     /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,
@@ -33,7 +34,8 @@ extension DashboardEvent {
             message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
             origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
             qualifiedTypeName: event.exceptionType ?? "", service: event.serviceName, from: from, pid: event.pid,
-            host: event.hostName, receivedAt: receivedAt)
+            host: event.hostName, receivedAt: receivedAt, traceID: event.traceID, spanID: event.spanID,
+            serviceVersion: event.serviceVersion, environment: event.deploymentEnvironment)
     }
 
     /// The `Logs` pane's view of a swift-log record.

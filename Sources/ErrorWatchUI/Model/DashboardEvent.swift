@@ -64,6 +64,14 @@ public struct DashboardEvent: Sendable, Hashable {
     /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
     /// compact location and turned into text only when a detail view shows it.
     public var location: CodeLocation?
+    /// The trace the event belongs to (32 lowercase hex digits), if the producer said.
+    public var traceID: String?
+    /// The span the event belongs to (16 lowercase hex digits), if the producer said.
+    public var spanID: String?
+    /// The producer's version (`service.version`), as it wrote it, if it said.
+    public var serviceVersion: String?
+    /// Where the producer runs (`deployment.environment.name`), if it said.
+    public var environment: String?
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
@@ -72,8 +80,13 @@ public struct DashboardEvent: Sendable, Hashable {
         origin: ErrorOrigin = .user, attempt: Int? = nil, metadata: [String: String] = [:],
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
         stackTrace: String? = nil, location: CodeLocation? = nil, pid: Int? = nil, host: String? = nil,
-        receivedAt: Date? = nil, logMessage: String? = nil, codeText: String? = nil
+        receivedAt: Date? = nil, traceID: String? = nil, spanID: String? = nil, serviceVersion: String? = nil,
+        environment: String? = nil, logMessage: String? = nil, codeText: String? = nil
     ) {
+        self.traceID = traceID
+        self.spanID = spanID
+        self.serviceVersion = serviceVersion
+        self.environment = environment
         self.logMessage = logMessage
         self.codeText = codeText
         self.pid = pid

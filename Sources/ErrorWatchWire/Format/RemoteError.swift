@@ -49,6 +49,16 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var receivedFrom: String?
     /// When a receiver read the line; set by the receiver, `nil` until then.
     public var receivedAt: Date?
+    /// The trace the error happened in (`trace_id`, 32 lowercase hex digits), if the producer said.
+    public var traceID: String?
+    /// The span the error happened in (`span_id`, 16 lowercase hex digits), if the producer said.
+    public var spanID: String?
+    /// The producer's version (`service.version`), as it wrote it, if it said.
+    public var serviceVersion: String?
+    /// Where the producer runs (`deployment.environment.name`), if it said.
+    public var environment: String?
+    /// The producer's own grouping key (`fingerprint`), if it sent one: when set it is ``fingerprint``.
+    public var producerFingerprint: String?
 
     /// Creates a remote error from its parts.
     public init(
@@ -87,13 +97,21 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
             category: category, userMessage: event.userMessage, severity: event.severity,
             serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location,
             pid: event.pid, hostName: event.hostName, time: event.time)
+        traceID = event.traceID
+        spanID = event.spanID
+        serviceVersion = event.serviceVersion
+        environment = event.deploymentEnvironment
+        producerFingerprint = event.fingerprint
     }
 
     /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.
     public var technicalMessage: String { message.isEmpty ? typeName : message }
 
-    /// `"<remote type>#<code>"`: errors of one remote type and code share an alert.
-    public var fingerprint: String { Classification.fingerprint(typeName: typeName, code: code) }
+    /// The producer's own ``producerFingerprint`` when it sent one; otherwise `"<remote type>#<code>"`: errors of one
+    /// remote type and code share an alert.
+    public var fingerprint: String {
+        producerFingerprint ?? Classification.fingerprint(typeName: typeName, code: code)
+    }
 
     /// `"<remote type>: <message>"`, or the type name alone.
     public var description: String { message.isEmpty ? typeName : "\(typeName): \(message)" }

@@ -72,7 +72,11 @@ extension WireEvent {
             codeFilePath: try optional(String.self, .codeFilePath), codeLineNumber: codeLineNumber,
             codeFunction: try optional(String.self, .codeFunction), handlingPath: handlingPath,
             handlingOutcome: try optional(String.self, .handlingOutcome),
-            handlingHandled: try optional(Bool.self, .handlingHandled))
+            handlingHandled: try optional(Bool.self, .handlingHandled),
+            traceID: try optional(String.self, .traceID), spanID: try optional(String.self, .spanID),
+            serviceVersion: try optional(String.self, .serviceVersion),
+            deploymentEnvironment: try optional(String.self, .deploymentEnvironment),
+            fingerprint: try optional(String.self, .fingerprint))
         try validateRequiredFields()
     }
 
@@ -119,6 +123,11 @@ extension WireEvent {
         try c.encodeIfPresent(handlingPath, forKey: .handlingPath)
         try c.encodeIfPresent(handlingOutcome, forKey: .handlingOutcome)
         try c.encodeIfPresent(handlingHandled, forKey: .handlingHandled)
+        try c.encodeIfPresent(traceID, forKey: .traceID)
+        try c.encodeIfPresent(spanID, forKey: .spanID)
+        try c.encodeIfPresent(serviceVersion, forKey: .serviceVersion)
+        try c.encodeIfPresent(deploymentEnvironment, forKey: .deploymentEnvironment)
+        try c.encodeIfPresent(fingerprint, forKey: .fingerprint)
     }
 
     /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.

@@ -98,6 +98,11 @@ extension WireEvent {
         case .bool(let handled)?: handlingHandled = handled
         default: throw .invalid(.handlingHandled)
         }
+        traceID = try Self.string(raw.traceID, .traceID)
+        spanID = try Self.string(raw.spanID, .spanID)
+        serviceVersion = try Self.string(raw.serviceVersion, .serviceVersion)
+        deploymentEnvironment = try Self.string(raw.deploymentEnvironment, .deploymentEnvironment)
+        fingerprint = try Self.string(raw.fingerprint, .fingerprint)
         try validateRequiredFields()
     }
 
@@ -147,6 +152,7 @@ extension WireEvent {
         var statusName, statusState, statusHealth, statusDetail: JSONScanner.Value?
         var exceptionStacktrace, codeFilePath, codeLineNumber, codeFunction: JSONScanner.Value?
         var handlingPath, handlingOutcome, handlingHandled: JSONScanner.Value?
+        var traceID, spanID, serviceVersion, deploymentEnvironment, fingerprint: JSONScanner.Value?
 
         mutating func set(_ key: String, _ value: JSONScanner.Value) {
             guard let member = WireMember(name: key) else { return }
@@ -186,6 +192,11 @@ extension WireEvent {
             case .handlingPath: handlingPath = value
             case .handlingOutcome: handlingOutcome = value
             case .handlingHandled: handlingHandled = value
+            case .traceID: traceID = value
+            case .spanID: spanID = value
+            case .serviceVersion: serviceVersion = value
+            case .deploymentEnvironment: deploymentEnvironment = value
+            case .fingerprint: fingerprint = value
             }
         }
     }

@@ -60,6 +60,11 @@ extension WireEvent {
         }
         member(.handlingOutcome, handlingOutcome, &out)
         member(.handlingHandled, handlingHandled.map { $0 ? "true" : "false" }, quoted: false, &out)
+        member(.traceID, traceID, &out)
+        member(.spanID, spanID, &out)
+        member(.serviceVersion, serviceVersion, &out)
+        member(.deploymentEnvironment, deploymentEnvironment, &out)
+        member(.fingerprint, fingerprint, &out)
         out.append(UInt8(ascii: "}"))
     }
 

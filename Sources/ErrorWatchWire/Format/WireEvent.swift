@@ -106,11 +106,22 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var handlingOutcome: String?
     /// `handling.handled`: whether some handler node consumed the error.
     public var handlingHandled: Bool?
+    /// `trace_id`: the trace the event belongs to, as 32 lowercase hex digits.
+    public var traceID: String?
+    /// `span_id`: the span the event belongs to, as 16 lowercase hex digits.
+    public var spanID: String?
+    /// `service.version`: the producing application's version, as the producer wrote it (`2.4.1`, `a1b2c3d`).
+    public var serviceVersion: String?
+    /// `deployment.environment.name`: where the producer runs (`production`, `staging`).
+    public var deploymentEnvironment: String?
+    /// `fingerprint`: the producer's own grouping key for an error; when present it decides the error's issue.
+    public var fingerprint: String?
 
     /// Creates an event; everything but the kind and the time is optional.
     ///
     /// The members added after the first release (`metricKind`, the `status…`, `exception.stacktrace`, `code…` and
-    /// `handling…` members) come last, so that callers written before them still compile.
+    /// `handling…` members, then the trace, release and fingerprint members) come last, so that callers written
+    /// before them still compile.
     public init(
         version: Int = WireEvent.currentVersion, kind: Kind, time: Date, serviceName: String? = nil,
         pid: Int? = nil, hostName: String? = nil, source: String? = nil, exceptionType: String? = nil,
@@ -121,7 +132,9 @@ public struct WireEvent: Sendable, Equatable, Codable {
         metricKind: WireMetricKind? = nil, statusName: String? = nil, statusState: String? = nil,
         statusHealth: StatusHealth? = nil, statusDetail: String? = nil, exceptionStacktrace: String? = nil,
         codeFilePath: String? = nil, codeLineNumber: Int? = nil, codeFunction: String? = nil,
-        handlingPath: [String]? = nil, handlingOutcome: String? = nil, handlingHandled: Bool? = nil
+        handlingPath: [String]? = nil, handlingOutcome: String? = nil, handlingHandled: Bool? = nil,
+        traceID: String? = nil, spanID: String? = nil, serviceVersion: String? = nil,
+        deploymentEnvironment: String? = nil, fingerprint: String? = nil
     ) {
         self.version = version
         self.kind = kind
@@ -156,6 +169,11 @@ public struct WireEvent: Sendable, Equatable, Codable {
         self.handlingPath = handlingPath
         self.handlingOutcome = handlingOutcome
         self.handlingHandled = handlingHandled
+        self.traceID = traceID
+        self.spanID = spanID
+        self.serviceVersion = serviceVersion
+        self.deploymentEnvironment = deploymentEnvironment
+        self.fingerprint = fingerprint
     }
 
     /// The severity of an error event when the line does not say: `error`; of any other kind: `info`.

@@ -82,6 +82,16 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
     case handlingOutcome
     /// `handling.handled`: whether a handler dealt with the error.
     case handlingHandled
+    /// `trace_id`: the trace the event belongs to, 32 lowercase hex digits (OpenTelemetry's log record field).
+    case traceID
+    /// `span_id`: the span the event belongs to, 16 lowercase hex digits.
+    case spanID
+    /// `service.version`: the producing application's version (OpenTelemetry's resource attribute).
+    case serviceVersion
+    /// `deployment.environment.name`: where the producer runs (`production`, `staging`).
+    case deploymentEnvironment
+    /// `fingerprint`: the producer's own grouping key for an error; when present it decides the error's issue.
+    case fingerprint
 
     /// The member as the writers append it after a previous member: `,"status.health":`. The one place each
     /// member's name is spelled.
@@ -122,6 +132,11 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
         case .handlingPath: #","handling.path":"#
         case .handlingOutcome: #","handling.outcome":"#
         case .handlingHandled: #","handling.handled":"#
+        case .traceID: #","trace_id":"#
+        case .spanID: #","span_id":"#
+        case .serviceVersion: #","service.version":"#
+        case .deploymentEnvironment: #","deployment.environment.name":"#
+        case .fingerprint: #","fingerprint":"#
         }
     }
 
