@@ -302,7 +302,7 @@ public final class FileTailer: Sendable {
             readThisPoll += count
             var frames: [Result<[UInt8], WireError>] = []
             do {
-                try chunk.withUnsafeBytes { bytes throws(GzipStream.Corrupt) in
+                try chunk.withUnsafeBytes { bytes in
                     try gzip.inflate(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { inflated in
                         state.framer.feed(inflated) { frame in
                             switch frame {
@@ -313,7 +313,7 @@ public final class FileTailer: Sendable {
                     }
                 }
             } catch {
-                throw FileProblem(path: path, doing: "read", reason: error.description)
+                throw FileProblem(path: path, doing: "read", reason: "\(error)")
             }
             for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
         }

@@ -93,11 +93,21 @@ struct ErrorFacts {
     var fingerprint: String
     /// The producing service of a remote error; `nil` for this process's own.
     var service: String?
+    /// When it happened: a remote error's own time, else when it was added.
+    var time: Date
+    /// A remote error's code as sent (empty when it sent none); `nil` for this process's own.
+    var codeText: String?
+    /// Whether anybody said which category it is (a remote producer may not).
+    var classified = true
 
     init(_ event: ErrorEvent) {
+        time = event.timestamp
         if let remote = event.error as? RemoteError {
             (typeName, category, fingerprint, service) =
                 (remote.typeName, remote.category, remote.fingerprint, remote.serviceName)
+            time = remote.time ?? event.timestamp
+            codeText = remote.codeText ?? ""
+            classified = remote.isClassified
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {
