@@ -58,6 +58,13 @@ struct LiveCommand: ParsableCommand {
             valueName: "n"))
     var lines: String = "1000"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many message templates the Patterns view keeps; lines of further templates are counted.",
+            valueName: "n"))
+    var patterns = PatternsState.defaultCapacity
+
     @Flag(name: .customLong("stdin"), help: "Read events from standard input, as `-` does.")
     var readsStandardInput = false
 
@@ -130,6 +137,7 @@ struct LiveCommand: ParsableCommand {
     }
 
     func validate() throws {
+        guard patterns >= 1, patterns <= 100_000 else { throw ValidationError("--patterns must be 1…100000") }
         guard lines.lowercased() == "all" || (Int(lines).map { $0 >= 0 } ?? false) else {
             throw ValidationError("--lines \(lines): expected a number of lines (0 or more) or `all`")
         }
@@ -186,7 +194,7 @@ struct LiveCommand: ParsableCommand {
             otlpLimits: otlpLimits)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
-            launched: launched)
+            launched: launched, patternCapacity: patterns)
     }
 }
 
@@ -240,7 +248,7 @@ struct ReplayCommand: ParsableCommand {
 /// wiring of a ``DashboardSession`` to ncurses and the command line.
 func runDashboard(
     runtime: DashboardRuntime, sources: [any DashboardSource], appearance: AppearanceOptions, record: String?,
-    stats: Bool, launched: ContinuousClock.Instant
+    stats: Bool, launched: ContinuousClock.Instant, patternCapacity: Int = PatternsState.defaultCapacity
 ) throws {
     // Frames are timed from here, so the first frame's time counts the whole start-up.
     let launchClock = ErasedClock(ContinuousClock())
@@ -275,7 +283,8 @@ func runDashboard(
 
     var state = DashboardState(
         width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
-        colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8())
+        colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8(),
+        patternCapacity: patternCapacity)
     _ = DashboardReducer.reduce(into: &state, action: .themeSelected(selection.index))
     if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
 

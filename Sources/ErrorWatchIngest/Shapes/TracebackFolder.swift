@@ -203,6 +203,7 @@ struct TracebackFolder {
                 record.exceptionMessage = message
             }
             record.severity = .critical
+            record.message = nil
             return .java
         }
         if line.hasPrefix("Unhandled exception. ") || line.hasPrefix("Unhandled Exception: ") {
@@ -211,12 +212,14 @@ struct TracebackFolder {
                 record.exceptionMessage = message
             }
             record.severity = .critical
+            record.message = nil
             return .java
         }
         for prefix in ["panic: ", "fatal error: "] where line.hasPrefix(prefix) {
             record.exceptionType = String(prefix.dropLast(2))
             record.exceptionMessage = String(line.dropFirst(prefix.count))
             record.severity = .critical
+            record.message = nil
             return .go
         }
         if let range = line.range(of: "Fatal error: ") {
@@ -226,12 +229,14 @@ struct TracebackFolder {
             let location = line[..<range.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
             if !location.isEmpty { record.setCaller(location) }
             record.severity = .critical
+            record.message = nil
             return .swift
         }
         if line.hasPrefix("💣 Program crashed: ") {
             record.exceptionType = "Crash"
             record.exceptionMessage = String(line.dropFirst("💣 Program crashed: ".count))
             record.severity = .critical
+            record.message = nil
             return .swift
         }
         return nil

@@ -63,7 +63,8 @@ public final class ExternalSources: Sendable {
                     // Named once per producer, not once per event: this runs for every line at full rate.
                     let name = names.withLock { names in
                         if let known = names[producer] { return known }
-                        let made = "socket #\(producer) on \(endpoint)"
+                        // `ProducerID` reads `#3` already: `socket #3`, not `socket ##3`.
+                        let made = "socket \(producer) on \(endpoint)"
                         if names.count >= 4_096 { names.removeAll(keepingCapacity: true) }
                         names[producer] = made
                         return made

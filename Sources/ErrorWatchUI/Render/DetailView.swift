@@ -210,8 +210,8 @@ public enum DetailView {
         )
         for crumb in crumbs {
             let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
-            var text = crumb.message
-            if let code = crumb.code { text = "[\(code)] " + text }
+            var text = crumb.logMessage.map { $0 + " — " + crumb.message } ?? crumb.message
+            if let code = crumb.shownCode, !code.isEmpty { text = "[\(code)] " + text }
             text = Sanitizer.sanitize(text, limit: 400)
             let prefix = Format.offset(offset) + " " + crumb.level.tag + " "
             let wrapped = wrap(text, width: max(10, width - DisplayWidth.of(prefix)))

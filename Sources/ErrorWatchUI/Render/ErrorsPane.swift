@@ -129,8 +129,10 @@ public enum ErrorsPane {
         // Right-hand columns: count (8), code (7), sparkline, first (5), last (5).
         let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
         let leftWidth = max(4, width - 2 - right)
+        // What failed: the type and the latest occurrence's words (a log-derived error's own sentence first).
+        let what = issue.recent.first.map { issue.typeName + ": " + $0.message } ?? issue.typeName
         let column = buffer.write(
-            DisplayWidth.truncate(issue.typeName, to: leftWidth), x: x + 2, y: y, style: palette[.text],
+            DisplayWidth.truncate(what, to: leftWidth), x: x + 2, y: y, style: palette[.text],
             clip: Rect(x: x, y: y, width: 2 + leftWidth, height: 1))
         if !issue.services.isEmpty, column < x + 2 + leftWidth {
             buffer.write(
