@@ -180,6 +180,7 @@ final class DashboardFeeds: Sendable {
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
             series: sampleSeries(), droppedEvents: dropped, listenerCount: listeners)
         snapshot.otherTypeErrors = totals.otherTypes
+        snapshot.unclassifiedErrors = totals.unclassified
         return snapshot
     }
 
