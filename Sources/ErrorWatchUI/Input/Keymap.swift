@@ -110,7 +110,7 @@ public struct Keymap: Sendable, Hashable {
             hint: "details"),
         KeyBinding(
             keys: [.character("v")], command: .dashboard(.toggleErrorsView),
-            summary: "Alerts / Issues / Patterns view", hint: "issues"),
+            summary: "Alerts/Issues/Patterns", hint: "issues"),
         KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
     ])
