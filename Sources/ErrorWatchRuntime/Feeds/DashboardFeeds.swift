@@ -128,8 +128,9 @@ final class DashboardFeeds: Sendable {
     private func receiveAlert(_ event: ErrorEvent) {
         let report = ErrorReport(event)
         let remote = event.error as? RemoteError
-        // A remote error happened at its producer's time.
-        let time = remote?.time ?? event.timestamp
+        // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
+        // an old log opened from its start still shows what failed (the Issues view keeps the lines' own times).
+        let time = event.timestamp
         func makeRun() -> AlertRun {
             AlertRun(
                 firstSeen: time, title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
@@ -160,7 +161,7 @@ final class DashboardFeeds: Sendable {
                 AlertRecord(
                     fingerprint: alert.fingerprint, title: current.title, code: alert.code,
                     severity: report.classification.severity, category: current.classified ? alert.category : nil,
-                    count: alert.count, firstSeen: min(current.firstSeen, time), lastSeen: time, source: event.source,
+                    count: alert.count, firstSeen: current.firstSeen, lastSeen: time, source: event.source,
                     typeName: current.typeName, origin: .user, codeText: current.codeText)))
     }
 
