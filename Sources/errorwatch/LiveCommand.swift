@@ -56,9 +56,24 @@ struct LiveCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "`-` reads events from standard input (`producer | errorwatch -`); keys come from the terminal.",
-            valueName: "-"))
-    var input: String?
+            "Log files to read from their beginning, then follow (`errorwatch app.log`; `.gz` files are inflated); "
+                + "`-` reads events from standard input (`producer | errorwatch -`); keys come from the terminal.",
+            valueName: "file"))
+    var inputs: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many of a --tail file's last lines to read before following it: a number, or `all`. Default: 1000.",
+            valueName: "n"))
+    var lines: String = "1000"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many message templates the Patterns view keeps; lines of further templates are counted.",
+            valueName: "n"))
+    var patterns = PatternsState.defaultCapacity
 
     @Flag(name: .customLong("stdin"), help: "Read events from standard input, as `-` does.")
     var readsStandardInput = false
@@ -142,11 +157,21 @@ struct LiveCommand: ParsableCommand {
     var stats = false
 
     /// Whether standard input carries events (`-` or `--stdin`).
-    var watchesStandardInput: Bool { readsStandardInput || input == "-" }
+    var watchesStandardInput: Bool { readsStandardInput || inputs.contains("-") }
+
+    /// The files named on the command line, read from their beginning.
+    var files: [String] { inputs.filter { $0 != "-" } }
+
+    /// Where a `--tail` file starts: its last `--lines` lines, or its beginning for `all`.
+    var tailStart: FileTailer.StartPosition {
+        if lines.lowercased() == "all" { return .beginning }
+        return .lastLines(Int(lines) ?? 1000)
+    }
 
     func validate() throws {
-        if let input, input != "-" {
-            throw ValidationError("unexpected argument \(input.debugDescription): only `-` (standard input) is read")
+        guard patterns >= 1, patterns <= 100_000 else { throw ValidationError("--patterns must be 1…100000") }
+        guard lines.lowercased() == "all" || (Int(lines).map { $0 >= 0 } ?? false) else {
+            throw ValidationError("--lines \(lines): expected a number of lines (0 or more) or `all`")
         }
         guard LogFormat(name: format) != nil else {
             throw ValidationError("--format \(format): expected one of \(LogFormat.names)")
@@ -214,7 +239,7 @@ struct LiveCommand: ParsableCommand {
         let otlp = try otlpEndpoints
         let sentry = try listen.filter(SentryEndpoint.matches).map { try SentryEndpoint(parsing: $0) }
         let watchesOthers =
-            !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || watchesStandardInput
+            !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || !files.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(
             clock: ErasedClock(ContinuousClock()), startDate: Date(),
             traceBudget: TraceStore.Budget(spans: traceBudget, bytes: traceBudgetBytes))
@@ -224,12 +249,13 @@ struct LiveCommand: ParsableCommand {
             runtime.attach(DemoAttachment.make(in: runtime, configuration: configuration))
         }
         let external = ExternalSources(
-            listen: endpoints, tail: tail, standardInput: watchesStandardInput, format: LogFormat(name: format) ?? .auto,
+            listen: endpoints, tail: tail, open: files, tailStart: tailStart, standardInput: watchesStandardInput,
+            format: LogFormat(name: format) ?? .auto,
             otlp: otlp, ingest: runtime.ingest, clock: runtime.clock, configuration: listenerConfiguration,
             otlpLimits: otlpLimits, sentry: sentry, sentryKey: sentryKey)
         try runDashboard(
             runtime: runtime, sources: [external], appearance: appearance, record: record, stats: stats,
-            launched: launched)
+            launched: launched, patternCapacity: patterns)
     }
 }
 
@@ -283,7 +309,7 @@ struct ReplayCommand: ParsableCommand {
 /// wiring of a ``DashboardSession`` to ncurses and the command line.
 func runDashboard(
     runtime: DashboardRuntime, sources: [any DashboardSource], appearance: AppearanceOptions, record: String?,
-    stats: Bool, launched: ContinuousClock.Instant
+    stats: Bool, launched: ContinuousClock.Instant, patternCapacity: Int = PatternsState.defaultCapacity
 ) throws {
     // Frames are timed from here, so the first frame's time counts the whole start-up.
     let launchClock = ErasedClock(ContinuousClock())
@@ -318,7 +344,8 @@ func runDashboard(
 
     var state = DashboardState(
         width: backend.size.width, height: backend.size.height, now: runtime.now, themes: selection.themes,
-        colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8())
+        colorDepth: monochrome ? .monochrome : backend.colorDepth, unicode: localeIsUTF8(),
+        patternCapacity: patternCapacity)
     _ = DashboardReducer.reduce(into: &state, action: .themeSelected(selection.index))
     if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
 

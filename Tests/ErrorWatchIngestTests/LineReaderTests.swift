@@ -66,10 +66,10 @@ struct LineReaderTests {
         #expect(read[2].exceptionType == "CardDeclinedError")
         #expect(read[2].exceptionMessage == "card declined: insufficient funds")
         #expect(read[2].exceptionStacktrace?.contains("at charge (/app/pay.js:42:11)") == true)
-        #expect(read[2].attributes["err.code"] == "E_DECLINED")
-        #expect(read[2].attributes["log.message"] == "payment failed")
-        #expect(read[2].code?.description == "X-0")
-        #expect(read[2].category == .unrecoverable)
+        #expect(read[2].body == "payment failed")
+        #expect(read[2].codeText == "E_DECLINED")
+        #expect(read[2].code == nil)
+        #expect(read[2].category == nil)
         #expect(read[3].exceptionType == "Fatal")
         #expect(read[3].severity == .critical)
         #expect(read[3].exceptionMessage == "cannot bind port")
@@ -99,7 +99,8 @@ struct LineReaderTests {
         #expect(read[0].attributes["code.filepath"] == "server/main.go:42")
         #expect(read[0].time == Date(timeIntervalSince1970: 1_795_000_000.5))
         #expect(read[1].exceptionType == "Error")
-        #expect(read[1].exceptionMessage == "charge failed: stripe: card_declined (status 402)")
+        #expect(read[1].exceptionMessage == "stripe: card_declined (status 402)")
+        #expect(read[1].body == "charge failed")
         #expect(read[1].source == "payments")
         #expect(read[1].codeFilePath == "pay/charge.go")
         #expect(read[1].codeLineNumber == 117)
@@ -118,7 +119,8 @@ struct LineReaderTests {
         #expect(read.map(\.kind) == [.log, .error, .error])
         #expect(read[0].attributes["log.format"] == "logrus")
         #expect(read[0].time == utc("2026-11-23T10:00:00Z"))
-        #expect(read[1].exceptionMessage == "cache unavailable: dial tcp 10.0.0.9:6379: connect: connection refused")
+        #expect(read[1].exceptionMessage == "dial tcp 10.0.0.9:6379: connect: connection refused")
+        #expect(read[1].body == "cache unavailable")
         #expect(read[2].exceptionType == "Fatal")
     }
 
@@ -137,7 +139,7 @@ struct LineReaderTests {
         #expect(read[1].exceptionType == "KeyError")
         #expect(read[1].exceptionMessage == "'sku-42'")
         #expect(read[1].exceptionStacktrace?.contains("File \"/app/worker.py\", line 12") == true)
-        #expect(read[1].attributes["log.message"] == "job failed")
+        #expect(read[1].body == "job failed")
     }
 
     @Test func serilogCompactLines() {
@@ -152,7 +154,7 @@ struct LineReaderTests {
         #expect(read[0].severity == .info)
         #expect(read[1].exceptionType == "System.InvalidOperationException")
         #expect(read[1].exceptionMessage == "Card declined")
-        #expect(read[1].attributes["log.message"] == #"Payment "p-9" failed"#)
+        #expect(read[1].body == #"Payment "p-9" failed"#)
         #expect(read[1].attributes["event.id"] == "a1b2c3d4")
         #expect(read[1].serviceName == "shop")
         #expect(read[2].body == "Literal {{braces}} stay")

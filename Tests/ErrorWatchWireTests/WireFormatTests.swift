@@ -63,7 +63,8 @@ struct WireFormatTests {
         (#"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z"}"#, "missing exception.type"),
         (#"{"v":1,"kind":"error","time":"yesterday","exception.type":"E"}"#, "invalid time"),
         (
-            #"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":"503"}"#,
+            // A code is any string, kept as sent; a number is not a string.
+            #"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":503}"#,
             "invalid code"
         ),
         (#"{"v":1,"kind":"alert","time":"2026-11-22T00:40:00Z"}"#, "invalid kind"),
@@ -114,7 +115,8 @@ struct WireFormatTests {
         #expect(classification.userMessage == "Try again soon.")
         #expect(classification.technicalMessage == "gateway said 503")
         #expect(classification.typeName == "Shop.PaymentError")
-        #expect(classification.fingerprint == "Shop.PaymentError#N-503")
+        // The producer sent no fingerprint of its own: type, code as sent and the message's template.
+        #expect(classification.fingerprint == "Shop.PaymentError#N-503#gateway said <num>")
         let context = Self.checkoutFailure.errorContext
         #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)
         #expect(remote.serviceName == "shop" && remote.pid == 4242 && remote.hostName == "build-7")
@@ -158,5 +160,26 @@ struct WireFormatTests {
         #expect(RFC3339.format(Date(timeIntervalSince1970: end)) == "9999-12-31T23:59:59.000000Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: end + 1)) == "10000-01-01T00:00:00.000000Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 0.9999996)) == "1970-01-01T00:00:01.000000Z")
+    }
+}
+
+/// Codes are strings, kept and written back as their producer sent them.
+struct VerbatimCodeTests {
+    @Test(arguments: ["L-042", "40001", "ERR_CONN_RESET", "ThrottlingException", "N-503"])
+    func aCodeRoundTripsAsSent(_ code: String) throws {
+        let line = #"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","error.code":"\#(code)"}"#
+        let event = try WireDecoder().decode(Array(line.utf8))
+        #expect(event.shownCode == code)
+        #expect(RemoteError(event)?.codeText == code)
+        let written = String(decoding: try WireEncoder().encode(event), as: UTF8.self)
+        #expect(written.contains(#""error.code":"\#(code)""#))
+        let decoded = try JSONDecoder().decode(WireEvent.self, from: Data(line.utf8))
+        #expect(decoded == event)
+    }
+
+    @Test func aLongCodeIsCut() throws {
+        var event = WireEvent(kind: .error, time: Date(), exceptionType: "E")
+        event.setVerbatimCode(String(repeating: "A", count: 500))
+        #expect(event.codeText?.count == WireEvent.maximumCodeLength)
     }
 }

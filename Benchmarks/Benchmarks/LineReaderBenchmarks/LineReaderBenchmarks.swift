@@ -66,6 +66,28 @@ func readRound(_ corpus: [[UInt8]], count: Int, format: LogFormat) -> Int {
     return results
 }
 
+/// As ``readRound(_:count:format:)``, with templates on: every event's message masked into its template (what the
+/// Patterns view mines), and every error made into the `RemoteError` the dashboard adds, whose fingerprint is its
+/// type, code and message template. What a line costs from its bytes to its template and fingerprint.
+func readRoundWithTemplates(_ corpus: [[UInt8]], count: Int) -> Int {
+    var reader = LineReader(format: .auto)
+    var results = 0
+    let received = Date()
+    func take(_ result: Result<WireEvent, WireError>) {
+        guard case .success(let event) = result else { return }
+        if event.kind == .error, let error = RemoteError(event) {
+            results &+= error.fingerprint.utf8.count
+        } else {
+            results &+= TemplateMask.template(of: event.body ?? "").utf8.count
+        }
+    }
+    for index in 0..<count {
+        corpus[index % corpus.count].withUnsafeBytes { bytes in reader.read(bytes, receivedAt: received, take) }
+    }
+    reader.flush(take)
+    return results
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, linesPerSecond, .peakMemoryResident],
@@ -100,6 +122,16 @@ let benchmarks: @Sendable () -> Void = {
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             benchmark.measurement(linesPerSecond, Int(Double(linesPerRound) / seconds))
         }
+    }
+    Benchmark("LineReader mixed shapes (auto) + templates and fingerprints", configuration: configuration) {
+        benchmark in
+        let start = ContinuousClock.now
+        benchmark.startMeasurement()
+        let results = readRoundWithTemplates(mixedCorpus, count: linesPerRound)
+        benchmark.stopMeasurement()
+        blackHole(results)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        benchmark.measurement(linesPerSecond, Int(Double(linesPerRound) / seconds))
     }
     for (name, corpus, format) in cases {
         Benchmark(name, configuration: configuration) { benchmark in

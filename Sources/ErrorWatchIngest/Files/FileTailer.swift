@@ -31,6 +31,8 @@ public final class FileTailer: Sendable {
         case beginning
         /// Read only what is appended from now on.
         case end
+        /// Read the file's last `count` lines first (fewer when it has fewer), then what is appended.
+        case lastLines(Int)
     }
 
     /// What one poll found.
@@ -64,6 +66,8 @@ public final class FileTailer: Sendable {
         var device: UInt64
         var inode: UInt64
         var offset: Int64
+        /// The inflater of a `.gz` file, read once from its beginning (a compressed file is not appended to).
+        var gzip: GzipStream?
     }
 
     private struct State {
@@ -71,7 +75,8 @@ public final class FileTailer: Sendable {
         var framer = LineFramer()
         var reader: LineReader
         var statistics = Statistics()
-        var startAtEnd: Bool
+        /// Where the first opening starts; later openings (after a rotation) start at the beginning.
+        var start: StartPosition
     }
 
     /// The file followed.
@@ -90,7 +95,7 @@ public final class FileTailer: Sendable {
     ) {
         self.path = path
         self.now = now
-        self.state = Mutex(State(reader: LineReader(format: format), startAtEnd: start == .end))
+        self.state = Mutex(State(reader: LineReader(format: format), start: start))
     }
 
     /// Totals so far.
@@ -101,10 +106,10 @@ public final class FileTailer: Sendable {
         try state.withLock { state in
             var batch = Batch()
             if state.file == nil {
-                guard let opened = try openFile(startAtEnd: state.startAtEnd) else { return batch }
+                guard let opened = try openFile(from: state.start) else { return batch }
                 state.file = opened
             }
-            state.startAtEnd = false
+            state.start = .beginning
             guard var file = state.file else { return batch }
             var info = stat()
             guard fstat(file.descriptor, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read") }
@@ -119,7 +124,7 @@ public final class FileTailer: Sendable {
             if batch.more { return batch }
             var current = stat()
             if stat(path, &current) == 0, UInt64(current.st_ino) != file.inode || UInt64(current.st_dev) != file.device,
-                let next = try openFile(startAtEnd: false)
+                let next = try openFile(from: .beginning)
             {
                 if let rest = state.framer.finish() { decode(rest, into: &batch, state: &state) }
                 flushHeld(into: &batch, state: &state)
@@ -159,7 +164,7 @@ public final class FileTailer: Sendable {
     /// Opens the file at ``path``, refusing anything but a regular file: a device put at the path (a symlink to
     /// `/dev/zero`) would be read forever, and a named pipe would block the poll. Opened without blocking, so a pipe
     /// is refused rather than waited on.
-    private func openFile(startAtEnd: Bool) throws -> OpenFile? {
+    private func openFile(from start: StartPosition) throws -> OpenFile? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -175,13 +180,74 @@ public final class FileTailer: Sendable {
             close(descriptor)
             throw FileProblem(path: path, doing: "follow", reason: reason)
         }
-        return OpenFile(
-            descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-            offset: startAtEnd ? Int64(info.st_size) : 0)
+        if path.hasSuffix(".gz") {
+            do {
+                return OpenFile(
+                    descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), offset: 0,
+                    gzip: try GzipStream())
+            } catch {
+                close(descriptor)
+                throw FileProblem(path: path, doing: "read", reason: error.description)
+            }
+        }
+        let offset: Int64
+        switch start {
+        case .beginning: offset = 0
+        case .end: offset = Int64(info.st_size)
+        case .lastLines(let count):
+            do {
+                offset = try Self.offsetOfLastLines(count, descriptor: descriptor, size: info.st_size)
+            } catch {
+                close(descriptor)
+                throw FileProblem(path: path, errno: error.code, doing: "read")
+            }
+        }
+        return OpenFile(descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), offset: offset)
+    }
+
+    /// A failed `pread`, with its `errno`.
+    private struct ReadFailure: Error {
+        var code: Int32
+    }
+
+    /// Where the last `count` lines of a file of `size` bytes begin: found by reading backwards in 64 KiB pieces,
+    /// so only as much of the file is read as those lines take. A final line without its newline counts as a line.
+    private static func offsetOfLastLines(_ count: Int, descriptor: Int32, size: off_t) throws(ReadFailure) -> Int64 {
+        guard count > 0 else { return Int64(size) }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var end = Int64(size)
+        var newlines = 0
+        var first = true
+        while end > 0 {
+            let start = max(0, end - Int64(chunk.count))
+            let length = Int(end - start)
+            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(start)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw ReadFailure(code: errno)
+            }
+            guard read == length else { return 0 }
+            var index = length - 1
+            if first {
+                // The newline that ends the last line does not start another.
+                if index >= 0, chunk[index] == UInt8(ascii: "\n") { index -= 1 }
+                first = false
+            }
+            while index >= 0 {
+                if chunk[index] == UInt8(ascii: "\n") {
+                    newlines += 1
+                    if newlines == count { return start + Int64(index) + 1 }
+                }
+                index -= 1
+            }
+            end = start
+        }
+        return 0
     }
 
     private func read(_ file: inout OpenFile, into batch: inout Batch, state: inout State) throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        if let gzip = file.gzip { return try readCompressed(&file, gzip: gzip, chunk: &chunk, into: &batch, state: &state) }
         var readThisPoll = 0
         let received = now()
         while true {
@@ -207,6 +273,47 @@ public final class FileTailer: Sendable {
                     case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
                     }
                 }
+            }
+            for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
+        }
+    }
+
+    /// Reads a piece of a `.gz` file: compressed bytes up to ``maximumBytesPerPoll`` per poll, inflated piece by piece
+    /// into the framer, so memory stays bounded whatever the file inflates to.
+    private func readCompressed(
+        _ file: inout OpenFile, gzip: GzipStream, chunk: inout [UInt8], into batch: inout Batch, state: inout State
+    ) throws {
+        var readThisPoll = 0
+        let received = now()
+        while true {
+            if readThisPoll >= Self.maximumBytesPerPoll {
+                batch.more = true
+                return
+            }
+            let count = chunk.withUnsafeMutableBytes {
+                pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileProblem(path: path, errno: errno, doing: "read")
+            }
+            if count == 0 { return }
+            file.offset += Int64(count)
+            readThisPoll += count
+            var frames: [Result<[UInt8], WireError>] = []
+            do {
+                try chunk.withUnsafeBytes { bytes in
+                    try gzip.inflate(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { inflated in
+                        state.framer.feed(inflated) { frame in
+                            switch frame {
+                            case .line(let line): frames.append(.success(Array(line)))
+                            case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
+                            }
+                        }
+                    }
+                }
+            } catch {
+                throw FileProblem(path: path, doing: "read", reason: "\(error)")
             }
             for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
         }

@@ -99,14 +99,19 @@ struct JSONFields {
         }
     }
 
-    /// A timestamp member: an RFC 3339 or ISO 8601-like string, or a number of seconds (or milliseconds, with
-    /// `milliseconds`) since 1970.
+    /// A timestamp member: an RFC 3339 or ISO 8601-like string, or a number since 1970 in seconds, milliseconds,
+    /// microseconds or nanoseconds (``LogTimestamp/date(epochNumber:)`` tells them apart by size); a string of
+    /// digits is read as such a number. `milliseconds` says which unit a shape documents (pino's `time`), used
+    /// when the size cannot tell.
     func date(_ key: String, milliseconds: Bool = false) -> Date? {
         switch self[key] {
-        case .string(let text)?: return LogTimestamp.parse(text)
+        case .string(let text)?:
+            if let date = LogTimestamp.parse(text) { return date }
+            guard let value = Double(text) else { return nil }
+            return LogTimestamp.date(epochNumber: value, milliseconds: milliseconds)
         case .number(let range)?:
             guard let value = Self.double(UnsafeRawBufferPointer(rebasing: bytes[range])) else { return nil }
-            return LogTimestamp.date(epoch: milliseconds ? value / 1000 : value)
+            return LogTimestamp.date(epochNumber: value, milliseconds: milliseconds)
         default: return nil
         }
     }

@@ -38,7 +38,7 @@ enum JSONLogShapes {
         case .json:
             [
                 "msg", "message", "event", "level", "severity", "time", "timestamp", "ts", "@timestamp", "error",
-                "service", "stack",
+                "service", "stack", "code",
             ]
         case .auto, .wire, .logfmt, .text: []
         }
@@ -59,7 +59,7 @@ enum JSONLogShapes {
     }
 
     private static func pino(_ fields: JSONFields, format: LogFormat, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: format, time: fields.date("time", milliseconds: true) ?? receivedAt)
+        var record = LogRecord(format: format, time: fields.date("time", milliseconds: true), receivedAt: receivedAt)
         if let level = fields.number("level") {
             record.severity = LogLevel.severity(pino: level)
             record.levelWord = level >= 60 ? "fatal" : nil
@@ -77,7 +77,7 @@ enum JSONLogShapes {
             record.exceptionType = err.text("type") ?? err.text("name")
             record.exceptionMessage = err.text("message")
             if let stack = err.text("stack") { record.setException(fromStack: stack) }
-            if let code = err.text("code") { record.attributes["err.code"] = code }
+            if let code = err.text("code") { record.code = code }
         } else if let text = fields.text("err") ?? fields.text("error") {
             record.exceptionMessage = text
         }
@@ -85,22 +85,22 @@ enum JSONLogShapes {
     }
 
     private static func zap(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: .zap, time: fields.date("ts") ?? receivedAt)
+        var record = LogRecord(format: .zap, time: fields.date("ts"), receivedAt: receivedAt)
         readLevel(fields, key: "level", into: &record)
         record.message = fields.text("msg")
         record.source = fields.text("logger")
         if let caller = fields.text("caller") { record.setCaller(caller) }
-        if let error = fields.text("error") { record.exceptionMessage = joined(record.message, error) }
+        record.exceptionMessage = fields.text("error")
         record.stacktrace = fields.text("stacktrace")
         record.attributes = fields.attributes(excluding: Known.zap)
         return record
     }
 
     private static func logrus(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: .logrus, time: fields.date("time") ?? receivedAt)
+        var record = LogRecord(format: .logrus, time: fields.date("time"), receivedAt: receivedAt)
         readLevel(fields, key: "level", into: &record)
         record.message = fields.text("msg")
-        if let error = fields.text("error") { record.exceptionMessage = joined(record.message, error) }
+        record.exceptionMessage = fields.text("error")
         record.codeFunction = fields.text("func")
         if let file = fields.text("file") { record.setCaller(file) }
         record.attributes = fields.attributes(excluding: Known.logrus)
@@ -108,7 +108,7 @@ enum JSONLogShapes {
     }
 
     private static func structlog(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: .structlog, time: fields.date("timestamp") ?? receivedAt)
+        var record = LogRecord(format: .structlog, time: fields.date("timestamp"), receivedAt: receivedAt)
         readLevel(fields, key: "level", into: &record)
         record.message = fields.text("event")
         record.source = fields.text("logger")
@@ -123,7 +123,7 @@ enum JSONLogShapes {
     }
 
     private static func clef(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: .clef, time: fields.date("@t") ?? receivedAt)
+        var record = LogRecord(format: .clef, time: fields.date("@t"), receivedAt: receivedAt)
         let word = fields.text("@l") ?? "Information"
         record.severity = LogLevel.severity(word: word) ?? .info
         record.levelWord = word
@@ -138,7 +138,7 @@ enum JSONLogShapes {
     }
 
     private static func gelf(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
-        var record = LogRecord(format: .gelf, time: fields.date("timestamp") ?? receivedAt)
+        var record = LogRecord(format: .gelf, time: fields.date("timestamp"), receivedAt: receivedAt)
         // GELF's level defaults to 1 (alert) when absent.
         record.severity = LogLevel.severity(syslog: fields.number("level") ?? 1)
         record.message = fields.text("short_message")
@@ -163,7 +163,7 @@ enum JSONLogShapes {
 
     private static func pythonJSON(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
         var record = LogRecord(
-            format: .pythonJSON, time: fields.date("asctime") ?? fields.date("timestamp") ?? receivedAt)
+            format: .pythonJSON, time: fields.date("asctime") ?? fields.date("timestamp"), receivedAt: receivedAt)
         readLevel(fields, key: "levelname", into: &record)
         record.message = fields.text("message") ?? fields.text("msg")
         record.source = fields.text("name")
@@ -179,15 +179,16 @@ enum JSONLogShapes {
 
     private static func generic(_ fields: JSONFields, receivedAt: Date) -> LogRecord {
         let time = fields.date("time") ?? fields.date("timestamp") ?? fields.date("ts") ?? fields.date("@timestamp")
-        var record = LogRecord(format: .json, time: time ?? receivedAt)
+        var record = LogRecord(format: .json, time: time, receivedAt: receivedAt)
         for key in ["level", "severity", "lvl", "loglevel", "log.level"] where fields.has(key) {
             readLevel(fields, key: key, into: &record)
             break
         }
         record.message = fields.text("msg") ?? fields.text("message") ?? fields.text("event") ?? fields.text("text")
         record.serviceName = fields.text("service") ?? fields.text("service.name") ?? fields.text("app")
-        if let error = fields.text("error") ?? fields.text("err") {
-            record.exceptionMessage = joined(record.message, error)
+        if let error = fields.text("error") ?? fields.text("err") { record.exceptionMessage = error }
+        if let code = fields.text("code") ?? fields.text("error.code") ?? fields.text("error_code") {
+            record.code = code
         }
         if let stack = fields.text("stack") ?? fields.text("stacktrace") ?? fields.text("stack_trace") {
             record.setException(fromStack: stack)
@@ -225,13 +226,8 @@ enum JSONLogShapes {
         static let generic: Set<String> = [
             "msg", "message", "event", "text", "level", "severity", "lvl", "loglevel", "log.level", "time", "timestamp",
             "ts", "@timestamp", "service", "service.name", "app", "error", "err", "stack", "stacktrace", "stack_trace",
+            "code", "error.code", "error_code",
         ]
-    }
-
-    /// `message: error`, as Go programs wrap errors; the error alone when there is no message.
-    private static func joined(_ message: String?, _ error: String) -> String {
-        guard let message, !message.isEmpty else { return error }
-        return message + ": " + error
     }
 }
 

@@ -65,7 +65,9 @@ public struct LineReader: Sendable {
                     return
                 }
                 let shape = format == .auto ? JSONLogShapes.detect(fields) : format
-                emit(.success(JSONLogShapes.record(fields, format: shape, receivedAt: receivedAt).event))
+                var record = JSONLogShapes.record(fields, format: shape, receivedAt: receivedAt)
+                folder.stamp(&record)
+                emit(.success(record.event))
                 return
             }
         }

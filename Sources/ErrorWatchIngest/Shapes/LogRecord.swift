@@ -5,11 +5,15 @@ import Foundation
 /// What a log line said, whatever its shape, before it becomes a ``WireEvent``: the one place that decides
 /// whether a line is an error (error level or above, or carrying an exception) and how its fields map.
 struct LogRecord {
-    /// The code every error read from a log line gets unless the line gives one.
-    static let defaultCode = ErrorCode(parsing: "X-0")!
-
     var format: LogFormat
-    var time: Date
+    /// The line's own time, when it carried one.
+    var ownTime: Date?
+    /// When the line was read: its time when it carries none and no earlier line of its source did.
+    var receivedAt: Date
+    /// The time of the previous line of the same source, taken by a line without one (set by ``LineReader``).
+    var inheritedTime: Date?
+    /// The time the event gets: its own, else the previous line's, else the time it was read.
+    var time: Date { ownTime ?? inheritedTime ?? receivedAt }
     var severity: ErrorSeverity?
     /// The level as the line wrote it (`ERROR`, `fatal`), for the error type when no exception names one.
     var levelWord: String?
@@ -24,13 +28,16 @@ struct LogRecord {
     var codeFilePath: String?
     var codeLineNumber: Int?
     var codeFunction: String?
-    var code: ErrorCode?
+    /// The code as the line wrote it (`L-042`, `40001`, `ERR_CONN_RESET`), if it gave one.
+    var code: String?
     var category: ErrorCategory?
     var attributes: [String: String] = [:]
 
-    init(format: LogFormat, time: Date) {
+    /// A record of `format` read at `receivedAt`, with the line's own time if it had one.
+    init(format: LogFormat, time: Date?, receivedAt: Date) {
         self.format = format
-        self.time = time
+        self.ownTime = time
+        self.receivedAt = receivedAt
     }
 
     /// Whether the line is an error: at error level or above, or carrying an exception.
@@ -39,8 +46,12 @@ struct LogRecord {
         return exceptionType != nil || exceptionMessage != nil
     }
 
-    /// The event: an error (type from the exception or the level word, code `X-0` and category `unrecoverable`
-    /// unless given) or a log line with its level.
+    /// The event: an error or a log line with its level.
+    ///
+    /// An error keeps both messages: the exception's (type, message, stack) as `exception.*`, and the line's own
+    /// message, when it says something the exception's does not, as `body`. Its type is the exception's, else the
+    /// level word; its code and category are the line's, or absent: a log line that names neither is unclassified,
+    /// and nothing is invented for it.
     var event: WireEvent {
         var event = WireEvent(kind: isError ? .error : .log, time: time)
         event.serviceName = serviceName
@@ -56,10 +67,10 @@ struct LogRecord {
                 exceptionType ?? LogLevel.typeName(forWord: levelWord ?? severity.description, severity: severity)
             let text = exceptionMessage ?? message ?? ""
             event.exceptionMessage = text
-            if let message, !message.isEmpty, message != text { event.attributes["log.message"] = message }
+            if let message, !message.isEmpty, message != text { event.body = message }
             event.exceptionStacktrace = stacktrace
-            event.code = code ?? Self.defaultCode
-            event.category = category ?? .unrecoverable
+            if let code { event.setVerbatimCode(code) }
+            event.category = category
             event.codeFilePath = codeFilePath
             event.codeLineNumber = codeLineNumber
             event.codeFunction = codeFunction

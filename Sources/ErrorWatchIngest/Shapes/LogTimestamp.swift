@@ -29,6 +29,24 @@ enum LogTimestamp {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// A number since 1970 as a date, its unit told by its size: below 10¹¹ seconds (until the year 5138), below
+    /// 10¹⁴ milliseconds, below 10¹⁷ microseconds, else nanoseconds. A small number from a shape that documents
+    /// milliseconds is read as milliseconds.
+    static func date(epochNumber value: Double, milliseconds: Bool = false) -> Date? {
+        guard value.isFinite, value >= 0 else { return nil }
+        let seconds: Double
+        if value >= 1e17 {
+            seconds = value / 1e9
+        } else if value >= 1e14 {
+            seconds = value / 1e6
+        } else if value >= 1e11 || milliseconds {
+            seconds = value / 1e3
+        } else {
+            seconds = value
+        }
+        return date(epoch: seconds)
+    }
+
     /// A timestamp at `start` of `bytes`: ISO-like or Go's slashed form (``RFC3339``'s lenient scan); the date and
     /// the index after it.
     static func scanISO(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Date, Int)? {

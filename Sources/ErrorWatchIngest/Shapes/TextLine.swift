@@ -13,7 +13,7 @@ enum TextLine {
     static func record(_ bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord {
         let line = String(decoding: bytes, as: UTF8.self)
         if let record = logfmt(line, bytes: bytes, receivedAt: receivedAt) { return record }
-        var record = LogRecord(format: .text, time: receivedAt)
+        var record = LogRecord(format: .text, time: nil, receivedAt: receivedAt)
         var index = 0
         while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 { index += 1 }
         var stampFound = false
@@ -22,7 +22,7 @@ enum TextLine {
         if let (date, end) = LogTimestamp.scanISO(bytes, from: stampStart)
             ?? LogTimestamp.scanSyslog(bytes, from: stampStart, year: year(of: receivedAt))
         {
-            record.time = date
+            record.ownTime = date
             stampFound = true
             index = end
             if bracketed {
@@ -31,7 +31,7 @@ enum TextLine {
                 if index < bytes.count { index += 1 }
             }
         } else if let (severity, date, end) = klog(bytes, from: index, receivedAt: receivedAt) {
-            record.time = date
+            record.ownTime = date
             record.severity = severity
             record.levelWord = String(UnicodeScalar(bytes[index]))
             index = end
@@ -151,13 +151,15 @@ enum TextLine {
         guard pairs.contains(where: { $0.key == "level" || $0.key == "lvl" }),
             pairs.contains(where: { $0.key == "msg" || $0.key == "message" })
         else { return nil }
-        var record = LogRecord(format: .logfmt, time: receivedAt)
+        var record = LogRecord(format: .logfmt, time: nil, receivedAt: receivedAt)
         var attributes: [String: String] = [:]
         for (key, value) in pairs {
             switch key {
             case "time", "ts", "t":
-                if let date = LogTimestamp.parse(value) ?? Double(value).flatMap(LogTimestamp.date(epoch:)) {
-                    record.time = date
+                if let date = LogTimestamp.parse(value)
+                    ?? Double(value).flatMap({ LogTimestamp.date(epochNumber: $0) })
+                {
+                    record.ownTime = date
                 }
             case "level", "lvl":
                 record.severity = LogLevel.severity(word: value)
@@ -169,9 +171,6 @@ enum TextLine {
             case "service", "app": record.serviceName = value
             default: if attributes.count < 64 { attributes[key] = value }
             }
-        }
-        if let error = record.exceptionMessage, let message = record.message, !message.isEmpty {
-            record.exceptionMessage = message + ": " + error
         }
         record.attributes = attributes
         return record

@@ -25,8 +25,21 @@ struct TracebackFolder {
     private var stack = ""
     private var omittedLines = 0
 
+    /// The time of the last line emitted that carried one, from this folder's source.
+    private var lastTime: Date?
+
     /// Whether a line is held, waiting to learn whether a trace follows it.
     var hasPending: Bool { pending != nil }
+
+    /// Gives a line without a time of its own the time of the previous line of this source that had one, and
+    /// remembers the time of a line that has one.
+    mutating func stamp(_ record: inout LogRecord) {
+        if let own = record.ownTime {
+            lastTime = own
+        } else {
+            record.inheritedTime = lastTime
+        }
+    }
 
     /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
     mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (LogRecord) -> Void) {
@@ -36,6 +49,20 @@ struct TracebackFolder {
                 return
             }
             flush(emit)
+        } else if let held = pending, !held.isError, let kind = Self.foldKind(line, into: held) {
+            // A trace under a line that is not an error (an `INFO` line, then a traceback) is an error of its own:
+            // the line before stays the log line it was.
+            flush(emit)
+            var record = makeRecord()
+            let started = Self.start(line, record: &record) ?? kind
+            if started == .python { record.message = nil }
+            self.kind = started
+            awaitingPythonException = started == .python
+            stack = ""
+            omittedLines = 0
+            pending = record
+            append(line)
+            return
         } else if var held = pending, let kind = Self.foldKind(line, into: held) {
             // A trace that starts under a line already held (`logger.exception` writes its message, then the
             // traceback): the held line becomes the trace's event.
@@ -90,6 +117,7 @@ struct TracebackFolder {
         stack = ""
         omittedLines = 0
         awaitingPythonException = false
+        stamp(&record)
         emit(record)
     }
 
@@ -175,6 +203,7 @@ struct TracebackFolder {
                 record.exceptionMessage = message
             }
             record.severity = .critical
+            record.message = nil
             return .java
         }
         if line.hasPrefix("Unhandled exception. ") || line.hasPrefix("Unhandled Exception: ") {
@@ -183,12 +212,14 @@ struct TracebackFolder {
                 record.exceptionMessage = message
             }
             record.severity = .critical
+            record.message = nil
             return .java
         }
         for prefix in ["panic: ", "fatal error: "] where line.hasPrefix(prefix) {
             record.exceptionType = String(prefix.dropLast(2))
             record.exceptionMessage = String(line.dropFirst(prefix.count))
             record.severity = .critical
+            record.message = nil
             return .go
         }
         if let range = line.range(of: "Fatal error: ") {
@@ -198,12 +229,14 @@ struct TracebackFolder {
             let location = line[..<range.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
             if !location.isEmpty { record.setCaller(location) }
             record.severity = .critical
+            record.message = nil
             return .swift
         }
         if line.hasPrefix("💣 Program crashed: ") {
             record.exceptionType = "Crash"
             record.exceptionMessage = String(line.dropFirst("💣 Program crashed: ".count))
             record.severity = .critical
+            record.message = nil
             return .swift
         }
         return nil

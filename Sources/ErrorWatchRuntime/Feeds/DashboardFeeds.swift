@@ -2,6 +2,7 @@ import CoreMetrics
 import DequeModule
 import ErrorStreaming
 import ErrorWatchUI
+import ErrorWatchWire
 import Foundation
 import Synchronization
 
@@ -36,6 +37,9 @@ final class DashboardFeeds: Sendable {
         var firstSeen: Date
         var title: String
         var typeName: String
+        /// A remote error's code as sent (empty when none) and whether it was classified.
+        var codeText: String?
+        var classified: Bool
     }
     /// Each counter's totals at the last minute of samples, for its rate.
     private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
@@ -123,15 +127,23 @@ final class DashboardFeeds: Sendable {
 
     private func receiveAlert(_ event: ErrorEvent) {
         let report = ErrorReport(event)
+        let remote = event.error as? RemoteError
+        // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
+        // an old log opened from its start still shows what failed (the Issues view keeps the lines' own times).
+        let time = event.timestamp
+        func makeRun() -> AlertRun {
+            AlertRun(
+                firstSeen: time, title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
+                typeName: DashboardEvent.shortTypeName(report.classification.typeName),
+                codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
+        }
         guard report.classification.category != .expected else { return }
         let decision = coalescer.receive(report)
         let alert: AlertCoalescer<ErasedClock>.Alert
         var run: AlertRun?
         switch decision {
         case .alert(let a):
-            let started = AlertRun(
-                firstSeen: event.timestamp, title: AlertRecord.title(for: report.classification),
-                typeName: DashboardEvent.shortTypeName(report.classification.typeName))
+            let started = makeRun()
             alertRuns.withLock { runs in
                 if runs.count >= 4_096 { runs.removeAll(keepingCapacity: true) }
                 runs[a.fingerprint] = started
@@ -143,18 +155,14 @@ final class DashboardFeeds: Sendable {
         case .suppressed, .ignored:
             return
         }
-        let current =
-            run
-            ?? AlertRun(
-                firstSeen: event.timestamp, title: AlertRecord.title(for: report.classification),
-                typeName: DashboardEvent.shortTypeName(report.classification.typeName))
+        let current = run ?? makeRun()
         inbox.post(
             .alertReceived(
                 AlertRecord(
                     fingerprint: alert.fingerprint, title: current.title, code: alert.code,
-                    severity: report.classification.severity, category: alert.category, count: alert.count,
-                    firstSeen: current.firstSeen, lastSeen: event.timestamp, source: event.source,
-                    typeName: current.typeName, origin: .user)))
+                    severity: report.classification.severity, category: current.classified ? alert.category : nil,
+                    count: alert.count, firstSeen: current.firstSeen, lastSeen: time, source: event.source,
+                    typeName: current.typeName, origin: .user, codeText: current.codeText)))
     }
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.
@@ -173,6 +181,7 @@ final class DashboardFeeds: Sendable {
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
             series: sampleSeries(), droppedEvents: dropped, listenerCount: listeners)
         snapshot.otherTypeErrors = totals.otherTypes
+        snapshot.unclassifiedErrors = totals.unclassified
         return snapshot
     }
 

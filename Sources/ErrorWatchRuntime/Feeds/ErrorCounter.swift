@@ -16,6 +16,8 @@ final class ErrorCounter: Sendable {
     private struct State {
         var types = TopKCounts<String>(capacity: ErrorCounter.typeTableCapacity)
         var byCategory: [ErrorCategory: Int] = [:]
+        /// Errors nobody classified (log lines, producers that sent no category): counted apart, not as a category.
+        var unclassified = 0
         /// Errors per wall-clock second, keyed by whole seconds since 1970.
         var perSecond: [Int: Int] = [:]
     }
@@ -44,14 +46,14 @@ final class ErrorCounter: Sendable {
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         state.withLock { s in
             s.types.add(type)
-            s.byCategory[facts.category, default: 0] += 1
+            if facts.classified { s.byCategory[facts.category, default: 0] += 1 } else { s.unclassified += 1 }
             s.perSecond[second, default: 0] += 1
             if s.perSecond.count > 120 {
                 let cutoff = second - 90
                 s.perSecond = s.perSecond.filter { $0.key >= cutoff }
             }
         }
-        categoryCounters[facts.category]?.increment()
+        if facts.classified { categoryCounters[facts.category]?.increment() }
     }
 
     /// The counts as the Metrics pane shows them.
@@ -62,6 +64,7 @@ final class ErrorCounter: Sendable {
         /// Errors of every type not listed.
         var otherTypes: Int
         var byCategory: [ErrorCategory: Int]
+        var unclassified: Int
     }
 
     /// Every count, read at once.
@@ -70,7 +73,7 @@ final class ErrorCounter: Sendable {
             Totals(
                 total: s.types.total,
                 byType: s.types.top.map { MetricsSnapshot.TypeCount(name: $0.name, count: $0.count) },
-                otherTypes: s.types.other, byCategory: s.byCategory)
+                otherTypes: s.types.other, byCategory: s.byCategory, unclassified: s.unclassified)
         }
     }
 
@@ -93,11 +96,21 @@ struct ErrorFacts {
     var fingerprint: String
     /// The producing service of a remote error; `nil` for this process's own.
     var service: String?
+    /// When it happened: a remote error's own time, else when it was added.
+    var time: Date
+    /// A remote error's code as sent (empty when it sent none); `nil` for this process's own.
+    var codeText: String?
+    /// Whether anybody said which category it is (a remote producer may not).
+    var classified = true
 
     init(_ event: ErrorEvent) {
+        time = event.timestamp
         if let remote = event.error as? RemoteError {
             (typeName, category, fingerprint, service) =
                 (remote.typeName, remote.category, remote.fingerprint, remote.serviceName)
+            time = remote.time ?? event.timestamp
+            codeText = remote.codeText ?? ""
+            classified = remote.isClassified
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {

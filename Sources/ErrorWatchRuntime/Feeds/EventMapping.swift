@@ -12,16 +12,20 @@ extension DashboardEvent {
         // and location all come from it.
         let remote = event.error as? RemoteError
         let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
+        // What a remote producer did not send stays unsent: no code, no category, no user message.
+        let userMessage = classification.userMessage.isEmpty ? nil : classification.userMessage
         self.init(
             sequence: event.sequence, timestamp: remote?.time ?? event.timestamp, kind: .error,
             level: event.severity, source: event.source, typeName: Self.shortTypeName(classification.typeName),
-            message: classification.technicalMessage, userMessage: classification.userMessage,
-            code: classification.code, category: classification.category, origin: event.origin,
+            message: classification.technicalMessage, userMessage: userMessage,
+            code: remote == nil ? classification.code : nil,
+            category: remote?.isClassified == false ? nil : classification.category, origin: event.origin,
             attempt: event.context.attempt, metadata: event.metadata, qualifiedTypeName: classification.typeName,
             fingerprint: classification.fingerprint, service: remote?.serviceName, from: remote?.receivedFrom,
             stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
             pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt, traceID: remote?.traceID,
-            spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment)
+            spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment,
+            logMessage: remote?.logMessage, codeText: remote?.codeText)
         report = remote?.report
     }
 
@@ -32,11 +36,12 @@ extension DashboardEvent {
             sequence: 0, timestamp: event.time, kind: .log, level: event.effectiveSeverity,
             source: event.source ?? event.serviceName ?? "remote",
             typeName: event.exceptionType.map(Self.shortTypeName) ?? "",
-            message: event.body ?? event.exceptionMessage ?? "", code: event.code, category: event.category,
+            message: event.body ?? event.exceptionMessage ?? "", code: nil, category: event.category,
             origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
             qualifiedTypeName: event.exceptionType ?? "", service: event.serviceName, from: from, pid: event.pid,
             host: event.hostName, receivedAt: receivedAt, traceID: event.traceID, spanID: event.spanID,
-            serviceVersion: event.serviceVersion, environment: event.deploymentEnvironment)
+            serviceVersion: event.serviceVersion, environment: event.deploymentEnvironment,
+            codeText: event.shownCode)
     }
 
     /// The `Logs` pane's view of a swift-log record.
@@ -58,10 +63,21 @@ extension AlertRecord {
     /// What an alert says: the error's own user message when it has one; otherwise what failed, as the short type
     /// name and the technical message (`PaymentError: gateway answered 503`), because the category's generic
     /// sentence would make every such alert read alike.
-    static func title(for classification: Classification) -> String {
-        guard classification.userMessage == classification.category.defaultUserMessage else {
+    ///
+    /// A log-derived error says what failed in both the developer's words and the exception's:
+    /// `request failed — UpstreamError: upstream closed`.
+    static func title(for classification: Classification, logMessage: String? = nil) -> String {
+        guard classification.userMessage.isEmpty || classification.userMessage == classification.category.defaultUserMessage
+        else {
             return classification.userMessage
         }
+        let what = whatFailed(classification)
+        guard let logMessage, !logMessage.isEmpty else { return what }
+        return logMessage + " — " + what
+    }
+
+    /// The short type name and the technical message: `PaymentError: gateway answered 503`.
+    private static func whatFailed(_ classification: Classification) -> String {
         let type = DashboardEvent.shortTypeName(classification.typeName)
         let technical = classification.technicalMessage
         if technical.isEmpty || technical == type || technical == classification.typeName { return type }

@@ -74,12 +74,15 @@ final class IssueTracker: Sendable {
 
     /// Counts `event`, whose facts the caller already read; only a new issue needs the whole classification.
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
-        let (fingerprint, category) = (facts.fingerprint, facts.category)
-        let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
+        let (fingerprint, category) = (facts.fingerprint, facts.classified ? facts.category : nil)
+        let time = facts.time
+        let second = Int(time.timeIntervalSince1970.rounded(.down))
         let service = facts.service
         // The common case, an issue already known, takes the lock once and updates the record in place.
         let counted = state.withLock { s in
-            guard s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
+            guard
+                s.issues[fingerprint]?.add(event, time: time, category: category, second: second, service: service)
+                    != nil
             else { return false }
             s.touch(fingerprint)
             return true
@@ -93,11 +96,11 @@ final class IssueTracker: Sendable {
                 s.issues[fingerprint] = Issue(
                     record: IssueRecord(
                         fingerprint: fingerprint, typeName: DashboardEvent.shortTypeName(classification.typeName),
-                        qualifiedTypeName: classification.typeName, code: classification.code,
-                        category: classification.category, severity: event.severity, count: 0,
-                        firstSeen: event.timestamp, lastSeen: event.timestamp))
+                        qualifiedTypeName: classification.typeName, code: classification.code, category: category,
+                        severity: event.severity, count: 0, firstSeen: time, lastSeen: time,
+                        codeText: facts.codeText))
             }
-            s.issues[fingerprint]?.add(event, category: category, second: second, service: service)
+            s.issues[fingerprint]?.add(event, time: time, category: category, second: second, service: service)
             s.touch(fingerprint)
         }
     }
@@ -122,10 +125,13 @@ final class IssueTracker: Sendable {
         for (stored, pending, seconds) in taken {
             var record = stored
             let fresh = pending.reversed().map { event in
-                IssueRecord.Occurrence(
-                    sequence: event.sequence, timestamp: event.timestamp,
-                    message: Self.summary(of: Classification(of: event.error).technicalMessage),
-                    service: (event.error as? RemoteError)?.serviceName)
+                let remote = event.error as? RemoteError
+                let technical = Classification(of: event.error).technicalMessage
+                // A log-derived error's occurrence reads as its line did: its own sentence, then the exception's.
+                let message = remote?.logMessage.map { $0 + " — " + technical } ?? technical
+                return IssueRecord.Occurrence(
+                    sequence: event.sequence, timestamp: remote?.time ?? event.timestamp,
+                    message: Self.summary(of: message), service: remote?.serviceName)
             }
             record.recent = Array((fresh + record.recent).prefix(IssueRecord.occurrenceLimit))
             record.perSecond = (last - 59...last).map { seconds[$0] ?? 0 }
@@ -141,15 +147,17 @@ final class IssueTracker: Sendable {
 }
 
 extension IssueTracker.Issue {
-    fileprivate mutating func add(_ event: ErrorEvent, category: ErrorCategory, second: Int, service: String?) {
+    fileprivate mutating func add(
+        _ event: ErrorEvent, time: Date, category: ErrorCategory?, second: Int, service: String?
+    ) {
         record.count += 1
         if event.origin == .user { record.userCount += 1 }
         if let service, record.services.count < 8, !record.services.contains(service) {
             record.services.append(service)
         }
-        if event.timestamp < record.firstSeen { record.firstSeen = event.timestamp }
-        if event.timestamp >= record.lastSeen {
-            record.lastSeen = event.timestamp
+        if time < record.firstSeen { record.firstSeen = time }
+        if time >= record.lastSeen {
+            record.lastSeen = time
             record.category = category
             record.severity = event.severity
         }

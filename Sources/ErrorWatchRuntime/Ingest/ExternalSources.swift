@@ -27,16 +27,21 @@ public final class ExternalSources: Sendable {
 
     /// - Parameters:
     ///   - listen: endpoints to accept producers on.
-    ///   - tail: files to follow from their current end, across truncation and rotation, or named pipes to read
-    ///     until their writer closes them. Anything else (a directory, a device, a socket) is refused at start.
+    ///   - tail: files to follow from `tailStart` (by default their current end), across truncation and rotation,
+    ///     or named pipes to read until their writer closes them. Anything else (a directory, a device, a socket) is
+    ///     refused at start.
+    ///   - open: files to read from their beginning, then follow (`errorwatch FILE…`); a `.gz` file is inflated as
+    ///     it is read.
+    ///   - tailStart: where a `tail` file starts: its end, its last lines, or its beginning.
     ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
     ///   - format: the shape of every line read (``LogFormat/auto``: per line).
     ///   - otlp: OTLP/HTTP and OTLP/gRPC endpoints to receive OpenTelemetry logs and metrics on (docs/otlp.md).
     ///   - sentry: endpoints to receive Sentry SDKs' envelopes on (docs/sentry.md); `sentryKey`, when set, is the
     ///     `sentry_key` they must send.
     public init(
-        listen: [Endpoint], tail: [String], standardInput: Bool = false, format: LogFormat = .auto,
-        otlp: [OTLPEndpoint] = [], ingest: RemoteIngest, clock: ErasedClock,
+        listen: [Endpoint], tail: [String], open: [String] = [], tailStart: FileTailer.StartPosition = .end,
+        standardInput: Bool = false, format: LogFormat = .auto, otlp: [OTLPEndpoint] = [], ingest: RemoteIngest,
+        clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
         otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200),
         sentry: [SentryEndpoint] = [], sentryKey: String? = nil
@@ -46,7 +51,7 @@ public final class ExternalSources: Sendable {
         let configuration = adjusted
         self.format = format
         self.readsStandardInput = standardInput
-        self.tailPaths = tail
+        self.tailPaths = tail + open
         self.ingest = ingest
         self.clock = clock
         self.tailInterval = tailInterval
@@ -62,7 +67,8 @@ public final class ExternalSources: Sendable {
                     // Named once per producer, not once per event: this runs for every line at full rate.
                     let name = names.withLock { names in
                         if let known = names[producer] { return known }
-                        let made = "socket #\(producer) on \(endpoint)"
+                        // `ProducerID` reads `#3` already: `socket #3`, not `socket ##3`.
+                        let made = "socket \(producer) on \(endpoint)"
                         if names.count >= 4_096 { names.removeAll(keepingCapacity: true) }
                         names[producer] = made
                         return made
@@ -70,9 +76,13 @@ public final class ExternalSources: Sendable {
                     ingest.ingest(event, from: name)
                 })
         }
-        files = tail.filter { !Self.isFIFO($0) }.map {
-            FileFollower(tailer: FileTailer(path: $0, from: .end, format: format), interval: tailInterval)
-        }
+        files =
+            tail.filter { !Self.isFIFO($0) }.map {
+                FileFollower(tailer: FileTailer(path: $0, from: tailStart, format: format), interval: tailInterval)
+            }
+            + open.filter { !Self.isFIFO($0) }.map {
+                FileFollower(tailer: FileTailer(path: $0, from: .beginning, format: format), interval: tailInterval)
+            }
         receivers = otlp.map { endpoint in ingest.makeOTLPServer(endpoint: endpoint, limits: otlpLimits) }
         sentryReceivers = sentry.map { endpoint in
             var limits = otlpLimits

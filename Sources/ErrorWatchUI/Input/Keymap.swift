@@ -109,8 +109,8 @@ public struct Keymap: Sendable, Hashable {
             keys: [.enter], command: .dashboard(.openDetail), summary: "Open the selection",
             hint: "details"),
         KeyBinding(
-            keys: [.character("v")], command: .dashboard(.toggleErrorsView), summary: "Alerts / Issues view",
-            hint: "issues"),
+            keys: [.character("v")], command: .dashboard(.toggleErrorsView),
+            summary: "Alerts/Issues/Patterns", hint: "issues"),
         KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
     ])

@@ -12,10 +12,13 @@ public struct AlertRecord: Sendable, Hashable {
     public var title: String
     /// The stable code users read out to support.
     public var code: ErrorCode?
+    /// The code as its producer wrote it (`L-042`, `40001`, `ERR_CONN_RESET`), shown instead of ``code``; empty
+    /// when a producer gave none, `nil` for this process's own errors (which show ``code``).
+    public var codeText: String?
     /// Colours the marker and the code.
     public var severity: ErrorSeverity
-    /// Shown on wide panes, in the category colour.
-    public var category: ErrorCategory
+    /// Shown on wide panes, in the category colour; `nil` when nobody classified the error (shown as `—`).
+    public var category: ErrorCategory?
     /// How many errors were coalesced into this alert; shown as `×12` when above 1.
     public var count: Int
     /// When the first coalesced error happened.
@@ -32,9 +35,10 @@ public struct AlertRecord: Sendable, Hashable {
     /// Creates an alert record.
     public init(
         fingerprint: String, title: String, code: ErrorCode? = nil, severity: ErrorSeverity,
-        category: ErrorCategory, count: Int = 1, firstSeen: Date, lastSeen: Date, source: String,
-        typeName: String = "", origin: ErrorOrigin = .user
+        category: ErrorCategory?, count: Int = 1, firstSeen: Date, lastSeen: Date, source: String,
+        typeName: String = "", origin: ErrorOrigin = .user, codeText: String? = nil
     ) {
+        self.codeText = codeText
         self.fingerprint = fingerprint
         self.title = title
         self.code = code
@@ -47,4 +51,7 @@ public struct AlertRecord: Sendable, Hashable {
         self.typeName = typeName
         self.origin = origin
     }
+
+    /// The code as shown: the producer's own text, else the stable code, else nothing.
+    public var shownCode: String { codeText ?? code?.description ?? "" }
 }

@@ -27,12 +27,18 @@ public struct DashboardEvent: Sendable, Hashable {
     public var source: String
     /// The error type (`AuthError`); for logs the logger label or empty. The per-type filter matches this.
     public var typeName: String
-    /// The technical message.
+    /// The technical message: for an error, its exception's message (else the line's, when it had no exception).
     public var message: String
+    /// A log-derived error's own sentence (pino's `msg`, structlog's `event`, CLEF's rendered `@mt`), when it says
+    /// something the exception's ``message`` does not; `nil` otherwise.
+    public var logMessage: String?
     /// The message a user would be shown, if any.
     public var userMessage: String?
-    /// The stable code, shown as `[N-503]` before the message.
+    /// The stable code, shown as `[N-503]` before the message; `nil` when nobody gave one.
     public var code: ErrorCode?
+    /// The code as a remote producer wrote it (`L-042`, `40001`, `ERR_CONN_RESET`), shown and matched instead of
+    /// ``code``; `nil` for this process's own errors and for producers that gave none.
+    public var codeText: String?
     /// The error's category; colours the type column.
     public var category: ErrorCategory?
     /// Background errors are marked `bg ·` in Logs and never alert.
@@ -77,12 +83,14 @@ public struct DashboardEvent: Sendable, Hashable {
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
         stackTrace: String? = nil, location: CodeLocation? = nil, pid: Int? = nil, host: String? = nil,
         receivedAt: Date? = nil, traceID: String? = nil, spanID: String? = nil, serviceVersion: String? = nil,
-        environment: String? = nil
+        environment: String? = nil, logMessage: String? = nil, codeText: String? = nil
     ) {
         self.traceID = traceID
         self.spanID = spanID
         self.serviceVersion = serviceVersion
         self.environment = environment
+        self.logMessage = logMessage
+        self.codeText = codeText
         self.pid = pid
         self.host = host
         self.receivedAt = receivedAt
@@ -106,5 +114,15 @@ public struct DashboardEvent: Sendable, Hashable {
         self.attempt = attempt
         self.metadata = metadata
     }
-}
 
+    /// The code as shown: the producer's own text, else the stable code, else nothing.
+    public var shownCode: String? { codeText ?? code?.description }
+
+    /// How far the event's own time is from when it was read, when that is more than a day: a clock or a time zone
+    /// that is off, or an old line read now. Shown in the detail view; the time itself is shown as it was sent.
+    public var skew: TimeInterval? {
+        guard let receivedAt else { return nil }
+        let difference = timestamp.timeIntervalSince(receivedAt)
+        return abs(difference) > 86_400 ? difference : nil
+    }
+}

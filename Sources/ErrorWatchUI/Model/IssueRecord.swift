@@ -32,8 +32,11 @@ public struct IssueRecord: Sendable, Hashable {
     public var qualifiedTypeName: String
     /// The stable code.
     public var code: ErrorCode
-    /// The category of the latest occurrence.
-    public var category: ErrorCategory
+    /// The code as its producer wrote it (`L-042`, `40001`), shown instead of ``code``; empty when a producer gave
+    /// none, `nil` for this process's own errors.
+    public var codeText: String?
+    /// The category of the latest occurrence; `nil` when nobody classified it (shown as `—`).
+    public var category: ErrorCategory?
     /// The severity of the latest occurrence.
     public var severity: ErrorSeverity
     /// How many errors of this issue were added: exact.
@@ -54,6 +57,9 @@ public struct IssueRecord: Sendable, Hashable {
     /// How many occurrences ``recent`` keeps.
     public static let occurrenceLimit = 100
 
+    /// The code as shown: the producer's own text, else the stable code.
+    public var shownCode: String { codeText ?? code.description }
+
     /// Occurrences in each of the 60 seconds up to and including `now`'s second, oldest first: ``perSecond``
     /// shifted by the seconds since it was counted.
     public func perSecond(endingAt now: Date) -> [Int] {
@@ -66,10 +72,12 @@ public struct IssueRecord: Sendable, Hashable {
 
     /// An issue record.
     public init(
-        fingerprint: String, typeName: String, qualifiedTypeName: String, code: ErrorCode, category: ErrorCategory,
+        fingerprint: String, typeName: String, qualifiedTypeName: String, code: ErrorCode, category: ErrorCategory?,
         severity: ErrorSeverity, count: Int, userCount: Int = 0, services: [String] = [], firstSeen: Date,
-        lastSeen: Date, perSecond: [Int] = [], perSecondEnd: Date? = nil, recent: [Occurrence] = []
+        lastSeen: Date, perSecond: [Int] = [], perSecondEnd: Date? = nil, recent: [Occurrence] = [],
+        codeText: String? = nil
     ) {
+        self.codeText = codeText
         self.perSecondEnd = perSecondEnd ?? lastSeen
         self.fingerprint = fingerprint
         self.typeName = typeName

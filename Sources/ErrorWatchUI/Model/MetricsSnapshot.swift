@@ -26,6 +26,8 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var otherTypeErrors: Int = 0
     /// Counts per category; missing categories count 0.
     public var errorsByCategory: [ErrorCategory: Int]
+    /// Errors nobody classified (log lines, producers that sent no category), shown as `—` after the categories.
+    public var unclassifiedErrors: Int = 0
     /// Errors per second over the last 60 one-second buckets, oldest first.
     public var errorRatePerSecond: [Int]
     /// What the producers record, local swift-metrics and remote `metric` events alike: one entry per metric name

@@ -44,8 +44,8 @@ public enum Dashboard {
             return
         }
         ErrorsPane.render(
-            state.errors, filter: state.filter, screen: state.screen, in: layout.errors, into: &buffer, palette: palette
-        )
+            state.errors, filter: state.filter, screen: state.screen, in: layout.errors, into: &buffer, palette: palette,
+            patterns: state.patterns)
         LogsPane.render(
             state.logs, filter: state.filter, screen: state.screen, in: layout.logs, into: &buffer, palette: palette)
         MetricsPane.render(

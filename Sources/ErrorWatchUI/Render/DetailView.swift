@@ -70,6 +70,7 @@ public enum DetailView {
             return event.kind == .error ? "Error · \(event.typeName)" : "Log line"
         case .alert: return "Alert"
         case .issue: return "Issue"
+        case .pattern: return "Pattern"
         }
     }
 
@@ -83,6 +84,7 @@ public enum DetailView {
     static func occurrences(of target: DetailTarget, in state: DashboardState) -> [IssueRecord.Occurrence] {
         switch target {
         case .event: return []
+        case .pattern(let id): return patternOccurrences(id, in: state)
         case .issue(let fingerprint):
             return state.errors.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
         case .alert(let fingerprint):
@@ -127,6 +129,7 @@ public enum DetailView {
                 return [Line([("This issue is no longer kept.", .muted)])]
             }
             return issueLines(issue, state: state, width: width)
+        case .pattern(let id): return patternLines(id, state: state, width: width)
         }
     }
 
@@ -141,13 +144,19 @@ public enum DetailView {
             lines.append(Line([(title, .title)]))
         }
         if event.kind == .error {
-            field("Message", event.message)
+            if let logMessage = event.logMessage {
+                // Both messages, each labelled: the line's own sentence and the exception's.
+                field("Log message", logMessage)
+                field("Exception", event.message)
+            } else {
+                field("Message", event.message)
+            }
             field("User message", event.userMessage)
             lines.append(Line([]))
             field("Type", event.typeName, .title)
             if event.qualifiedTypeName != event.typeName { field("Qualified type", event.qualifiedTypeName) }
-            field("Code", event.code?.description, .title)
-            field("Category", event.category?.label)
+            field("Code", event.shownCode.flatMap { $0.isEmpty ? nil : $0 } ?? "—", .title)
+            field("Category", event.category?.label ?? "— (unclassified)")
             field("Severity", event.level.description)
             field("Origin", event.origin == .background ? "background (counted, never alerted)" : "user")
             field("Attempt", event.attempt.map(String.init))
@@ -164,6 +173,12 @@ public enum DetailView {
         let age = state.screen.now.timeIntervalSince(event.timestamp)
         field("Time", Format.timestamp(event.timestamp) + "  (" + Format.relative(age) + ")")
         field("Received", event.receivedAt.map(Format.timestamp))
+        if let skew = event.skew {
+            field(
+                "Clock skew",
+                "skewed: the line's own time is " + Format.age(abs(skew)) + (skew < 0 ? " before" : " after")
+                    + " it was read; shown as sent", .alert)
+        }
         let attributes = event.metadata.filter { !Self.shownElsewhere.contains($0.key) }.sorted { $0.key < $1.key }
             .prefix(Self.attributeLimit)
         if !attributes.isEmpty {
@@ -195,8 +210,8 @@ public enum DetailView {
         section(breadcrumbTitle(event, count: crumbs.count))
         for crumb in crumbs {
             let offset = crumb.timestamp.timeIntervalSince(event.timestamp)
-            var text = crumb.message
-            if let code = crumb.code { text = "[\(code)] " + text }
+            var text = crumb.logMessage.map { $0 + " — " + crumb.message } ?? crumb.message
+            if let code = crumb.shownCode, !code.isEmpty { text = "[\(code)] " + text }
             text = Sanitizer.sanitize(text, limit: 400)
             let prefix = Format.offset(offset) + " " + crumb.level.tag + " "
             let wrapped = wrap(text, width: max(10, width - DisplayWidth.of(prefix)))
@@ -262,9 +277,9 @@ public enum DetailView {
         var lines: [Line] = []
         lines += labelled("Title", alert.title, role: .title, width: width)
         lines += labelled("Count", Format.count(alert.count), role: .text, width: width)
-        lines += labelled("Code", alert.code?.description ?? "–", role: .text, width: width)
+        lines += labelled("Code", alert.shownCode.isEmpty ? "—" : alert.shownCode, role: .text, width: width)
         lines += labelled("Type", alert.typeName, role: .text, width: width)
-        lines += labelled("Category", alert.category.label, role: .text, width: width)
+        lines += labelled("Category", alert.category?.label ?? "— (unclassified)", role: .text, width: width)
         lines += labelled("Severity", alert.severity.description, role: .text, width: width)
         lines += labelled("Source", alert.source, role: .text, width: width)
         lines += times(first: alert.firstSeen, last: alert.lastSeen, state: state, width: width)
@@ -279,12 +294,12 @@ public enum DetailView {
         if issue.qualifiedTypeName != issue.typeName {
             lines += labelled("Qualified type", issue.qualifiedTypeName, role: .text, width: width)
         }
-        lines += labelled("Code", issue.code.description, role: .text, width: width)
+        lines += labelled("Code", issue.shownCode.isEmpty ? "—" : issue.shownCode, role: .text, width: width)
         lines += labelled(
             "Count",
             Format.count(issue.count) + " (\(Format.count(issue.userCount)) user, "
                 + "\(Format.count(issue.count - issue.userCount)) background)", role: .text, width: width)
-        lines += labelled("Category", issue.category.label, role: .text, width: width)
+        lines += labelled("Category", issue.category?.label ?? "— (unclassified)", role: .text, width: width)
         lines += labelled("Severity", issue.severity.description, role: .text, width: width)
         lines += labelled(
             "Services", issue.services.isEmpty ? "this process" : issue.services.joined(separator: ", "),

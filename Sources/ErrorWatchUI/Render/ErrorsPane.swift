@@ -11,8 +11,12 @@ public enum ErrorsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
         _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
-        palette: Palette
+        palette: Palette, patterns: PatternsState = PatternsState()
     ) {
+        if errors.view == .patterns {
+            PatternsPane.render(patterns, screen: screen, in: area, into: &buffer, palette: palette)
+            return
+        }
         if errors.view == .issues {
             renderIssues(errors, filter: filter, screen: screen, in: area, into: &buffer, palette: palette)
             return
@@ -36,7 +40,7 @@ public enum ErrorsPane {
         let wide = inner.width >= 60
         let shown = start..<min(start + inner.height, alerts.count)
         // As wide as the longest code shown (`D-40001` is seven), so that codes are never cut and the columns align.
-        let codeWidth = min(12, max(6, alerts[shown].map { $0.code?.description.count ?? 0 }.max() ?? 0))
+        let codeWidth = min(16, max(6, alerts[shown].map { DisplayWidth.of($0.shownCode) }.max() ?? 0))
         for row in 0..<shown.count {
             let y = inner.y + row
             drawRow(
@@ -125,8 +129,10 @@ public enum ErrorsPane {
         // Right-hand columns: count (8), code (7), sparkline, first (5), last (5).
         let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
         let leftWidth = max(4, width - 2 - right)
+        // What failed: the type and the latest occurrence's words (a log-derived error's own sentence first).
+        let what = issue.recent.first.map { issue.typeName + ": " + $0.message } ?? issue.typeName
         let column = buffer.write(
-            DisplayWidth.truncate(issue.typeName, to: leftWidth), x: x + 2, y: y, style: palette[.text],
+            DisplayWidth.truncate(what, to: leftWidth), x: x + 2, y: y, style: palette[.text],
             clip: Rect(x: x, y: y, width: 2 + leftWidth, height: 1))
         if !issue.services.isEmpty, column < x + 2 + leftWidth {
             buffer.write(
@@ -139,7 +145,7 @@ public enum ErrorsPane {
             String(repeating: " ", count: max(0, 8 - count.count - 1)) + count + " ", x: at, y: y, width: 8,
             style: palette[.alert])
         at += 8
-        buffer.write(issue.code.description, x: at, y: y, width: 7, style: severity)
+        buffer.write(DisplayWidth.truncate(issue.shownCode, to: 6), x: at, y: y, width: 7, style: severity)
         at += 7
         if sparkWidth > 0 {
             buffer.write(
@@ -181,8 +187,8 @@ public enum ErrorsPane {
         let dim: CellAttributes = faded ? .dim : []
         let severity = palette.style(for: alert.severity).adding(dim)
         let ageText = Format.age(age)
-        let code = alert.code?.description ?? ""
-        let category = wide ? alert.category.label : ""
+        let code = alert.shownCode
+        let category = wide ? alert.category?.label ?? "—" : ""
         // Right-hand columns: code (`codeWidth`), category (15 on wide panes), age (4), each after one space.
         let rightWidth = codeWidth + 1 + (wide ? 16 : 0) + 5
         let titleWidth = max(0, width - 2 - rightWidth)
@@ -205,7 +211,7 @@ public enum ErrorsPane {
         right += codeWidth + 1
         if wide {
             buffer.write(
-                " " + category, x: right, y: y, width: 16, style: palette.style(for: alert.category).adding(dim))
+                " " + category, x: right, y: y, width: 16, style: (alert.category.map { palette.style(for: $0) } ?? palette[.muted]).adding(dim))
             right += 16
         }
         let padded = String(repeating: " ", count: max(0, 4 - ageText.count)) + ageText

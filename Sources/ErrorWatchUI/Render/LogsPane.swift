@@ -77,7 +77,7 @@ public enum LogsPane {
         }
         if typeWidth > 0, column < x + width {
             let typeStyle =
-                event.kind == .error ? palette.style(for: event.category ?? .unrecoverable) : palette[.muted]
+                event.kind == .error ? event.category.map { palette.style(for: $0) } ?? palette[.text] : palette[.muted]
             buffer.write(
                 " " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
                 style: styled(typeStyle))
@@ -85,7 +85,12 @@ public enum LogsPane {
         }
         guard column < x + width - 1 else { return }
         var message = event.message
-        if let code = event.code { message = "[\(code)] " + message }
+        if let logMessage = event.logMessage {
+            // Both messages: the developer's sentence, then the exception's (with its type when no column shows it).
+            let exception = typeWidth == 0 && !event.typeName.isEmpty ? event.typeName + ": " + message : message
+            message = logMessage + (screen.unicode ? " — " : " - ") + exception
+        }
+        if let code = event.shownCode, !code.isEmpty { message = "[\(code)] " + message }
         if let attempt = event.attempt { message += " (attempt \(attempt))" }
         if event.origin == .background, event.kind == .error { message = "bg · " + message }
         let messageStyle = event.kind == .error ? palette[.text] : palette[.muted]

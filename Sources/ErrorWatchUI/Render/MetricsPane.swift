@@ -253,5 +253,11 @@ public enum MetricsPane {
             buffer.write(" " + count, x: x + nameWidth, y: y, width: count.count + 1, style: palette[.text])
             y += 1
         }
+        if metrics.unclassifiedErrors > 0, y < bottom {
+            let count = Format.count(metrics.unclassifiedErrors)
+            let nameWidth = max(1, width - count.count - 1)
+            buffer.write("— unclassified", x: x, y: y, width: nameWidth, style: palette[.muted])
+            buffer.write(" " + count, x: x + nameWidth, y: y, width: count.count + 1, style: palette[.text])
+        }
     }
 }

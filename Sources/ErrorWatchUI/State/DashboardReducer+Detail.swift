@@ -3,6 +3,10 @@ extension DashboardReducer {
     /// `j`/`k`, arrows, PgUp/PgDn with the Errors pane focused move the selection; `g` selects the oldest row,
     /// `G` the newest; the view scrolls to keep the selection visible. The first (newest) row follows the newest.
     static func moveErrorSelection(_ command: DashboardCommand, state: inout DashboardState) {
+        if state.errors.view == .patterns {
+            movePatternSelection(command, state: &state)
+            return
+        }
         let rows = state.errors.rowFingerprints(state.filter)
         guard !rows.isEmpty else { return }
         let page = max(1, DashboardLayout(for: state).errorRows)
@@ -27,7 +31,13 @@ extension DashboardReducer {
     /// Logs) in a detail view.
     static func openDetail(state: inout DashboardState) -> Bool {
         let target: DetailTarget
-        if state.screen.focus == .errors {
+        if state.screen.focus == .errors, state.errors.view == .patterns {
+            guard let pattern = state.patterns.selected else {
+                state.screen.statusMessage = "no pattern to open"
+                return true
+            }
+            target = .pattern(pattern.id)
+        } else if state.screen.focus == .errors {
             let rows = state.errors.rowFingerprints(state.filter)
             guard !rows.isEmpty else {
                 state.screen.statusMessage = state.errors.view == .alerts ? "no alert to open" : "no issue to open"

@@ -127,7 +127,13 @@ extension DashboardReducer {
         case .openDetail:
             return openDetail(state: &state)
         case .toggleErrorsView:
-            state.errors.view = state.errors.view == .alerts ? .issues : .alerts
+            // Alerts → Issues → Patterns → Alerts.
+            state.errors.view =
+                switch state.errors.view {
+                case .alerts: .issues
+                case .issues: .patterns
+                case .patterns: .alerts
+                }
             state.errors.selectedFingerprint = nil
             state.errors.scroll = 0
             state.screen.focus = .errors

@@ -36,7 +36,12 @@ public enum DashboardReducer {
         case .keyPressed(let key):
             changed = handleKey(key, state: &state, effects: &effects)
         case .eventReceived, .eventsReceived:
+            let firstLineNumber = state.logs.nextLineNumber
             changed = state.logs.reduce(action, filter: state.filter)
+            changed =
+                state.patterns.reduce(
+                    action, firstLineNumber: firstLineNumber, keptFrom: state.logs.capacity, now: state.screen.now)
+                || changed
         case .handlingReported:
             _ = state.logs.reduce(action, filter: state.filter)
             changed = state.detail.target != nil

@@ -27,6 +27,8 @@ public struct DashboardState: Sendable, Equatable {
     public internal(set) var feeds = FeedsState()
     /// The traces errors belong to, as the runtime's trace store last sent them.
     public internal(set) var traces = TracesState()
+    /// The templates of every line received, for the Patterns view.
+    public internal(set) var patterns: PatternsState
 
     // MARK: Loop bookkeeping
 
@@ -58,8 +60,10 @@ public struct DashboardState: Sendable, Equatable {
     /// A fresh dashboard at `now`. `themes` falls back to the built-in default when empty.
     public init(
         width: Int = 80, height: Int = 24, now: Date, themes: [Theme] = [.default], colorDepth: ColorDepth = .colors256,
-        unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200
+        unicode: Bool = true, logCapacity: Int = 2_000, alertCapacity: Int = 200,
+        patternCapacity: Int = PatternsState.defaultCapacity
     ) {
+        patterns = PatternsState(capacity: patternCapacity)
         screen = ScreenState(
             width: width, height: height, now: now, themes: themes, colorDepth: colorDepth, unicode: unicode)
         logs = LogsState(capacity: logCapacity)

@@ -6,4 +6,6 @@ public enum DetailTarget: Sendable, Hashable {
     case alert(String)
     /// An issue, by fingerprint.
     case issue(String)
+    /// A template of the Patterns view, by id.
+    case pattern(Int)
 }

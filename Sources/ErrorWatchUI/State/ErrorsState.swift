@@ -44,6 +44,7 @@ public struct ErrorsState: Sendable, Equatable {
         switch view {
         case .alerts: visibleAlerts(filter).map(\.fingerprint)
         case .issues: visibleIssues(filter).map(\.fingerprint)
+        case .patterns: []
         }
     }
 

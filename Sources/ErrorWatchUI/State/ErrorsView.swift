@@ -4,4 +4,6 @@ public enum ErrorsView: String, Sendable, Hashable {
     case alerts = "Alerts"
     /// Every error, background included, grouped by fingerprint.
     case issues = "Issues"
+    /// The templates of every line, logs too (``PatternsState``).
+    case patterns = "Patterns"
 }

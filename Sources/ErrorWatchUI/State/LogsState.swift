@@ -92,6 +92,10 @@ public struct LogsState: Sendable, Equatable {
         event.message = Sanitizer.sanitize(event.message, limit: DashboardReducer.messageLimit)
         event.source = Sanitizer.sanitize(event.source, limit: 60)
         event.typeName = Sanitizer.sanitize(event.typeName, limit: 60)
+        if let logMessage = event.logMessage {
+            event.logMessage = Sanitizer.sanitize(logMessage, limit: DashboardReducer.messageLimit)
+        }
+        if let codeText = event.codeText { event.codeText = Sanitizer.sanitize(codeText, limit: 64) }
         if let user = event.userMessage {
             event.userMessage = Sanitizer.sanitize(user, limit: DashboardReducer.messageLimit)
         }

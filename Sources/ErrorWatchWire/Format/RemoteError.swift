@@ -24,12 +24,21 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var typeName: String
     /// The producer's technical message (`exception.message`), without the type name.
     public var message: String
-    /// The stable code; `X-0` when the producer sent none.
+    /// The stable code: the producer's code read as an ``ErrorCode`` when it is one, else `X-0` (for
+    /// ``Classification``; what is shown is ``codeText``).
     public var code: ErrorCode
-    /// The category; `unrecoverable` when the producer sent none.
+    /// The code exactly as the producer sent it (`L-042`, `40001`, `ERR_CONN_RESET`); `nil` when it sent none.
+    public var codeText: String?
+    /// The category; `unrecoverable` for ``Classification`` when the producer sent none, in which case
+    /// ``isClassified`` is `false` and the dashboard shows it as unclassified.
     public var category: ErrorCategory
-    /// The sentence for the user; the category's default when the producer sent none.
+    /// Whether the producer said which category the error is.
+    public var isClassified: Bool
+    /// The sentence for the user: the producer's; empty when an event's producer sent none (nothing is invented).
     public var userMessage: String
+    /// A log-derived error's own sentence (the line's `msg`, `event`, rendered `@mt`…) when its ``message`` is the
+    /// exception's and says something else: the `body` of an error event.
+    public var logMessage: String?
     /// The severity; the category's default when the producer sent none.
     public var severity: ErrorSeverity
     /// The producing service (`service.name`), if known.
@@ -63,7 +72,7 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
     public var report: ExceptionReport?
 
-    /// Creates a remote error from its parts.
+    /// Creates a remote error from its parts. A `code` other than `X-0` is its ``codeText``.
     public init(
         typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
         category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
@@ -73,7 +82,9 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         self.typeName = typeName
         self.message = message
         self.code = code
+        self.codeText = code == ErrorCode("X", 0) ? nil : code.description
         self.category = category
+        self.isClassified = true
         self.userMessage = userMessage ?? category.defaultUserMessage
         self.severity = severity ?? category.defaultSeverity
         self.serviceName = serviceName
@@ -82,12 +93,17 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         self.pid = pid
         self.hostName = hostName
         self.time = time
+        self.templateFingerprint = Self.fingerprint(
+            typeName: typeName, code: codeText, logMessage: nil, message: message)
     }
 
     /// The remote error an `error` event describes; `nil` for the other kinds.
     ///
     /// The location is the line's `code.filepath`, with `code.lineno` (0 when absent) and `code.function` (empty
     /// when absent); without `code.filepath` there is none.
+    ///
+    /// What the producer did not send stays unsent: no code (``codeText`` is `nil`), no category (``isClassified``
+    /// is `false`), no user message (empty), and the severity the line gave, else `error`.
     public init?(_ event: WireEvent) {
         guard event.kind == .error, let typeName = event.exceptionType else { return nil }
         let category = event.category ?? .unrecoverable
@@ -97,7 +113,8 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         }
         self.init(
             typeName: typeName, message: event.exceptionMessage ?? "", code: event.code ?? ErrorCode("X", 0),
-            category: category, userMessage: event.userMessage, severity: event.severity,
+            category: category, userMessage: event.userMessage ?? "",
+            severity: event.severity ?? event.category?.defaultSeverity ?? .error,
             serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location,
             pid: event.pid, hostName: event.hostName, time: event.time)
         traceID = event.traceID
@@ -105,16 +122,39 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         serviceVersion = event.serviceVersion
         environment = event.deploymentEnvironment
         producerFingerprint = event.fingerprint
+        codeText = event.shownCode
+        isClassified = event.category != nil
+        let message = event.exceptionMessage ?? ""
+        if let body = event.body, !body.isEmpty, body != message { logMessage = body }
+        templateFingerprint = Self.fingerprint(
+            typeName: typeName, code: codeText, logMessage: logMessage, message: message)
+    }
+
+    /// The fingerprint made from what failed, used when the producer sent none of its own: made once, when the
+    /// error is made, from its type, code and messages (see ``fingerprint(typeName:code:logMessage:message:)``).
+    public private(set) var templateFingerprint: String
+
+    /// `<type>#<code>#<template>`: the type name as sent, the code as sent (empty when none), and the template of
+    /// the messages (``TemplateMask``: numbers, ids, addresses, quoted strings, paths and e-mail addresses
+    /// masked), the line's own message's template first and ` | ` before the exception's when there are both.
+    /// Stable across runs and processes, so a store can key issues by it.
+    ///
+    /// ```swift
+    /// RemoteError.fingerprint(typeName: "Error", code: nil, logMessage: nil, message: "row 12 changed")
+    /// // "Error##row <num> changed"
+    /// ```
+    public static func fingerprint(typeName: String, code: String?, logMessage: String?, message: String) -> String {
+        let template = TemplateMask.template(of: message)
+        let messages = logMessage.map { TemplateMask.template(of: $0) + " | " + template } ?? template
+        return typeName + "#" + (code ?? "") + "#" + messages
     }
 
     /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.
     public var technicalMessage: String { message.isEmpty ? typeName : message }
 
-    /// The producer's own ``producerFingerprint`` when it sent one; otherwise `"<remote type>#<code>"`: errors of one
-    /// remote type and code share an alert.
-    public var fingerprint: String {
-        producerFingerprint ?? Classification.fingerprint(typeName: typeName, code: code)
-    }
+    /// The producer's own ``producerFingerprint`` when it sent one; otherwise ``templateFingerprint``: errors of one
+    /// type and code whose messages differ only in ids, numbers and the like share an alert and an issue.
+    public var fingerprint: String { producerFingerprint ?? templateFingerprint }
 
     /// `"<remote type>: <message>"`, or the type name alone.
     public var description: String { message.isEmpty ? typeName : "\(typeName): \(message)" }

@@ -33,15 +33,20 @@ extension WireEncoder {
         let userMessage: String
         let code: ErrorCode
         let category: ErrorCategory
-        if let classified = event.error as? any ClassifiedError {
+        // The app's own grouping key, so its errors group on the dashboard as they do in the app.
+        let fingerprint: String?
+        if let remote {
+            (typeName, technicalMessage, userMessage) = (remote.typeName, remote.technicalMessage, remote.userMessage)
+            (code, category, fingerprint) = (remote.code, remote.category, remote.producerFingerprint)
+        } else if let classified = event.error as? any ClassifiedError {
             (typeName, technicalMessage, userMessage) =
                 (classified.typeName, classified.technicalMessage, classified.userMessage)
-            (code, category) = (classified.code, classified.category)
+            (code, category, fingerprint) = (classified.code, classified.category, classified.fingerprint)
         } else {
             let classification = Classification(of: event.error)
             (typeName, technicalMessage, userMessage) =
                 (classification.typeName, classification.technicalMessage, classification.userMessage)
-            (code, category) = (classification.code, classification.category)
+            (code, category, fingerprint) = (classification.code, classification.category, classification.fingerprint)
         }
 
         writeHeader(Self.errorOpening, time: event.timestamp, stamped: false, &out)
@@ -88,6 +93,10 @@ extension WireEncoder {
                 out.appendKey(.codeFunction)
                 WireEvent.writeString(bytes: function, &out)
             }
+        }
+        if let fingerprint {
+            out.appendKey(.fingerprint)
+            WireEvent.writeString(fingerprint, &out)
         }
         out.appendLiteral("}\n")
         try Self.refuseOverlong(from: start, &out)

@@ -61,7 +61,8 @@ public struct WireEncoder: Sendable {
             severity: event.severity, origin: event.origin, attempt: event.context.attempt,
             sequence: event.sequence, attributes: event.metadata, exceptionStacktrace: remote?.stackTrace,
             codeFilePath: location?.file, codeLineNumber: location.map { Int(clamping: $0.line) },
-            codeFunction: function?.isEmpty == false ? function : nil)
+            codeFunction: function?.isEmpty == false ? function : nil,
+            fingerprint: remote.map { $0.producerFingerprint } ?? classification.fingerprint)
     }
 
     /// The wire event for a handler tree's ``HandlingReport``: kind `handling`, the report's sequence (the

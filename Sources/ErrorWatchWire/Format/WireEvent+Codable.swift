@@ -22,10 +22,6 @@ extension WireEvent {
             try Self.field(key) { try c.decodeIfPresent(type, forKey: key) }
         }
         let codeText = try optional(String.self, .code)
-        let code = try codeText.map { text in
-            guard let code = ErrorCode(parsing: text) else { throw WireError.invalid(.code) }
-            return code
-        }
         let categoryText = try optional(String.self, .category)
         let category = try categoryText.map { text in
             guard let value = ErrorCategory(rawValue: text) else { throw WireError.invalid(.category) }
@@ -59,7 +55,7 @@ extension WireEvent {
             pid: try optional(Int.self, .pid), hostName: try optional(String.self, .hostName),
             source: try optional(String.self, .source), exceptionType: try optional(String.self, .exceptionType),
             exceptionMessage: try optional(String.self, .exceptionMessage),
-            userMessage: try optional(String.self, .userMessage), code: code, category: category,
+            userMessage: try optional(String.self, .userMessage), code: nil, category: category,
             severity: severity, origin: origin, attempt: try optional(Int.self, .attempt),
             sequence: try optional(UInt64.self, .sequence),
             attributes: try optional([String: String].self, .attributes) ?? [:],
@@ -77,6 +73,7 @@ extension WireEvent {
             serviceVersion: try optional(String.self, .serviceVersion),
             deploymentEnvironment: try optional(String.self, .deploymentEnvironment),
             fingerprint: try optional(String.self, .fingerprint))
+        if let codeText { setVerbatimCode(codeText) }
         try validateRequiredFields()
     }
 
@@ -96,7 +93,7 @@ extension WireEvent {
         try c.encodeIfPresent(exceptionType, forKey: .exceptionType)
         try c.encodeIfPresent(exceptionMessage, forKey: .exceptionMessage)
         try c.encodeIfPresent(userMessage, forKey: .userMessage)
-        try c.encodeIfPresent(code?.description, forKey: .code)
+        try c.encodeIfPresent(shownCode, forKey: .code)
         try c.encodeIfPresent(category?.rawValue, forKey: .category)
         try c.encodeIfPresent(severity?.description, forKey: .severity)
         try c.encodeIfPresent(origin?.rawValue, forKey: .origin)

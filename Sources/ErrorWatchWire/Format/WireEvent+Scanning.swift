@@ -30,10 +30,8 @@ extension WireEvent {
         exceptionType = try Self.string(raw.exceptionType, .exceptionType)
         exceptionMessage = try Self.string(raw.exceptionMessage, .exceptionMessage)
         userMessage = try Self.string(raw.userMessage, .userMessage)
-        code = try Self.string(raw.code, .code).map { text throws(WireError) in
-            guard let code = ErrorCode(parsing: text) else { throw .invalid(.code) }
-            return code
-        }
+        // Any code a producer sends is kept as it wrote it; `code` is its reading as an ErrorCode, when it is one.
+        if let text = try Self.string(raw.code, .code) { setVerbatimCode(text) }
         category = try Self.string(raw.category, .category).map { text throws(WireError) in
             guard let category = ErrorCategory(rawValue: text) else { throw .invalid(.category) }
             return category

@@ -21,7 +21,7 @@ extension WireEvent {
         member(.exceptionType, exceptionType, &out)
         member(.exceptionMessage, exceptionMessage, &out)
         member(.userMessage, userMessage, &out)
-        member(.code, code?.description, &out)
+        member(.code, shownCode, &out)
         member(.category, category?.rawValue, &out)
         member(.severity, severity?.description, &out)
         member(.origin, origin?.rawValue, &out)

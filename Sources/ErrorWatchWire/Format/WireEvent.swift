@@ -116,6 +116,25 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var deploymentEnvironment: String?
     /// `fingerprint`: the producer's own grouping key for an error; when present it decides the error's issue.
     public var fingerprint: String?
+    /// `error.code` exactly as the producer wrote it (`L-042`, `40001`, `ERR_CONN_RESET`), at most
+    /// ``maximumCodeLength`` characters, when that differs from ``code``'s text; ``code`` is the same text read as an
+    /// ``ErrorCode`` when it is one (`L-042` reads as `L-42`). ``shownCode`` is what was sent either way; set both
+    /// with ``setVerbatimCode(_:)``.
+    public var codeText: String?
+
+    /// The most characters of `error.code` kept.
+    public static let maximumCodeLength = 64
+
+    /// Sets ``codeText`` to `text` as sent (cut to ``maximumCodeLength`` characters), and ``code`` to it read as an
+    /// ``ErrorCode`` when it is one, else `nil`.
+    public mutating func setVerbatimCode(_ text: String) {
+        let kept = text.count > Self.maximumCodeLength ? String(text.prefix(Self.maximumCodeLength)) : text
+        code = ErrorCode(parsing: kept)
+        codeText = code?.description == kept ? nil : kept
+    }
+
+    /// The code as the producer wrote it: ``codeText``, else ``code``'s text.
+    public var shownCode: String? { codeText ?? code?.description }
 
     /// Creates an event; everything but the kind and the time is optional.
     ///

@@ -1,0 +1,41 @@
+import ErrorStreaming
+import Foundation
+
+/// One template of the Patterns view: the lines (logs and errors) that read alike once their variable parts are
+/// masked, with how many there were, at which levels, when, and the most recent ones.
+public struct PatternRecord: Sendable, Hashable {
+    /// A number unique among the patterns of one dashboard, in order of first appearance.
+    public var id: Int
+    /// The template's words; `<*>` stands for a word that differs between its lines, `<num>`, `<ip>`… for what
+    /// ``TemplateMask`` masked.
+    public var tokens: [String]
+    /// How many lines it has had.
+    public var count: Int
+    /// How many of them at each level, indexed by ``ErrorSeverity/rawValue``.
+    public var levels: [Int]
+    /// When its first and latest lines happened (the lines' own times).
+    public var firstSeen: Date
+    public var lastSeen: Date
+    /// When the dashboard first saw it, for the `new` mark.
+    public var discovered: Date
+    /// Lines in each whole second since 1970, for the last minute or so.
+    public var seconds: [Int: Int]
+    /// The sequence numbers of its most recent lines, newest last (at most ``recentLimit``).
+    public var recent: [UInt64]
+    /// How many sequence numbers ``recent`` keeps.
+    public static let recentLimit = 100
+
+    /// The template as text.
+    public var template: String { tokens.joined(separator: " ") }
+
+    /// The levels it has had, most severe first.
+    public var levelsSeen: [ErrorSeverity] {
+        ErrorSeverity.allCases.reversed().filter { levels[$0.rawValue] > 0 }
+    }
+
+    /// Lines in each of the 60 seconds up to and including `now`'s second, oldest first.
+    public func perSecond(endingAt now: Date) -> [Int] {
+        let last = Int(now.timeIntervalSince1970.rounded(.down))
+        return (last - 59...last).map { seconds[$0] ?? 0 }
+    }
+}

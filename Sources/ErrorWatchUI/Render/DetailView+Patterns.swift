@@ -1,0 +1,46 @@
+import ErrorStreaming
+import Foundation
+
+/// The detail view of a template of the Patterns view: the template, its count, levels, first and last seen, the
+/// last minute, and its most recent lines that Logs still keeps, newest first (`[`/`]` select one, `Enter` opens it).
+extension DetailView {
+    static func patternLines(_ id: Int, state: DashboardState, width: Int) -> [Line] {
+        guard state.patterns.patterns.indices.contains(id) else { return [Line([("This pattern is no longer kept.", .muted)])] }
+        let pattern = state.patterns.patterns[id]
+        var lines: [Line] = []
+        lines += labelled("Template", pattern.template, role: .title, width: width)
+        lines += labelled("Count", Format.count(pattern.count), role: .text, width: width)
+        let levels = pattern.levelsSeen.map { "\($0.description) \(Format.count(pattern.levels[$0.rawValue]))" }
+        lines += labelled("Levels", levels.joined(separator: ", "), role: .text, width: width)
+        lines += times(first: pattern.firstSeen, last: pattern.lastSeen, state: state, width: width)
+        lines.append(
+            Line([
+                (pad("Last 60 s"), .muted),
+                (
+                    Sparkline.render(
+                        pattern.perSecond(endingAt: state.screen.now), width: min(60, width - labelWidth),
+                        unicode: state.screen.unicode), .sparkline
+                ),
+            ]))
+        lines += occurrenceLines(.pattern(id), state: state, width: width)
+        return lines
+    }
+
+    /// The template's most recent lines still kept in Logs, newest first.
+    static func patternOccurrences(_ id: Int, in state: DashboardState) -> [IssueRecord.Occurrence] {
+        guard state.patterns.patterns.indices.contains(id) else { return [] }
+        let wanted = Set(state.patterns.patterns[id].recent)
+        var found: [IssueRecord.Occurrence] = []
+        var index = state.logs.lines.endIndex
+        while index > state.logs.lines.startIndex, found.count < wanted.count {
+            index -= 1
+            let event = state.logs.lines[index]
+            guard wanted.contains(event.sequence) else { continue }
+            found.append(
+                IssueRecord.Occurrence(
+                    sequence: event.sequence, timestamp: event.timestamp, message: event.message,
+                    service: event.service))
+        }
+        return found
+    }
+}

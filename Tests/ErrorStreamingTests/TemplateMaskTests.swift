@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import ErrorStreaming
+
+/// The message template behind default fingerprints: masked parts vary freely, everything else is kept.
+struct TemplateMaskTests {
+    @Test(arguments: [
+        ("row 12 changed on both sides", "row <num> changed on both sides"),
+        ("dial tcp 10.0.0.9:6379: connection refused", "dial tcp <ip>: connection refused"),
+        ("KeyError: 'sku-42'", "KeyError: <str>"),
+        (#"user "alice smith" not found"#, "user <str> not found"),
+        ("request 3f2a9c1e-8b7d-4c2a-9e1f-0a1b2c3d4e5f timed out", "request <uuid> timed out"),
+        ("object 0x7ffee4b2 freed twice", "object <hex> freed twice"),
+        ("commit 9fceb02d0ae598e95dc970b74767f19372d61af8 missing", "commit <hex> missing"),
+        ("open /var/log/app/7.log: permission denied", "open <path>: permission denied"),
+        ("mail to bob@example.com bounced", "mail to <email> bounced"),
+        ("GET https://api.example.com/v2/orders/17 returned 503", "GET <path> returned <num>"),
+        ("connect to fe80::1ff:fe23:4567:890a failed", "connect to <ip> failed"),
+        ("took 12ms, limit 10.5s", "took <num>ms, limit <num>s"),
+        ("order_id=4711 failed", "order_id=<num> failed"),
+        ("utf8 decoding of v2 payload failed", "utf8 decoding of v2 payload failed"),
+        ("  spaced    out  ", "spaced out"),
+        ("first line 1\nsecond line 2", "first line <num>"),
+        ("", ""),
+    ])
+    func masks(_ input: String, _ expected: String) {
+        #expect(TemplateMask.template(of: input) == expected)
+    }
+
+    /// Random skeletons with random masked parts: the same skeleton always gives the same template, whatever the
+    /// masked values; a different skeleton word gives a different template.
+    @Test func propertySameTemplateOnlyForTheSameSkeleton() {
+        var random = SeededGenerator(seed: 24)
+        let words = ["connect", "failed", "row", "changed", "user", "timeout", "cache", "disk", "full", "sync", "lost"]
+        func variable(_ kind: Int) -> String {
+            switch kind {
+            case 0: "\(Int.random(in: 0...1_000_000, using: &random))"
+            case 1: "10.\(Int.random(in: 0...255, using: &random)).0.\(Int.random(in: 1...254, using: &random)):\(Int.random(in: 1...65535, using: &random))"
+            case 2: "'\(words.randomElement(using: &random)!)-\(Int.random(in: 0...99, using: &random))'"
+            case 3: "/srv/\(words.randomElement(using: &random)!)/\(Int.random(in: 0...99, using: &random)).log"
+            case 4: String(format: "0x%08x", UInt32.random(in: 0...UInt32.max, using: &random))
+            default: "\(words.randomElement(using: &random)!)@example.org"
+            }
+        }
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 2...8, using: &random)
+            var skeleton: [Int?] = (0..<length).map { _ in
+                Bool.random(using: &random) ? nil : Int.random(in: 0..<words.count, using: &random)
+            }
+            if skeleton.allSatisfy({ $0 == nil }) { skeleton[0] = 0 }
+            let kinds = skeleton.map { _ in Int.random(in: 0...5, using: &random) }
+            func line(_ skeleton: [Int?]) -> String {
+                zip(skeleton, kinds).map { word, kind in word.map { words[$0] } ?? variable(kind) }
+                    .joined(separator: " ")
+            }
+            let a = line(skeleton)
+            let b = line(skeleton)
+            #expect(TemplateMask.template(of: a) == TemplateMask.template(of: b), "\(a) | \(b)")
+            // Change one skeleton word to another: a different template.
+            let position = skeleton.firstIndex { $0 != nil }!
+            var other = skeleton
+            other[position] = (skeleton[position]! + 1) % words.count
+            let c = line(other)
+            #expect(TemplateMask.template(of: a) != TemplateMask.template(of: c), "\(a) | \(c)")
+        }
+    }
+
+    @Test func onlyTheFirstKilobyteOfTheFirstLineIsRead() {
+        let long = String(repeating: "word ", count: 1_000)
+        #expect(TemplateMask.template(of: long).utf8.count <= TemplateMask.maximumBytes)
+        // Never cut inside a character.
+        let wide = String(repeating: "é", count: 2_000)
+        #expect(TemplateMask.template(of: wide).unicodeScalars.allSatisfy { $0 == "é" })
+    }
+}

@@ -1,0 +1,118 @@
+import ErrorStreaming
+import Foundation
+import SnapshotTesting
+import Testing
+
+@testable import ErrorWatchUI
+
+/// The Patterns view: the template miner's properties, the `v` cycle, `Enter` on a template, and a snapshot.
+@MainActor
+struct PatternsTests {
+    static func line(_ message: String, level: ErrorSeverity = .info, at offset: TimeInterval = 0) -> DashboardEvent {
+        DashboardEvent(
+            sequence: 0, timestamp: fixtureStart.addingTimeInterval(offset), kind: level >= .error ? .error : .log,
+            level: level, source: "app", typeName: "", message: message)
+    }
+
+    @Test func linesThatDifferOnlyInMaskedPartsShareATemplate() {
+        var random = SeededGenerator(seed: 7)
+        var patterns = PatternsState()
+        for _ in 0..<1_000 {
+            let row = Int.random(in: 0...100_000, using: &random)
+            let host = "10.0.\(Int.random(in: 0...255, using: &random)).\(Int.random(in: 1...254, using: &random))"
+            patterns.add(
+                message: "row \(row) changed on both sides", level: .warning, at: fixtureStart, sequence: 1,
+                now: fixtureStart)
+            patterns.add(
+                message: "connection to \(host):5432 reset after \(row) ms", level: .error, at: fixtureStart,
+                sequence: 2, now: fixtureStart)
+        }
+        #expect(patterns.patterns.map(\.template).sorted() == [
+            "connection to <ip> reset after <num> ms", "row <num> changed on both sides",
+        ])
+        #expect(patterns.patterns.map(\.count) == [1_000, 1_000])
+    }
+
+    /// Lines that share fewer than half their words, or differ in length, never share a template; no two templates
+    /// are alike; every line is counted once.
+    @Test func differentLinesGetDifferentTemplates() {
+        var random = SeededGenerator(seed: 8)
+        let words = ["cache", "disk", "queue", "socket", "worker", "lease", "index", "token"]
+        var patterns = PatternsState()
+        for _ in 0..<300 {
+            // Lines of different lengths, or whose words mostly differ, never share a template.
+            let count = Int.random(in: 1...6, using: &random)
+            let sentence = (0..<count).map { _ in words.randomElement(using: &random)! }
+            let message = sentence.joined(separator: " ") + " " + String(repeating: "x", count: count)
+            patterns.add(message: message, level: .info, at: fixtureStart, sequence: 1, now: fixtureStart)
+        }
+        #expect(Set(patterns.patterns.map(\.template)).count == patterns.patterns.count)
+        var fresh = PatternsState()
+        fresh.add(message: "cache disk queue", level: .info, at: fixtureStart, sequence: 1, now: fixtureStart)
+        fresh.add(message: "socket worker lease", level: .info, at: fixtureStart, sequence: 2, now: fixtureStart)
+        fresh.add(message: "cache disk", level: .info, at: fixtureStart, sequence: 3, now: fixtureStart)
+        #expect(fresh.patterns.count == 3)
+        #expect(patterns.patterns.reduce(0) { $0 + $1.count } == 300)
+    }
+
+    @Test func memoryIsBoundedUnderAMillionDistinctLines() {
+        var patterns = PatternsState(capacity: 200)
+        var random = SeededGenerator(seed: 9)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
+        for index in 0..<1_000_000 {
+            // Every line distinct, and no two alike once masked: random words, no digits.
+            let word = String((0..<6).map { _ in alphabet.randomElement(using: &random)! })
+            let other = String((0..<5).map { _ in alphabet.randomElement(using: &random)! })
+            patterns.add(
+                message: "\(word) \(other)", level: .info, at: fixtureStart, sequence: UInt64(index + 1),
+                now: fixtureStart)
+        }
+        #expect(patterns.patterns.count <= 200)
+        #expect(patterns.patterns.allSatisfy { $0.recent.count <= PatternRecord.recentLimit })
+        #expect(patterns.patterns.reduce(0) { $0 + $1.count } + patterns.otherCount == 1_000_000)
+    }
+
+    @Test func vCyclesAlertsIssuesPatternsAndEnterOpensATemplatesLines() {
+        var state = DashboardState.sample(width: 120, height: 40)
+        let views = (0..<3).map { _ -> ErrorsView in
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+            return state.errors.view
+        }
+        #expect(views == [.issues, .patterns, .alerts])
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        #expect(state.errors.view == .patterns)
+        _ = DashboardReducer.reduce(
+            into: &state,
+            action: .eventsReceived([Self.line("row 12 changed"), Self.line("row 31 changed"), Self.line("other")]))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        guard case .pattern(let id)? = state.detail.target else {
+            Issue.record("Enter did not open a pattern: \(String(describing: state.detail.target))")
+            return
+        }
+        let opened = state.patterns.patterns[id]
+        #expect(opened.count == state.patterns.byCount.first?.count)
+        let lines = DetailView.patternOccurrences(id, in: state)
+        #expect(lines.count == min(opened.count, opened.recent.count))
+        #expect(lines.allSatisfy { line in state.logs.lines.contains { $0.sequence == line.sequence } })
+    }
+
+    @Test func snapshot() {
+        var state = DashboardState(width: 100, height: 30, now: fixtureStart.addingTimeInterval(30))
+        var events: [DashboardEvent] = []
+        for index in 0..<12 { events.append(Self.line("row \(index * 7) changed on both sides", at: Double(index))) }
+        for index in 0..<4 {
+            events.append(Self.line("request \(index) failed: upstream 10.0.0.\(index):443 closed", level: .error))
+        }
+        events.append(Self.line("cache warmed in 120 ms", level: .notice, at: -120))
+        events.append(Self.line("disk /var/data is 91% full", level: .warning, at: 5))
+        _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(events))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        var buffer = ScreenBuffer(width: 100, height: 8)
+        PatternsPane.render(
+            state.patterns, screen: state.screen, in: buffer.area, into: &buffer,
+            palette: Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
+        assertSnapshot(of: buffer, as: .screen, named: "patterns")
+    }
+}
