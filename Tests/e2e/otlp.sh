@@ -104,7 +104,7 @@ sleep_until "Occurrences" "the alert's detail view did not open"
 sleep_until "Received" "the occurrence's detail view did not open"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" G
 sleep_until "spans\? received" "the error's detail view shows no Trace section"
-echo "ok   the error's detail view shows its trace: $(screen | grep -o '[0-9]* spans\? received[^│]*' | head -1)"
+echo "ok   the error's detail view shows its trace: $(screen | grep -o '[0-9]* spans\? received[^│]*' | head -1 | sed 's/ *$//')"
 # One Escape at a time, each seen to land (two at once may reach the dashboard as one Alt+Escape).
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
 sleep_until "Occurrences, newest first" "Escape did not return to the alert's view"

@@ -13,13 +13,16 @@ import Synchronization
 ///   names the other's type (its last component: Python's SDK writes `ValueError: bad`).
 ///
 /// Bounded: the most recently heard ``maximumTraces`` traces, ``maximumLinksPerTrace`` parent links and
-/// ``maximumFailuresPerTrace`` counted failures each; past them, a relation that is not remembered is not known, and
+/// ``maximumFailuresPerTrace`` counted failures each, ``maximumLinks`` links in all; past them, a relation that is not remembered is not known, and
 /// the candidate is counted. Every mutation happens under one lock per request.
 final class OTLPTraceMemory: Sendable {
     /// Traces remembered; the least recently heard is forgotten first.
     static let maximumTraces = 4_096
     /// Parent links remembered per trace.
     static let maximumLinksPerTrace = 10_000
+    /// Parent links remembered across all traces (about 6 MB); past it the least recently heard traces are
+    /// forgotten, as past ``maximumTraces``.
+    static let maximumLinks = 100_000
     /// Counted failures remembered per trace.
     static let maximumFailuresPerTrace = 256
     /// How far up a parent chain a relation is looked for (a cycle of parents ends here too).
@@ -57,6 +60,8 @@ final class OTLPTraceMemory: Sendable {
     private struct State {
         var traces: [String: Trace] = [:]
         var requests: UInt64 = 0
+        /// Parent links held across all traces.
+        var links = 0
     }
 
     private let state = Mutex(State())
@@ -71,8 +76,10 @@ final class OTLPTraceMemory: Sendable {
             for span in spans {
                 state.traces[span.traceID, default: Trace()].heard = now
                 guard let parent = span.parentSpanID else { continue }
-                if state.traces[span.traceID]!.links.count < Self.maximumLinksPerTrace {
-                    state.traces[span.traceID]!.links[span.spanID] = parent
+                if state.traces[span.traceID]!.links.count < Self.maximumLinksPerTrace,
+                    state.traces[span.traceID]!.links.updateValue(parent, forKey: span.spanID) == nil
+                {
+                    state.links += 1
                 }
             }
             var decisions: [[Bool]] = []
@@ -96,12 +103,14 @@ final class OTLPTraceMemory: Sendable {
                 }
                 decisions.append(counts)
             }
-            if state.traces.count > Self.maximumTraces {
-                // Down to three quarters of the limit at once, least recently heard first, so forgetting costs O(1)
-                // per trace on average.
-                let excess = state.traces.count - Self.maximumTraces * 3 / 4
-                let oldest = state.traces.sorted { $0.value.heard < $1.value.heard }.prefix(excess)
-                for (key, _) in oldest { state.traces.removeValue(forKey: key) }
+            if state.traces.count > Self.maximumTraces || state.links > Self.maximumLinks {
+                // Down to three quarters of both limits at once, least recently heard first, so forgetting costs
+                // O(1) per trace on average.
+                for (key, _) in state.traces.sorted(by: { $0.value.heard < $1.value.heard }) {
+                    guard state.traces.count > Self.maximumTraces * 3 / 4 || state.links > Self.maximumLinks * 3 / 4
+                    else { break }
+                    state.links -= state.traces.removeValue(forKey: key)?.links.count ?? 0
+                }
             }
             return decisions
         }

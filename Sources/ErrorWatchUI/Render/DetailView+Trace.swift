@@ -5,8 +5,6 @@ import Foundation
 extension DetailView {
     /// Spans drawn at most in the section (the snapshot holds at most the store's limit).
     public static let traceRowLimit = 400
-    /// Indentation levels drawn; deeper spans are drawn at this depth with their depth written.
-    static let traceIndentLimit = 12
 
     /// The section for `event`, when it names a trace; nothing otherwise.
     static func traceLines(_ event: DashboardEvent, state: DashboardState, width: Int) -> [Line] {
@@ -46,9 +44,9 @@ extension DetailView {
         for row in rows {
             let span = row.span
             let isMarked = marked != nil && span.hexID == marked
-            let depth = min(row.depth, traceIndentLimit)
-            var name = String(repeating: "  ", count: depth) + (row.depth > 0 ? (unicode ? "└ " : "- ") : "")
-            if row.depth > traceIndentLimit { name += "[\(row.depth)] " }
+            var name = row.guides.map { $0 ? (unicode ? "│ " : "| ") : "  " }.joined()
+            if row.depth > 0 { name += row.last ? (unicode ? "└ " : "`-") : (unicode ? "├ " : "|-") }
+            if row.depth > TraceTree.guideLimit + 1 { name += "[\(row.depth)] " }
             name += Sanitizer.sanitize(span.name.isEmpty ? "(unnamed)" : span.name, limit: 200)
             if let note = row.note { name += " (\(note))" }
             let mark = isMarked ? (unicode ? " ◀" : " <") : ""

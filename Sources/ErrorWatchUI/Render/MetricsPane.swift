@@ -133,7 +133,7 @@ public enum MetricsPane {
         case .requests:
             return [
                 ("", Format.number(series.ratePerSecond ?? 0) + "/s"),
-                ("err", Format.number(((series.errorRatio ?? 0) * 1000).rounded() / 10) + "%"),
+                ("err", Format.fixed((series.errorRatio ?? 0) * 100, 1) + "%"),
                 ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),
                 ("p95", series.p95.map { Format.measurement($0, unit: series.unit) } ?? "–"),
                 ("p99", series.p99.map { Format.measurement($0, unit: series.unit) } ?? "–"),

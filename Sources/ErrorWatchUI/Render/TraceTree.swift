@@ -3,12 +3,19 @@
 /// root with a note; spans that only reach each other through a cycle of parents are drawn as roots of what they
 /// hold, noted, once each.
 enum TraceTree {
-    /// One row: a span, its depth, and why it is a root when it should not be.
+    /// One row: a span, its depth, and why it is a root when it should not be; for drawing the guides, whether it
+    /// is its parent's last child, and for each ancestor level below the root (at most ``guideLimit``), whether a
+    /// later sibling of that ancestor is still to come.
     struct Row: Equatable {
         var span: TraceSpan
         var depth: Int
         var note: String?
+        var last = true
+        var guides: [Bool] = []
     }
+
+    /// Ancestor levels whose guides are kept per row (so a chain of 100,000 spans costs no more per row).
+    static let guideLimit = 12
 
     /// The trace's time: its earliest known start and how long until its latest known end.
     struct Extent: Equatable {
@@ -59,13 +66,16 @@ enum TraceTree {
         rows.reserveCapacity(spans.count)
         // Depth first without recursion, so a chain of 100,000 spans costs no stack.
         func walk(from root: Int, note: String?) {
-            var stack: [(Int, Int)] = [(root, 0)]
-            while let (position, depth) = stack.popLast() {
+            var stack: [(position: Int, depth: Int, last: Bool, guides: [Bool])] = [(root, 0, true, [])]
+            while let (position, depth, last, guides) = stack.popLast() {
                 guard !visited[position] else { continue }
                 visited[position] = true
-                rows.append(Row(span: spans[position], depth: depth, note: depth == 0 ? note : nil))
-                for child in (children[position] ?? []).reversed() where !visited[child] {
-                    stack.append((child, depth + 1))
+                rows.append(
+                    Row(span: spans[position], depth: depth, note: depth == 0 ? note : nil, last: last, guides: guides))
+                let pending = (children[position] ?? []).filter { !visited[$0] }
+                let childGuides = depth == 0 ? [] : Array((guides + [!last]).prefix(guideLimit))
+                for (index, child) in pending.enumerated().reversed() {
+                    stack.append((child, depth + 1, index == pending.count - 1, childGuides))
                 }
             }
         }
