@@ -16,9 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
-        // `--otel`: logs, metrics and traces over OTLP (HTTP or gRPC) through swift-otel, Hummingbird's tracing.
-        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
     ],
     targets: [
         // The shop's domain: catalog, checkout and its failures, the handler tree. No HTTP, so tests run it fast.
@@ -42,9 +39,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "OTel", package: "swift-otel"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .testTarget(

@@ -52,7 +52,8 @@ struct OTLPGRPCSourcesTests {
         #expect(events.first?.exceptionType == "TaxError")
         #expect(runtime.sampleMetrics().totalErrors == 1)
         let row = try #require(runtime.ingest.statuses.first { $0.kind == .otlp && $0.name == "billing (b-7)" })
-        #expect(row.id == "otlp:billing/b-7@\(grpc)")
+        // Keyed by the endpoint asked for, as the HTTP receiver's rows are.
+        #expect(row.id.hasPrefix("otlp:billing/b-7@otlp-grpc:127.0.0.1:"))
         #expect(row.events == 2)
         #expect(row.health == .ok)
     }

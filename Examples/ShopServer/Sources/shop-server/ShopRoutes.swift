@@ -4,7 +4,6 @@ import Foundation
 import Hummingbird
 import Prometheus
 import ShopCore
-import Tracing
 
 /// The shop's HTTP face: `GET /products`, `POST /checkout` and `GET /metrics`.
 struct ShopRoutes: Sendable {
@@ -28,14 +27,9 @@ struct ShopRoutes: Sendable {
     /// Called before each scrape, to bring gauges the routes do not own up to date.
     let beforeScrape: @Sendable () -> Void
 
-    /// The router with the three routes; `traced`, with Hummingbird's tracing and metrics middleware (a span and
-    /// request metrics per request, through whatever swift-distributed-tracing and swift-metrics are bootstrapped to).
-    func router(traced: Bool = false) -> Router<BasicRequestContext> {
+    /// The router with the three routes.
+    func router() -> Router<BasicRequestContext> {
         let router = Router()
-        if traced {
-            router.middlewares.add(TracingMiddleware())
-            router.middlewares.add(MetricsMiddleware())
-        }
         router.get("products") { request, context in
             try context.responseEncoder.encode(
                 ProductList(products: checkout.catalog.products), from: request, context: context)
@@ -58,18 +52,7 @@ struct ShopRoutes: Sendable {
             return try respond(.badRequest, Problem(code: "invalid-order", message: "\(error)"), request, context)
         }
         do {
-            // The checkout's own span, under the request's: a failure is recorded on it as an exception event
-            // (`exception.type`, `exception.message`) with the span's status set to error.
-            let receipt = try await withSpan("checkout", ofKind: .internal) { span in
-                span.attributes["shop.sku"] = order.sku
-                do {
-                    return try await checkout.checkout(order)
-                } catch {
-                    span.recordError(error)
-                    span.setStatus(SpanStatus(code: .error, message: "\(error)"))
-                    throw error
-                }
-            }
+            let receipt = try await checkout.checkout(order)
             return try respond(.created, receipt, request, context)
         } catch let invalid as InvalidOrder {
             return try respond(

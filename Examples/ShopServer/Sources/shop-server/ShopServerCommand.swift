@@ -17,7 +17,6 @@ struct ShopServerCommand: AsyncParsableCommand {
         discussion: """
             GET /products, POST /checkout {"sku":"mug","quantity":1}, GET /metrics (Prometheus text).
             Watch it: errorwatch --listen unix:/tmp/ew.sock, then shop-server --errorwatch unix:/tmp/ew.sock
-            Or through OpenTelemetry: errorwatch --otlp, then shop-server --otel http://127.0.0.1:4317
             """)
 
     @Option(help: "The TCP port to serve HTTP on.")
@@ -37,17 +36,6 @@ struct ShopServerCommand: AsyncParsableCommand {
         help: "Lines the forwarder may hold while the dashboard reads late; beyond them it drops and counts.")
     var errorwatchQueue = 4_096
 
-    @Option(
-        help: ArgumentHelp(
-            "Export logs, metrics and traces over OTLP (swift-otel) to this base URL, e.g. http://127.0.0.1:4317.",
-            valueName: "endpoint"))
-    var otel: String?
-
-    @Option(
-        name: .customLong("otel-protocol"),
-        help: ArgumentHelp("How --otel exports: grpc or http/protobuf.", valueName: "protocol"))
-    var otelProtocol = "grpc"
-
     @Option(help: "Seed for the simulated failures.")
     var seed: UInt64 = 7
 
@@ -58,12 +46,6 @@ struct ShopServerCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard errorwatchQueue > 0 else { throw ValidationError("--errorwatch-queue must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level") }
-        guard ShopTelemetry.Transport(rawValue: otelProtocol) != nil else {
-            throw ValidationError("--otel-protocol \(otelProtocol): expected grpc or http/protobuf")
-        }
-        if let otel, !(otel.hasPrefix("http://") || otel.hasPrefix("https://")) {
-            throw ValidationError("--otel \(otel): expected a URL, http://HOST:PORT")
-        }
         if let errorwatch {
             do { _ = try Endpoint(parsing: errorwatch) } catch {
                 throw ValidationError("--errorwatch \(errorwatch): \(error)")
@@ -80,20 +62,9 @@ struct ShopServerCommand: AsyncParsableCommand {
                 configuration: ErrorForwarder.Configuration(queueCapacity: errorwatchQueue))
         }
         forwarder?.start()
-        let telemetry = try otel.map {
-            try ShopTelemetry.bootstrap(
-                endpoint: $0, transport: ShopTelemetry.Transport(rawValue: otelProtocol) ?? .grpc,
-                serviceName: "shop-server")
-        }
         LoggingSystem.bootstrap { label in
             var console = StreamLogHandler.standardError(label: label)
             console.logLevel = level
-            if let telemetry {
-                var exported = telemetry.logHandler(label)
-                exported.logLevel = level
-                let local: any LogHandler = forwarder.map { TeeLogHandler(console, label: label, forwarder: $0) } ?? console
-                return MultiplexLogHandler([local, exported])
-            }
             guard let forwarder else { return console }
             // A tee, not MultiplexLogHandler: Hummingbird sets request metadata on every request, which the
             // multiplexer pays for by copying its handlers (docs/benchmarks-shop.md).
@@ -113,15 +84,13 @@ struct ShopServerCommand: AsyncParsableCommand {
                 stream: stream, dice: ShopDice(seed: seed), logger: Logger(label: "shop.checkout")),
             handling: ShopErrorHandling(stream: stream, logger: Logger(label: "shop.errors")),
             recorder: recorder, registry: registry, beforeScrape: { forwarderGauges?.refresh() })
-        var app = Application(
-            router: routes.router(traced: telemetry != nil),
+        let app = Application(
+            router: routes.router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-server"),
             logger: logger)
         logger.info(
             "shop-server starting",
             metadata: ["port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatch ?? "off")"])
-        // The exporters run beside the server and, on shutdown, flush what they hold.
-        if let telemetry { app.addServices(telemetry.services) }
         // Runs until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish first.
         try await app.runService()
 

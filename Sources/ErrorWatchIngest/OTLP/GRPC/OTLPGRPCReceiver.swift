@@ -122,8 +122,10 @@ public final class OTLPGRPCReceiver: Sendable {
             config: .defaults { config in
                 // The Collector's `otlp` exporter and the SDKs compress with gzip by default.
                 config.compression.enabledAlgorithms = [.gzip, .deflate]
-                // Over the limit, as sent or once inflated: RESOURCE_EXHAUSTED, and the stream is closed.
-                config.rpc.maxRequestPayloadSize = limits.maximumBodyBytes
+                // The transport stops a message at twice the limit, as sent or once inflated, and resets its
+                // stream (the client reads UNAVAILABLE). Up to there the message is read whole and the service
+                // answers one over the limit RESOURCE_EXHAUSTED, which SDKs do not retry.
+                config.rpc.maxRequestPayloadSize = 2 * limits.maximumBodyBytes
                 // A client opening a thousand streams and stalling holds at most this many calls a connection,
                 // each for at most the request deadline (OTLPGRPCService).
                 config.http2.maxConcurrentStreams = Self.maximumStreamsPerConnection

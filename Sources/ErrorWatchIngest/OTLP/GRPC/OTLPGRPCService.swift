@@ -64,6 +64,13 @@ struct OTLPGRPCService: RegistrableRPCService {
             if error.code != .cancelled { record(failure: error, peer: peer) }
             throw error
         }
+        guard body.count <= limits.maximumBodyBytes else {
+            let error = RPCError(
+                code: .resourceExhausted,
+                message: "the message is \(body.count) bytes, over the limit of \(limits.maximumBodyBytes)")
+            record(failure: error, peer: peer)
+            throw error
+        }
         var outcome = exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: body)
         let status = Self.status(outcome.response)
         if let status { outcome.answerName = Self.name(status.code) }
