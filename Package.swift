@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // OTLP/HTTP's protobuf bodies; the code is generated once (scripts/generate-otlp.sh) and committed.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // The embedded store: SQLite (Debian's libsqlite3-dev) through GRDB's pool, migrator and WAL.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The library an app imports: broadcast stream, handler tree, classification, bindings. No UI, no terminal.
@@ -122,12 +124,19 @@ let package = Package(
                 "ErrorWatchWire",
                 "ErrorWatchIngest",
                 "ErrorWatchTerminal",
+                "ErrorWatchStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
+        ),
+        // The embedded store: issues, triage and occurrences in SQLite (WAL), written off the UI thread in batches,
+        // read by `errorwatch issues`. Knows the UI's model types (issues, triage), never the terminal.
+        .target(
+            name: "ErrorWatchStore",
+            dependencies: ["ErrorStreaming", "ErrorWatchUI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The simulated app, attached to the dashboard like any app. Knows no UI, runtime or terminal.
         .target(
@@ -149,6 +158,7 @@ let package = Package(
                 "ErrorWatchDemo",
                 "ErrorWatchWire",
                 "ErrorWatchIngest",
+                "ErrorWatchStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -241,6 +251,12 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__", "Fixtures"]
+        ),
+        .testTarget(
+            name: "ErrorWatchStoreTests",
+            dependencies: [
+                "ErrorWatchStore", "ErrorWatchUI", "ErrorStreaming", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ErrorWatchDemoTests",

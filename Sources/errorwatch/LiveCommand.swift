@@ -109,6 +109,8 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
     var stats = false
 
+    @OptionGroup var store: StoreOptions
+
     /// Whether standard input carries events (`-` or `--stdin`).
     var watchesStandardInput: Bool { readsStandardInput || input == "-" }
 
@@ -156,6 +158,7 @@ struct LiveCommand: ParsableCommand {
         let otlp = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
         let watchesOthers = !endpoints.isEmpty || !otlp.isEmpty || !tail.isEmpty || watchesStandardInput
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        store.attach(to: runtime)
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
                 seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)

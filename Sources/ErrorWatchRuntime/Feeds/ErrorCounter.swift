@@ -93,11 +93,15 @@ struct ErrorFacts {
     var fingerprint: String
     /// The producing service of a remote error; `nil` for this process's own.
     var service: String?
+    /// The producer's `service.version` and `deployment.environment.name`, when it sent them.
+    var version: String?
+    var environment: String?
 
     init(_ event: ErrorEvent) {
         if let remote = event.error as? RemoteError {
             (typeName, category, fingerprint, service) =
                 (remote.typeName, remote.category, remote.fingerprint, remote.serviceName)
+            (version, environment) = (remote.serviceVersion, remote.environment)
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {

@@ -13,8 +13,12 @@ import Synchronization
 /// includes it is taken. At most ``capacity`` issues are kept; beyond that the least recently counted is forgotten
 /// (and reported as evicted, so the view forgets it too), found in amortised O(1) through a queue of touches, so
 /// a flood of new fingerprints costs the same per error as a flood of one.
+///
+/// With a store (``storing``), it also keeps what each issue gained since the last write (``Unstored``), which the
+/// ``StoreWriter`` drains every 100 ms, and decides triage as errors arrive (a resolved issue seen again regresses,
+/// an ignore until a count ends), so regressions are exact too.
 final class IssueTracker: Sendable {
-    fileprivate struct Issue {
+    struct Issue {
         var record: IssueRecord
         /// Occurrences not yet turned into text, newest last.
         var pending: Deque<ErrorEvent> = []
@@ -23,11 +27,44 @@ final class IssueTracker: Sendable {
         var changed = true
         /// When it was last counted, in the tracker's touch order.
         var touch: UInt64 = 0
+        /// What was counted since the store's last write.
+        var unstored = Unstored()
+        /// A triage decision not yet written: what it was, and who made it.
+        var unstoredTriage: (action: String, actor: String)?
     }
 
-    private struct State {
+    /// What an issue gained since the store's last write: counts exact, occurrences sampled (the first the store
+    /// will see of the issue, and the latest few).
+    struct Unstored {
+        var count = 0
+        var userCount = 0
+        var hours: [Int: Int] = [:]
+        var versions: [String: (firstSeen: Date, count: Int)] = [:]
+        var environments: [String] = []
+        var first: ErrorEvent?
+        var latest: Deque<ErrorEvent> = []
+        /// How many of the latest occurrences a write keeps per issue.
+        static let latestLimit = 3
+    }
+
+    /// An issue's share of a store write: its record now and what it gained.
+    struct Draft {
+        var record: IssueRecord
+        var unstored: Unstored
+        var triage: (action: String, actor: String)?
+    }
+
+    struct State {
         var issues: [String: Issue] = [:]
         var evicted: [String] = []
+        /// Whether a store takes what is counted (else nothing is kept for it).
+        var storing = false
+        /// Issues with something not yet written.
+        var unstored: Set<String> = []
+        /// Drafts of issues forgotten before they were written.
+        var evictedDrafts: [Draft] = []
+        /// Regressions since the last sample, for alerts: the issue and the version it came back in.
+        var regressions: [(IssueRecord, String?)] = []
         /// Every touch in order, each with its stamp; an entry whose stamp is not its issue's latest is stale.
         var touches: Deque<(fingerprint: String, stamp: UInt64)> = []
         var nextTouch: UInt64 = 0
@@ -54,7 +91,7 @@ final class IssueTracker: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// The most issues kept.
     let capacity: Int
 
@@ -82,6 +119,7 @@ final class IssueTracker: Sendable {
             guard s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
             else { return false }
             s.touch(fingerprint)
+            s.afterCount(fingerprint, event, facts: facts)
             return true
         }
         if counted { return }
@@ -99,6 +137,7 @@ final class IssueTracker: Sendable {
             }
             s.issues[fingerprint]?.add(event, category: category, second: second, service: service)
             s.touch(fingerprint)
+            s.afterCount(fingerprint, event, facts: facts)
         }
     }
 
@@ -107,6 +146,7 @@ final class IssueTracker: Sendable {
     func sample(at now: Date) -> (changed: [IssueRecord], evicted: [String]) {
         let last = Int(now.timeIntervalSince1970.rounded(.down))
         let (taken, evicted) = state.withLock { s -> ([(IssueRecord, Deque<ErrorEvent>, [Int: Int])], [String]) in
+            s.expireIgnores(at: now)
             var taken: [(IssueRecord, Deque<ErrorEvent>, [Int: Int])] = []
             for key in s.issues.keys where s.issues[key]!.changed {
                 s.issues[key]!.changed = false

@@ -81,7 +81,7 @@ public enum ErrorsPane {
         _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
-        let issues = errors.visibleIssues(filter)
+        let issues = errors.visibleIssues(filter, at: screen.now)
         let rows = max(0, area.height - 2)
         let selected = selectedIndex(errors, screen: screen, fingerprints: issues.map(\.fingerprint))
         let start = firstRow(errors, count: issues.count, rows: rows, selected: selected)
@@ -126,7 +126,8 @@ public enum ErrorsPane {
         let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
         let leftWidth = max(4, width - 2 - right)
         let column = buffer.write(
-            DisplayWidth.truncate(issue.typeName, to: leftWidth), x: x + 2, y: y, style: palette[.text],
+            DisplayWidth.truncate(triageBadge(issue, now: screen.now) + issue.typeName, to: leftWidth), x: x + 2, y: y,
+            style: palette[.text],
             clip: Rect(x: x, y: y, width: 2 + leftWidth, height: 1))
         if !issue.services.isEmpty, column < x + 2 + leftWidth {
             buffer.write(

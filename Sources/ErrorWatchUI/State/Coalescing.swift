@@ -37,6 +37,8 @@ public enum Coalescing: Sendable {
         case sources
         /// The count of forgotten sources, the latest wins.
         case forgottenSources
+        /// What the header says about the store, the latest wins.
+        case store
         /// The metrics sample, last, the latest wins.
         case metrics
 

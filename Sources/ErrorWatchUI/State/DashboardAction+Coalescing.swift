@@ -16,6 +16,7 @@ extension DashboardAction {
         case .sourcesChanged: .latest(.sources, key: .only)
         case .sourcesForgotten: .latest(.forgottenSources, key: .only)
         case .metricsSampled: .latest(.metrics, key: .only)
+        case .storeStatusChanged: .latest(.store, key: .only)
         case .keyPressed, .eventsReceived, .appAttached, .tick, .frameStarted, .resized, .themeLoaded, .themeFailed,
             .statusMessage, .themeSelected, .colorDepthDetected:
             .append

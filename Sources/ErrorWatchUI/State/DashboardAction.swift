@@ -46,4 +46,6 @@ public enum DashboardAction: Sendable {
     case sourcesChanged([SourceStatus])
     /// How many ended sources the runtime no longer lists (it keeps the most recent ones): the total so far.
     case sourcesForgotten(Int)
+    /// The store's state changed: `nil` when it works quietly, else what the header says (pruning, paused, off).
+    case storeStatusChanged(String?)
 }

@@ -3,7 +3,7 @@ extension DashboardReducer {
     /// `j`/`k`, arrows, PgUp/PgDn with the Errors pane focused move the selection; `g` selects the oldest row,
     /// `G` the newest; the view scrolls to keep the selection visible. The first (newest) row follows the newest.
     static func moveErrorSelection(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = state.errors.rowFingerprints(state.filter)
+        let rows = state.errors.rowFingerprints(state.filter, at: state.screen.now)
         guard !rows.isEmpty else { return }
         let page = max(1, DashboardLayout(for: state).errorRows)
         var index = state.errors.selectedIndex(rows: rows)
@@ -28,7 +28,7 @@ extension DashboardReducer {
     static func openDetail(state: inout DashboardState) -> Bool {
         let target: DetailTarget
         if state.screen.focus == .errors {
-            let rows = state.errors.rowFingerprints(state.filter)
+            let rows = state.errors.rowFingerprints(state.filter, at: state.screen.now)
             guard !rows.isEmpty else {
                 state.screen.statusMessage = state.errors.view == .alerts ? "no alert to open" : "no issue to open"
                 return true

@@ -125,7 +125,11 @@ extension DashboardReducer {
         case .redraw:
             effects.append(.redrawAll)
         case .openDetail:
-            return openDetail(state: &state)
+            let opened = openDetail(state: &state)
+            if case .issue(let fingerprint)? = state.detail.target { markOpened(fingerprint, state: &state, effects: &effects) }
+            return opened
+        case .triage(let action):
+            return triage(action, state: &state, effects: &effects)
         case .toggleErrorsView:
             state.errors.view = state.errors.view == .alerts ? .issues : .alerts
             state.errors.selectedFingerprint = nil
