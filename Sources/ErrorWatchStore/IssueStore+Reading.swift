@@ -85,7 +85,8 @@ extension IssueStore {
         var record = IssueRecord(
             fingerprint: row["fingerprint"], typeName: row["type_name"], qualifiedTypeName: row["qualified_type"],
             code: ErrorCode(parsing: codeText) ?? ErrorCode("X", 0),
-            category: ErrorCategory(rawValue: categoryName) ?? .unknown,
+            // The store writes these itself from the same enums; a name it does not know cannot come from it.
+            category: ErrorCategory(rawValue: categoryName) ?? .bug,
             severity: ErrorSeverity(name: severityName) ?? .error, count: row["count"], userCount: row["user_count"],
             services: decodeList(row["services"]), firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
             lastSeen: Date(timeIntervalSince1970: row["last_seen"]))

@@ -63,16 +63,17 @@ public final class IssueStore: Sendable {
         }
         do {
             return try IssueStore(path: path, maxSize: maxSize, notice: nil, pool: openPool(path))
-        } catch let error where error.kind == .unusableFile {
+        } catch let unusable where unusable.kind == .unusableFile {
             let aside = path + ".unusable-" + Self.stamp(now)
             do {
                 for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
                     try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
                 }
             } catch {
-                throw IssueStoreError(.unavailable, "\(error.description), and cannot move it aside: \(Self.reason(error))")
+                throw IssueStoreError(
+                    .unavailable, "\(unusable.description), and cannot move it aside: \(Self.reason(error))")
             }
-            let notice = "store \(path): \(error.description); moved to \(aside), started a fresh one"
+            let notice = "store \(path): \(unusable.description); moved to \(aside), started a fresh one"
             return try IssueStore(path: path, maxSize: maxSize, notice: notice, pool: openPool(path))
         }
     }
