@@ -98,7 +98,7 @@ struct IssuesCommand: ParsableCommand {
                 status.matches(issue.record, at: now) && cutoff.map { issue.record.lastSeen >= $0 } ?? true
             }
             if json {
-                print(try IssueJSON.encode(listed.map { IssueJSON($0, at: now) }))
+                print(try IssueJSON.json(listed.map { IssueJSON($0, at: now) }))
             } else if listed.isEmpty {
                 print("no \(status == .all ? "" : status.rawValue + " ")issues in \(store.path)")
             } else {
@@ -122,7 +122,7 @@ struct IssuesCommand: ParsableCommand {
             let issue = try IssuesCommand.load(id, from: location.open())
             let now = Date()
             if json {
-                print(try IssueJSON.encode(IssueJSON(issue, at: now, full: true)))
+                print(try IssueJSON.json(IssueJSON(issue, at: now, full: true)))
             } else {
                 print(IssueJSON.details(issue, at: now))
             }
