@@ -244,8 +244,8 @@ let package = Package(
         .testTarget(
             name: "ErrorWatchRuntimeTests",
             dependencies: [
-                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorWatchIngest", "ErrorStreaming",
-                "ErrorStreamingTesting",
+                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorWatchIngest", "ErrorWatchStore",
+                "ErrorStreaming", "ErrorStreamingTesting",
                 "ErrorWatchTerminalTesting",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),

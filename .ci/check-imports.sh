@@ -39,7 +39,8 @@ forbid ErrorWatchTerminal ErrorWatchRuntime ErrorWatchDemo ErrorWatchWire ErrorW
 forbid ErrorWatchRuntime ErrorWatchDemo CNCurses
 
 # Only the store talks to SQLite.
-sqlite=$(grep -rlnE "^\s*import\s+(GRDB|GRDBSQLite|SQLite3)\b" Sources --include='*.swift' | grep -v "^Sources/ErrorWatchStore/" || true)
+sqlite=$(grep -rlnE "^\s*import\s+(GRDB|GRDBSQLite|SQLite3)\b" Sources --include='*.swift' |
+    grep -v "^Sources/ErrorWatchStore/" || true)
 if [[ -n "$sqlite" ]]; then
     echo "check-imports: only ErrorWatchStore may import GRDB or SQLite:"
     echo "$sqlite"

@@ -55,7 +55,8 @@ extension IssueStore {
     }
 
     /// Occurrences per hour of the issue with `id`, oldest first, for the last `days` days before `now`.
-    public func hourlyCounts(id: Int64, days: Int = 30, now: Date) throws(IssueStoreError) -> [(hour: Date, count: Int)] {
+    public func hourlyCounts(id: Int64, days: Int = 30, now: Date) throws(IssueStoreError) -> [(hour: Date, count: Int)]
+    {
         let from = Int(now.timeIntervalSince1970 / 3_600) - days * 24
         return try run {
             try pool.read { db in
@@ -99,9 +100,13 @@ extension IssueStore {
             ignoredUntil: (row["ignored_until"] as Double?).map(Date.init(timeIntervalSince1970:)),
             ignoredUntilCount: row["ignored_until_count"], opened: row["opened"])
         record.versions = try Row.fetchAll(
-            db, sql: "SELECT version, first_seen, count FROM issue_version WHERE issue_id = ? ORDER BY first_seen LIMIT ?",
+            db,
+            sql: "SELECT version, first_seen, count FROM issue_version WHERE issue_id = ? ORDER BY first_seen LIMIT ?",
             arguments: [id, IssueRecord.versionLimit]
-        ).map { IssueVersion(version: $0["version"], firstSeen: Date(timeIntervalSince1970: $0["first_seen"]), count: $0["count"]) }
+        ).map {
+            IssueVersion(
+                version: $0["version"], firstSeen: Date(timeIntervalSince1970: $0["first_seen"]), count: $0["count"])
+        }
         return StoredIssue(id: id, record: record, title: row["title"])
     }
 }

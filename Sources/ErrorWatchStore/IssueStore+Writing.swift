@@ -54,7 +54,8 @@ extension IssueStore {
                 """,
             arguments: [
                 record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.code.description,
-                record.category.rawValue, record.severity.description, min(first, record.firstSeen).timeIntervalSince1970,
+                record.category.rawValue, record.severity.description,
+                min(first, record.firstSeen).timeIntervalSince1970,
                 max(last, record.lastSeen).timeIntervalSince1970, delta.count, delta.userCount, seq,
             ])
         guard let row else { return }
@@ -93,8 +94,10 @@ extension IssueStore {
     private static func insert(_ occurrences: [StoredOccurrence], issue id: Int64, _ db: Database) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        var hasFirst = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND kind = 'first')", arguments: [id])
+        var hasFirst =
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND kind = 'first')",
+                arguments: [id])
             ?? false
         for occurrence in occurrences {
             let minute = Int((occurrence.timestamp.timeIntervalSince1970 / 60).rounded(.down))

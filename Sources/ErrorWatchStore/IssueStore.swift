@@ -50,7 +50,8 @@ public final class IssueStore: Sendable {
     /// Opens (or creates) the store at `path`. A file that is not a usable store (corrupt, another program's, a
     /// newer schema) is renamed `PATH.unusable-DATE` and a fresh store is created, and ``openingNotice`` says so;
     /// a folder or disk that refuses throws ``IssueStoreError/Kind/unavailable``.
-    public static func open(at path: String, maxSize: Int64 = defaultMaxSize, now: Date = Date()) throws(IssueStoreError)
+    public static func open(at path: String, maxSize: Int64 = defaultMaxSize, now: Date = Date())
+        throws(IssueStoreError)
         -> IssueStore
     {
         let folder = (path as NSString).deletingLastPathComponent

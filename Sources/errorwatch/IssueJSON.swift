@@ -67,7 +67,9 @@ struct IssueJSON: Encodable {
         count = record.count
         first_seen = Self.time(record.firstSeen)
         last_seen = Self.time(record.lastSeen)
-        versions = record.versions.map { Version(version: $0.version, first_seen: Self.time($0.firstSeen), count: $0.count) }
+        versions = record.versions.map {
+            Version(version: $0.version, first_seen: Self.time($0.firstSeen), count: $0.count)
+        }
         environments = record.environments
         services = record.services
         resolved_through = record.triage.resolvedThrough
@@ -132,7 +134,9 @@ struct IssueJSON: Encodable {
         ]
         if !r.versions.isEmpty {
             lines.append("  versions")
-            for v in r.versions { lines.append("    \(pad(v.version, 16)) \(pad(String(v.count), 10)) first seen \(time(v.firstSeen))") }
+            for v in r.versions {
+                lines.append("    \(pad(v.version, 16)) \(pad(String(v.count), 10)) first seen \(time(v.firstSeen))")
+            }
         }
         if !issue.history.isEmpty {
             lines.append("  history")
@@ -140,7 +144,8 @@ struct IssueJSON: Encodable {
         }
         if let o = issue.occurrences.first {
             lines.append("  latest occurrence")
-            lines.append("    time         \(time(o.timestamp))" + (o.receivedAt.map { "  (received \(time($0)))" } ?? ""))
+            lines.append(
+                "    time         \(time(o.timestamp))" + (o.receivedAt.map { "  (received \(time($0)))" } ?? ""))
             let fields: [(String, String?)] = [
                 ("message", o.message), ("user message", o.userMessage), ("service", o.service),
                 ("version", o.version), ("environment", o.environment), ("host", o.host),
@@ -148,7 +153,9 @@ struct IssueJSON: Encodable {
                 ("handling", o.handling),
             ]
             for case (let name, let value?) in fields { lines.append("    \(pad(name, 12)) \(value)") }
-            for (key, value) in o.attributes.sorted(by: { $0.key < $1.key }) { lines.append("    \(pad(key, 12)) \(value)") }
+            for (key, value) in o.attributes.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(pad(key, 12)) \(value)")
+            }
             if let stack = o.stack {
                 lines.append("    stack")
                 lines += stack.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }

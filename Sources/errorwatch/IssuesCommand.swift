@@ -198,7 +198,8 @@ struct IssuesCommand: ParsableCommand {
             let issue = try store.triage(id: id, action, at: Date(), actor: "errorwatch issues (pid \(getpid()))")
             var line = "issue \(id) (\(issue.record.typeName)): \(action.summary)"
             if action == .resolveInNextRelease {
-                line += issue.record.triage.resolvedThrough.map { ", regresses only after \($0)" }
+                line +=
+                    issue.record.triage.resolvedThrough.map { ", regresses only after \($0)" }
                     ?? ", no version seen yet: regresses on the first occurrence that has one"
             }
             print(line)

@@ -8,7 +8,8 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
-            "The store file (default: $XDG_STATE_HOME/errorwatch/store.sqlite, else ~/.local/state/errorwatch/store.sqlite).",
+            "The store file (default: $XDG_STATE_HOME/errorwatch/store.sqlite, "
+                + "else ~/.local/state/errorwatch/store.sqlite).",
             valueName: "path"))
     var path: String?
 

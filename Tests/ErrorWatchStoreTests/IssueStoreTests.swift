@@ -44,8 +44,9 @@ struct IssueStoreTests {
             triage.apply(.resolve, count: 5, newestVersion: "1.2.0", at: start.addingTimeInterval(60))
             try store.write(
                 StoreBatch(deltas: [
-                    delta("P-402", count: 2, at: start.addingTimeInterval(30), version: "1.3.0", message: "timeout",
-                          triage: (triage, "resolved", "test")),
+                    delta(
+                        "P-402", count: 2, at: start.addingTimeInterval(30), version: "1.3.0", message: "timeout",
+                        triage: (triage, "resolved", "test")),
                     delta("N-503", count: 1, at: start.addingTimeInterval(40)),
                 ]))
         }
@@ -200,9 +201,12 @@ struct IssueStoreTests {
         // 100 writes within one minute, then one in the next minute.
         for round in 0..<100 {
             try store.write(
-                StoreBatch(deltas: [delta("P-402", count: 1, at: start.addingTimeInterval(Double(round) * 0.5), message: "m\(round)")]))
+                StoreBatch(deltas: [
+                    delta("P-402", count: 1, at: start.addingTimeInterval(Double(round) * 0.5), message: "m\(round)")
+                ]))
         }
-        try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: start.addingTimeInterval(120), message: "later")]))
+        try store.write(
+            StoreBatch(deltas: [delta("P-402", count: 1, at: start.addingTimeInterval(120), message: "later")]))
         let id = try #require(try store.issues(changedAfter: 0).issues.first?.id)
         let kept = try store.issue(id: id, occurrences: 1_000).occurrences
         // first (m0) + latest 20 + the next minute's first ("later", kept as that minute's sample).
@@ -213,11 +217,14 @@ struct IssueStoreTests {
     }
 
     @Test func theDefaultPathFollowsXDGStateHome() {
-        #expect(IssueStore.defaultPath(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
-            == "/x/state/errorwatch/store.sqlite")
-        #expect(IssueStore.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/state/errorwatch/store.sqlite")
+        #expect(
+            IssueStore.defaultPath(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
+                == "/x/state/errorwatch/store.sqlite")
+        #expect(
+            IssueStore.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/state/errorwatch/store.sqlite")
         // A relative XDG_STATE_HOME is invalid by the spec and ignored.
-        #expect(IssueStore.defaultPath(environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
-            == "/home/u/.local/state/errorwatch/store.sqlite")
+        #expect(
+            IssueStore.defaultPath(environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
+                == "/home/u/.local/state/errorwatch/store.sqlite")
     }
 }

@@ -12,8 +12,10 @@ struct SemanticVersionTests {
     }
 
     @Test func preReleasesComeBeforeTheirRelease() throws {
-        let ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
-                       "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"]
+        let ordered = [
+            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
+            "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0",
+        ]
         let versions = try ordered.map { try #require(SemanticVersion($0)) }
         for (lower, higher) in zip(versions, versions.dropFirst()) { #expect(lower < higher) }
         #expect(versions.shuffled().sorted().map(\.description) == ordered)
@@ -71,11 +73,13 @@ struct IssueTriageTests {
         #expect(triage.resolvedThrough == "1.9.9")
         // Old deployments still running: not a regression.
         do {
-            let changed = triage.occurred(version: "1.9.9", versionFirstSeen: t0.addingTimeInterval(-60), count: 4, at: t0)
+            let changed = triage.occurred(
+                version: "1.9.9", versionFirstSeen: t0.addingTimeInterval(-60), count: 4, at: t0)
             #expect(!changed)
         }
         do {
-            let changed = triage.occurred(version: "1.9.0", versionFirstSeen: t0.addingTimeInterval(-90), count: 5, at: t0)
+            let changed = triage.occurred(
+                version: "1.9.0", versionFirstSeen: t0.addingTimeInterval(-90), count: 5, at: t0)
             #expect(!changed)
         }
         // No version: nothing says it is newer.
@@ -103,12 +107,14 @@ struct IssueTriageTests {
         triage.apply(.resolveInNextRelease, count: 3, newestVersion: "blue", at: t0)
         // "green" was seen before the resolution: an old deployment.
         do {
-            let changed = triage.occurred(version: "green", versionFirstSeen: t0.addingTimeInterval(-5), count: 4, at: t0.addingTimeInterval(1))
+            let changed = triage.occurred(
+                version: "green", versionFirstSeen: t0.addingTimeInterval(-5), count: 4, at: t0.addingTimeInterval(1))
             #expect(!changed)
         }
         // "purple" is first seen now, after it: a newer release.
         do {
-            let changed = triage.occurred(version: "purple", versionFirstSeen: nil, count: 5, at: t0.addingTimeInterval(2))
+            let changed = triage.occurred(
+                version: "purple", versionFirstSeen: nil, count: 5, at: t0.addingTimeInterval(2))
             #expect(changed)
         }
         #expect(triage.status == .regressed)
@@ -131,7 +137,8 @@ struct IssueTriageTests {
         var forever = IssueTriage()
         forever.apply(.ignore(.forever), count: 1, newestVersion: nil, at: t0)
         do {
-            let changed = forever.occurred(version: nil, versionFirstSeen: nil, count: 1_000, at: t0.addingTimeInterval(1e6))
+            let changed = forever.occurred(
+                version: nil, versionFirstSeen: nil, count: 1_000, at: t0.addingTimeInterval(1e6))
             #expect(!changed)
         }
         do {
@@ -215,8 +222,10 @@ struct IssueTriageTests {
 struct IssueQueryTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func issue(_ fingerprint: String, status: IssueStatus, firstSeen: TimeInterval, versions: [String] = [],
-               env: [String] = []) -> IssueRecord {
+    func issue(
+        _ fingerprint: String, status: IssueStatus, firstSeen: TimeInterval, versions: [String] = [],
+        env: [String] = []
+    ) -> IssueRecord {
         var record = IssueRecord(
             fingerprint: fingerprint, typeName: fingerprint, qualifiedTypeName: fingerprint, code: ErrorCode("X", 1),
             category: .bug, severity: .error, count: 1, firstSeen: now.addingTimeInterval(firstSeen),
@@ -277,5 +286,77 @@ struct IssueQueryTests {
         } else {
             Issue.record("is:fixed parsed")
         }
+    }
+}
+
+struct TriageKeyTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func state(with fingerprints: [String]) -> DashboardState {
+        var state = DashboardState(width: 120, height: 40, now: now)
+        let issues = fingerprints.enumerated().map { index, fingerprint in
+            IssueRecord(
+                fingerprint: fingerprint, typeName: fingerprint, qualifiedTypeName: fingerprint,
+                code: ErrorCode("X", 1), category: .bug, severity: .error, count: 10, firstSeen: now,
+                lastSeen: now.addingTimeInterval(-Double(index)))
+        }
+        _ = DashboardReducer.reduce(into: &state, action: .issuesSampled(changed: issues, evicted: []))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        return state
+    }
+
+    func press(_ state: inout DashboardState, _ key: Character) -> [DashboardEffect] {
+        DashboardReducer.reduce(into: &state, action: .keyPressed(.character(key)))
+    }
+
+    @Test func resolveActsOnTheSelectedIssueAndHidesIt() {
+        var state = state(with: ["A", "B"])
+        _ = press(&state, "j")
+        #expect(press(&state, "R") == [.triage(fingerprint: "B", .resolve)])
+        #expect(state.errors.issues.first { $0.fingerprint == "B" }?.triage.status == .resolved)
+        #expect(state.visibleIssues.map(\.fingerprint) == ["A"])
+        #expect(state.screen.statusMessage == "B: resolved")
+        // Reopened, it is listed again.
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("/")))
+        for c in "is:resolved" { _ = press(&state, c) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(state.visibleIssues.map(\.fingerprint) == ["B"])
+        #expect(press(&state, "U") == [.triage(fingerprint: "B", .reopen)])
+        #expect(state.errors.issues.first { $0.fingerprint == "B" }?.triage.status == .unresolved)
+    }
+
+    @Test func snoozeStepsFromAnHourToADayToAWeek() {
+        var state = state(with: ["A"])
+        // With `is:ignored`, the snoozed issue stays selected.
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("/")))
+        for c in "type:A" { _ = press(&state, c) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(press(&state, "Z") == [.triage(fingerprint: "A", .ignore(.duration(3_600)))])
+        // Hidden now; open it in a detail view to press again, as a user would from `is:ignored`.
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("/")))
+        for _ in 0..<6 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.backspace)) }
+        for c in "is:ignored" { _ = press(&state, c) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(state.detail.target == .issue("A"))
+        #expect(press(&state, "Z") == [.triage(fingerprint: "A", .ignore(.duration(86_400)))])
+        #expect(press(&state, "Z") == [.triage(fingerprint: "A", .ignore(.duration(604_800)))])
+        #expect(press(&state, "Z") == [.triage(fingerprint: "A", .ignore(.duration(604_800)))])
+        #expect(state.errors.issues.first?.triage.ignoredUntil == now.addingTimeInterval(604_800))
+    }
+
+    @Test func openingAnIssueMarksItOpenedOnce() {
+        var state = state(with: ["A"])
+        let effects = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(effects == [.triage(fingerprint: "A", .markOpened)])
+        #expect(state.errors.issues.first?.triage.opened == true)
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.escape))
+        #expect(DashboardReducer.reduce(into: &state, action: .keyPressed(.enter)).isEmpty)
+    }
+
+    @Test func triageKeysWithoutAnIssueSaySo() {
+        var state = DashboardState(width: 120, height: 40, now: now)
+        #expect(press(&state, "R").isEmpty)
+        #expect(state.screen.statusMessage == "select an issue first (v: Issues view)")
     }
 }

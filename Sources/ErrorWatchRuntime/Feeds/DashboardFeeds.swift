@@ -109,7 +109,9 @@ final class DashboardFeeds: Sendable {
                     if !sampled.changed.isEmpty || !sampled.evicted.isEmpty {
                         inbox.post(.issuesSampled(changed: sampled.changed, evicted: sampled.evicted))
                     }
-                    for (issue, version) in issues.takeRegressions() { inbox.post(.alertReceived(regressionAlert(issue, version))) }
+                    for (issue, version) in issues.takeRegressions() {
+                        inbox.post(.alertReceived(regressionAlert(issue, version)))
+                    }
                     do { try await clock.sleep(for: .milliseconds(500)) } catch { return }
                 }
             },

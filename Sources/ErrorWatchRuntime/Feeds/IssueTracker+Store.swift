@@ -53,7 +53,8 @@ extension IssueTracker {
                     }
                 }
                 issue.record.versions = versions
-                for name in item.record.services where !issue.record.services.contains(name) && issue.record.services.count < 8 {
+                for name in item.record.services
+                where !issue.record.services.contains(name) && issue.record.services.count < 8 {
                     issue.record.services.append(name)
                 }
                 for name in item.record.environments where !issue.record.environments.contains(name) {
@@ -96,44 +97,62 @@ extension IssueTracker {
     }
 }
 
-extension IssueTracker.State {
-    /// After `event` was counted for `fingerprint`: versions and environments, triage (regressions, ignores that
-    /// end with a count), and what the store has not seen.
-    mutating func afterCount(_ fingerprint: String, _ event: ErrorEvent, facts: ErrorFacts) {
+extension IssueTracker {
+    /// What counting one error changed beyond the count: a regression (with its version), and whether the store
+    /// has something new.
+    struct CountOutcome {
+        var regressedIn: String??
+        var unstored: Bool
+    }
+}
+
+extension IssueTracker.Issue {
+    /// After `event` was counted: versions and environments, triage (regressions, ignores that end with a count),
+    /// and what the store has not seen.
+    mutating func afterCount(_ event: ErrorEvent, facts: ErrorFacts, storing: Bool) -> IssueTracker.CountOutcome {
         let version = facts.version
         var versionFirstSeen: Date?
         if let version {
-            if let index = issues[fingerprint]!.record.versions.firstIndex(where: { $0.version == version }) {
-                issues[fingerprint]!.record.versions[index].count += 1
-                versionFirstSeen = issues[fingerprint]!.record.versions[index].firstSeen
-            } else if issues[fingerprint]!.record.versions.count < IssueRecord.versionLimit {
-                issues[fingerprint]!.record.versions.append(
-                    IssueVersion(version: version, firstSeen: event.timestamp, count: 1))
+            if let index = record.versions.firstIndex(where: { $0.version == version }) {
+                record.versions[index].count += 1
+                versionFirstSeen = record.versions[index].firstSeen
+            } else if record.versions.count < IssueRecord.versionLimit {
+                record.versions.append(IssueVersion(version: version, firstSeen: event.timestamp, count: 1))
             }
         }
-        if let environment = facts.environment, !issues[fingerprint]!.record.environments.contains(environment),
-            issues[fingerprint]!.record.environments.count < 16
+        if let environment = facts.environment, record.environments.count < 16,
+            !record.environments.contains(environment)
         {
-            issues[fingerprint]!.record.environments.append(environment)
+            record.environments.append(environment)
         }
-        let status = issues[fingerprint]!.record.triage.status
-        if status == .resolved || status == .ignored {
-            let count = issues[fingerprint]!.record.count
-            if issues[fingerprint]!.record.triage.occurred(
-                version: version, versionFirstSeen: versionFirstSeen, count: count, at: event.timestamp)
-            {
-                let now = issues[fingerprint]!.record.triage.status
-                if now == .regressed { regressions.append((issues[fingerprint]!.record, version)) }
-                if storing {
-                    let words = now == .regressed ? "regressed" + (version.map { " in \($0)" } ?? "") : "ignore ended"
-                    issues[fingerprint]!.unstoredTriage = (words, "dashboard \(getpid())")
-                }
+        var outcome = IssueTracker.CountOutcome(regressedIn: nil, unstored: storing)
+        let status = record.triage.status
+        if status == .resolved || status == .ignored,
+            record.triage.occurred(
+                version: version, versionFirstSeen: versionFirstSeen, count: record.count, at: event.timestamp)
+        {
+            let regressed = record.triage.status == .regressed
+            if regressed { outcome.regressedIn = .some(version) }
+            if storing {
+                let words = regressed ? "regressed" + (version.map { " in \($0)" } ?? "") : "ignore ended"
+                unstoredTriage = (words, "dashboard \(getpid())")
             }
         }
-        guard storing else { return }
-        unstored.insert(fingerprint)
-        let hour = Int((event.timestamp.timeIntervalSince1970 / 3_600).rounded(.down))
-        issues[fingerprint]!.unstored.note(event, hour: hour, version: version, environment: facts.environment)
+        if storing {
+            let hour = Int((event.timestamp.timeIntervalSince1970 / 3_600).rounded(.down))
+            unstored.note(event, hour: hour, version: version, environment: facts.environment)
+        }
+        return outcome
+    }
+}
+
+extension IssueTracker.State {
+    /// Books what counting an error of `fingerprint` changed beyond the issue itself.
+    mutating func afterCount(_ fingerprint: String, _ outcome: IssueTracker.CountOutcome) {
+        if outcome.unstored { unstored.insert(fingerprint) }
+        if case .some(let version) = outcome.regressedIn, let issue = issues[fingerprint] {
+            regressions.append((issue.record, version))
+        }
     }
 
     /// Ends ignores whose time is up.

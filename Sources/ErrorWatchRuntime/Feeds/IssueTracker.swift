@@ -116,10 +116,13 @@ final class IssueTracker: Sendable {
         let service = facts.service
         // The common case, an issue already known, takes the lock once and updates the record in place.
         let counted = state.withLock { s in
-            guard s.issues[fingerprint]?.add(event, category: category, second: second, service: service) != nil
+            let storing = s.storing
+            guard
+                let outcome = s.issues[fingerprint]?.add(
+                    event, category: category, second: second, service: service, facts: facts, storing: storing)
             else { return false }
             s.touch(fingerprint)
-            s.afterCount(fingerprint, event, facts: facts)
+            s.afterCount(fingerprint, outcome)
             return true
         }
         if counted { return }
@@ -135,9 +138,13 @@ final class IssueTracker: Sendable {
                         category: classification.category, severity: event.severity, count: 0,
                         firstSeen: event.timestamp, lastSeen: event.timestamp))
             }
-            s.issues[fingerprint]?.add(event, category: category, second: second, service: service)
-            s.touch(fingerprint)
-            s.afterCount(fingerprint, event, facts: facts)
+            let storing = s.storing
+            if let outcome = s.issues[fingerprint]?.add(
+                event, category: category, second: second, service: service, facts: facts, storing: storing)
+            {
+                s.touch(fingerprint)
+                s.afterCount(fingerprint, outcome)
+            }
         }
     }
 
@@ -181,7 +188,16 @@ final class IssueTracker: Sendable {
 }
 
 extension IssueTracker.Issue {
-    fileprivate mutating func add(_ event: ErrorEvent, category: ErrorCategory, second: Int, service: String?) {
+    /// Counts `event`; then, in the same access, its version, environment, triage and what the store has not
+    /// seen (one dictionary lookup per error, whatever the store does).
+    fileprivate mutating func add(
+        _ event: ErrorEvent, category: ErrorCategory, second: Int, service: String?, facts: ErrorFacts, storing: Bool
+    ) -> IssueTracker.CountOutcome {
+        countOnly(event, category: category, second: second, service: service)
+        return afterCount(event, facts: facts, storing: storing)
+    }
+
+    private mutating func countOnly(_ event: ErrorEvent, category: ErrorCategory, second: Int, service: String?) {
         record.count += 1
         if event.origin == .user { record.userCount += 1 }
         if let service, record.services.count < 8, !record.services.contains(service) {

@@ -55,7 +55,8 @@ public final class StoreWriter: Sendable {
         tracker.reconcile(issues)
         tracker.startStoring()
         control.withLock { $0.sequence = sequence }
-        if let notice = store.openingNotice { post(note: notice) }
+        // Said once on the status line (and on stderr after exit by the command line), not held in the header.
+        if let notice = store.openingNotice { inbox.post(.statusMessage(notice)) }
         return issues.count
     }
 

@@ -114,8 +114,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
         KeyBinding(
-            keys: [.character("R")], command: .dashboard(.triage(.resolve)), summary: "Resolve the issue",
-            hint: "resolve"),
+            keys: [.character("R")], command: .dashboard(.triage(.resolve)), summary: "Resolve the issue"),
         KeyBinding(
             keys: [.character("N")], command: .dashboard(.triage(.resolveInNextRelease)),
             summary: "Resolve in next release"),
@@ -123,10 +122,7 @@ public struct Keymap: Sendable, Hashable {
             keys: [.character("I")], command: .dashboard(.triage(.ignore(.forever))), summary: "Ignore the issue"),
         KeyBinding(
             keys: [.character("Z")], command: .dashboard(.triage(.ignore(.duration(3_600)))),
-            summary: "Ignore for an hour"),
-        KeyBinding(
-            keys: [.character("d")], command: .dashboard(.triage(.ignore(.duration(86_400)))),
-            summary: "Ignore for a day"),
+            summary: "Snooze 1h, again 1d, 1w"),
         KeyBinding(
             keys: [.character("c")], command: .dashboard(.triage(.ignore(.occurrences(100)))),
             summary: "Ignore until 100 more"),

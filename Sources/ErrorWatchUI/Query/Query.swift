@@ -54,7 +54,8 @@ public struct Query: Sendable, Hashable {
     /// 100,000 lines), but a regex costs Swift's `Regex` several microseconds per field. A caller that filters many
     /// lines with a regex query should remember each line's result while the query is unchanged.
     public func matches(_ subject: QuerySubject) -> Bool {
-        for clause in clauses where clause.term.applies(to: subject) && clause.term.matches(subject) == clause.isExcluded {
+        for clause in clauses
+        where clause.term.applies(to: subject) && clause.term.matches(subject) == clause.isExcluded {
             return false
         }
         return true

@@ -14,7 +14,7 @@ extension DetailView {
             status += " for " + Format.age(until.timeIntervalSince(state.screen.now)) + " more"
         }
         if let until = triage.ignoredUntilCount { status += " until \(Format.count(until)) occurrences" }
-        status += "  (R resolve · N next release · I ignore · Z 1h · d 1 day · c 100 more · U reopen)"
+        status += "  (R resolve · N next release · I ignore · Z snooze · c 100 more · U reopen)"
         var lines = labelled("Status", status, role: triage.status == .regressed ? .alert : .text, width: width)
         if !issue.environments.isEmpty {
             lines += labelled("Environments", issue.environments.joined(separator: ", "), role: .text, width: width)

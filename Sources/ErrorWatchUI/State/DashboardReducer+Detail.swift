@@ -82,6 +82,10 @@ extension DashboardReducer {
         case .character("?"), .character("t"), .ctrl:
             return nil
         default:
+            // Triage keys act on the issue shown.
+            if case .dashboard(.triage)? = state.keymap.command(for: key), case .issue? = state.detail.target {
+                return nil
+            }
             return false
         }
         return true

@@ -126,7 +126,9 @@ extension DashboardReducer {
             effects.append(.redrawAll)
         case .openDetail:
             let opened = openDetail(state: &state)
-            if case .issue(let fingerprint)? = state.detail.target { markOpened(fingerprint, state: &state, effects: &effects) }
+            if case .issue(let fingerprint)? = state.detail.target {
+                markOpened(fingerprint, state: &state, effects: &effects)
+            }
             return opened
         case .triage(let action):
             return triage(action, state: &state, effects: &effects)

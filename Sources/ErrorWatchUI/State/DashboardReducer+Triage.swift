@@ -1,12 +1,16 @@
 import Foundation
 
-/// Triage keys: what `R`, `N`, `I`, `Z`, `d`, `c` and `U` do to the issue selected in the Issues view or open in
-/// a detail view. The state shows the decision at once; the `.triage` effect takes it to the runtime, whose
-/// tracker and store keep it.
+/// Triage keys: what `R`, `N`, `I`, `Z`, `c` and `U` do to the issue selected in the Issues view or open in a
+/// detail view. The state shows the decision at once; the `.triage` effect takes it to the runtime, whose tracker
+/// and store keep it.
 extension DashboardReducer {
-    static func triage(_ action: IssueTriageAction, state: inout DashboardState, effects: inout [DashboardEffect])
+    /// `Z` snoozes for the first; pressed again on a snoozed issue, for the next.
+    static let snoozeSteps: [TimeInterval] = [3_600, 86_400, 604_800]
+
+    static func triage(_ asked: IssueTriageAction, state: inout DashboardState, effects: inout [DashboardEffect])
         -> Bool
     {
+        var action = asked
         guard let fingerprint = triageTarget(state) else {
             state.screen.statusMessage = "select an issue first (v: Issues view)"
             return true
@@ -16,6 +20,13 @@ extension DashboardReducer {
             return true
         }
         var issue = state.errors.issues[index]
+        if case .ignore(.duration(snoozeSteps[0])) = action, issue.triage.status == .ignored,
+            let until = issue.triage.ignoredUntil, let since = issue.triage.changedAt,
+            let step = snoozeSteps.firstIndex(where: { abs($0 - until.timeIntervalSince(since)) < 1 }),
+            step + 1 < snoozeSteps.count
+        {
+            action = .ignore(.duration(snoozeSteps[step + 1]))
+        }
         issue.triage.apply(
             action, count: issue.count, newestVersion: IssueVersion.newest(in: issue.versions)?.version,
             at: state.screen.now)

@@ -53,7 +53,9 @@ public struct ErrorsState: Sendable, Equatable {
     /// for `version:latest`.
     public var latestVersion: String? {
         var newestPerIssue: [IssueVersion] = []
-        for issue in issues { if let newest = IssueVersion.newest(in: issue.versions) { newestPerIssue.append(newest) } }
+        for issue in issues {
+            if let newest = IssueVersion.newest(in: issue.versions) { newestPerIssue.append(newest) }
+        }
         return IssueVersion.newest(in: newestPerIssue)?.version
     }
 
