@@ -3,15 +3,17 @@
 # listening on a Unix socket under `errorwatch-load --producers 50 --rate 400000 --duration 10`, once with
 # --no-store and once with a store, each time printing the events/s the dashboard took, the key-to-visible latency
 # of `?` during the storm, and (with the store) what the store holds afterwards.
-# Usage: Benchmarks/scripts/store-load.sh [RATE] [DURATION]   (defaults 400000, 10)
+# Usage: Benchmarks/scripts/store-load.sh [RATE] [DURATION]   (defaults 400000, 10; CONFIG=debug SCRATCH=.build to
+# measure the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RATE="${1:-400000}"
 DURATION="${2:-10}"
 SCRATCH="${SCRATCH:-.build-release}"
-swift build -c release --scratch-path "$SCRATCH" --product errorwatch >/dev/null
-swift build -c release --scratch-path "$SCRATCH" --product errorwatch-load >/dev/null
-BIN_DIR="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+CONFIG="${CONFIG:-release}"
+swift build -c "$CONFIG" --scratch-path "$SCRATCH" --product errorwatch >/dev/null
+swift build -c "$CONFIG" --scratch-path "$SCRATCH" --product errorwatch-load >/dev/null
+BIN_DIR="$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)"
 BIN="$BIN_DIR/errorwatch"
 LOAD="$BIN_DIR/errorwatch-load"
 WORK="$(mktemp -d /tmp/ew25-store-load-XXXXXX)"

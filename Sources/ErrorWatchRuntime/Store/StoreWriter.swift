@@ -33,6 +33,8 @@ public final class StoreWriter: Sendable {
         var note: String?
         var retryAt: Date?
         var writes = 0
+        /// When a write last had to prune: the header says so for a few seconds after.
+        var prunedAt: Date?
     }
 
     init(
@@ -109,11 +111,13 @@ public final class StoreWriter: Sendable {
                 tracker.reconcile(changed)
                 control.withLock { $0.sequence = sequence }
             }
-            control.withLock {
-                $0.retryAt = nil
-                if !batch.isEmpty { $0.writes += 1 }
+            let pruning = control.withLock { c in
+                c.retryAt = nil
+                if !batch.isEmpty { c.writes += 1 }
+                if outcome.pruned { c.prunedAt = date }
+                return c.prunedAt.map { date.timeIntervalSince($0) < 5 } ?? false
             }
-            post(note: outcome.pruned ? "store pruning" : nil)
+            post(note: pruning ? "store pruning (over \(store.maxSize / 1_048_576) MiB)" : nil)
         } catch {
             control.withLock { $0.retryAt = date.addingTimeInterval(5) }
             post(note: "store paused: \(error.description)")

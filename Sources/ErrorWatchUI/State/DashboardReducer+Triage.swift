@@ -4,7 +4,7 @@ import Foundation
 /// detail view. The state shows the decision at once; the `.triage` effect takes it to the runtime, whose tracker
 /// and store keep it.
 extension DashboardReducer {
-    /// `Z` snoozes for the first; pressed again on a snoozed issue, for the next.
+    /// `Z` snoozes for the first; pressed again on a snoozed issue, for the next, and after the last the first again.
     static let snoozeSteps: [TimeInterval] = [3_600, 86_400, 604_800]
 
     static func triage(_ asked: IssueTriageAction, state: inout DashboardState, effects: inout [DashboardEffect])
