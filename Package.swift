@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        // The embedded store: SQLite (Debian's libsqlite3-dev) through GRDB's pool, migrator and WAL.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The library an app imports: broadcast stream, handler tree, classification, bindings. No UI, no terminal.
@@ -131,12 +133,19 @@ let package = Package(
                 "ErrorWatchWire",
                 "ErrorWatchIngest",
                 "ErrorWatchTerminal",
+                "ErrorWatchStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
+        ),
+        // The embedded store: issues, triage and occurrences in SQLite (WAL), written off the UI thread in batches,
+        // read by `errorwatch issues`. Knows the UI's model types (issues, triage), never the terminal.
+        .target(
+            name: "ErrorWatchStore",
+            dependencies: ["ErrorStreaming", "ErrorWatchUI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The simulated app, attached to the dashboard like any app. Knows no UI, runtime or terminal.
         .target(
@@ -158,6 +167,7 @@ let package = Package(
                 "ErrorWatchDemo",
                 "ErrorWatchWire",
                 "ErrorWatchIngest",
+                "ErrorWatchStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -246,13 +256,19 @@ let package = Package(
         .testTarget(
             name: "ErrorWatchRuntimeTests",
             dependencies: [
-                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorWatchIngest", "ErrorStreaming",
-                "ErrorStreamingTesting",
+                "ErrorWatchRuntime", "ErrorWatchUI", "ErrorWatchWire", "ErrorWatchIngest", "ErrorWatchStore",
+                "ErrorStreaming", "ErrorStreamingTesting",
                 "ErrorWatchTerminalTesting",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__", "Fixtures"]
+        ),
+        .testTarget(
+            name: "ErrorWatchStoreTests",
+            dependencies: [
+                "ErrorWatchStore", "ErrorWatchUI", "ErrorStreaming", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ErrorWatchDemoTests",

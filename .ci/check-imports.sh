@@ -26,7 +26,10 @@ forbid ErrorStreaming ErrorStreamingTesting ErrorStreamingMetrics ErrorWatchWire
 # The metrics recorder needs ErrorStreaming and swift-metrics' CoreMetrics, nothing else: an app links only those.
 forbid ErrorStreamingMetrics ErrorStreamingTesting ErrorWatchWire ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal \
     ErrorWatchDemo CNCurses Logging Metrics
-forbid ErrorWatchUI ErrorWatchDemo ErrorWatchRuntime ErrorWatchTerminal CNCurses ErrorWatchWire ErrorWatchIngest
+forbid ErrorWatchUI ErrorWatchDemo ErrorWatchRuntime ErrorWatchTerminal CNCurses ErrorWatchWire ErrorWatchIngest \
+    ErrorWatchStore GRDB GRDBSQLite SQLite3
+# The store knows the UI's model (issues, triage) and SQLite; never the runtime, the terminal or the ways in.
+forbid ErrorWatchStore ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses ErrorWatchWire ErrorWatchIngest
 forbid ErrorWatchDemo ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchWire ErrorWatchIngest CNCurses
 # What an app links to send: no receivers, no HTTP server, no zlib, no protobuf, no gRPC.
 forbid ErrorWatchWire ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses \
@@ -34,6 +37,15 @@ forbid ErrorWatchWire ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime ErrorWatch
 forbid ErrorWatchIngest ErrorWatchUI ErrorWatchRuntime ErrorWatchTerminal ErrorWatchDemo CNCurses
 forbid ErrorWatchTerminal ErrorWatchRuntime ErrorWatchDemo ErrorWatchWire ErrorWatchIngest
 forbid ErrorWatchRuntime ErrorWatchDemo CNCurses
+
+# Only the store talks to SQLite.
+sqlite=$(grep -rlnE "^\s*import\s+(GRDB|GRDBSQLite|SQLite3)\b" Sources --include='*.swift' |
+    grep -v "^Sources/ErrorWatchStore/" || true)
+if [[ -n "$sqlite" ]]; then
+    echo "check-imports: only ErrorWatchStore may import GRDB or SQLite:"
+    echo "$sqlite"
+    status=1
+fi
 
 # Only the terminal module talks to ncurses.
 others=$(grep -rlnE "^\s*import\s+CNCurses" Sources --include='*.swift' | grep -v "^Sources/ErrorWatchTerminal/" || true)

@@ -6,6 +6,8 @@
 #   3. time from launch to the first frame.
 # Usage: Benchmarks/scripts/dashboard-load.sh [RATE]   (default 100000)
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
 RATE="${1:-100000}"
 swift build -c release --product errorwatch >/dev/null

@@ -19,6 +19,8 @@
 #  12. a tailed file replaced by a link to /dev/zero (CPU used in the next 5 s)
 # Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson]  (figures go to docs/benchmarks-hostile.md by hand)
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
 swift build -c release --product errorwatch >/dev/null
 BIN="$(swift build -c release --show-bin-path)/errorwatch"

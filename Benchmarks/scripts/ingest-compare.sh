@@ -12,6 +12,8 @@
 #   e.g. (worktrees at two commits, each built with `swift build -c release`)
 #   Benchmarks/scripts/ingest-compare.sh ../before/.build/release .build/release 3 400000
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 BEFORE="$1"
 AFTER="$2"
 ROUNDS="${3:-3}"

@@ -11,6 +11,8 @@
 #        SCRATCH=.build-load Benchmarks/scripts/otlp-load.sh      (another build folder)
 #        GZIP=1 Benchmarks/scripts/otlp-load.sh                   (gzip'ed bodies)
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
 RATE="${1:-100000}"
 CLIENTS="${2:-50}"

@@ -9,6 +9,8 @@
 # Usage: Benchmarks/scripts/recording-memory.sh [LINES]
 # Figures are in docs/benchmarks-wire.md ("Recordings").
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
 LINES="${1:-1000000}"
 SCRATCH="${SCRATCH:-.build-rec}"

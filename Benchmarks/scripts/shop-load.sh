@@ -17,6 +17,8 @@
 # saturation.
 # Usage: Benchmarks/scripts/shop-load.sh [ROUNDS] [DURATION] [CONNECTIONS]   (defaults 3, 15s, 32)
 set -euo pipefail
+# The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
+export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
 ROUNDS="${1:-3}"

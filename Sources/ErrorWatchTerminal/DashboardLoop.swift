@@ -85,7 +85,7 @@ public final class DashboardLoop<Backend: TerminalBackend> {
             switch effect {
             case .quit: running = false
             case .redrawAll: forceFullRedraw()
-            case .appCommand, .export: perform(effect)
+            case .appCommand, .export, .triage: perform(effect)
             }
         }
     }

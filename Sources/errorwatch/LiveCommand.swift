@@ -156,6 +156,8 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "After exit, print run statistics: frames, first-frame time, events, peak memory.")
     var stats = false
 
+    @OptionGroup var store: StoreOptions
+
     /// Whether standard input carries events (`-` or `--stdin`).
     var watchesStandardInput: Bool { readsStandardInput || inputs.contains("-") }
 
@@ -239,10 +241,12 @@ struct LiveCommand: ParsableCommand {
         let otlp = try otlpEndpoints
         let sentry = try listen.filter(SentryEndpoint.matches).map { try SentryEndpoint(parsing: $0) }
         let watchesOthers =
-            !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || !files.isEmpty || watchesStandardInput
+            !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || !files.isEmpty
+            || watchesStandardInput
         let runtime = DashboardRuntime(
             clock: ErasedClock(ContinuousClock()), startDate: Date(),
             traceBudget: TraceStore.Budget(spans: traceBudget, bytes: traceBudgetBytes))
+        store.attach(to: runtime)
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
                 seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)

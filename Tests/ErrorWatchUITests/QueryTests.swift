@@ -247,11 +247,11 @@ struct QueryTests {
         (#"/ab\/"#, 0, "unclosed regex"),
         (
             "level:error foo:bar", 12,
-            "unknown field \"foo\" (fields: level, type, code, service, source, origin, category)"
+            "unknown field \"foo\" (fields: level, type, code, service, source, origin, category, is, version, env)"
         ),
         (
             "-Foo:\"x y\"", 1,
-            "unknown field \"Foo\" (fields: level, type, code, service, source, origin, category)"
+            "unknown field \"Foo\" (fields: level, type, code, service, source, origin, category, is, version, env)"
         ),
         ("type:", 5, "empty value for \"type:\""),
         ("x code: y", 7, "empty value for \"code:\""),
@@ -271,10 +271,13 @@ struct QueryTests {
         ("é漢🇫🇷 \"x", 4, "unclosed quote"),
         (
             "e\u{301}e\u{301} foo:1", 3,
-            "unknown field \"foo\" (fields: level, type, code, service, source, origin, category)"
+            "unknown field \"foo\" (fields: level, type, code, service, source, origin, category, is, version, env)"
         ),
         ("👩‍💻 level:nope", 8, "unknown level \"nope\" (levels: debug, info, notice, warning, error, critical)"),
-        ("foo:x \"", 0, "unknown field \"foo\" (fields: level, type, code, service, source, origin, category)"),
+        (
+            "foo:x \"", 0,
+            "unknown field \"foo\" (fields: level, type, code, service, source, origin, category, is, version, env)"
+        ),
     ])
     func errorsSayWhatAndWhere(_ text: String, _ position: Int, _ message: String) throws {
         let error = try #require(parseError(text))

@@ -31,7 +31,7 @@ struct ReducerTests {
         }
         var state = DashboardState.sample()
         let before = state.generation
-        #expect(press(&state, .character("Z"), .function(7), .ctrl("x")).isEmpty)
+        #expect(press(&state, .character("X"), .function(7), .ctrl("x")).isEmpty)
         #expect(state.generation == before)
     }
 

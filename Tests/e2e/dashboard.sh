@@ -8,6 +8,8 @@
 # never a fixed sleep.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The dashboard keeps issues in a store by default: here, a fresh one, never the user's state folder.
+export XDG_STATE_HOME="$(mktemp -d /tmp/errorwatch-e2e-state-XXXXXX)"
 
 BIN="${ERRORWATCH_BIN:-$(swift build --show-bin-path)/errorwatch}"
 [[ -x "$BIN" ]] || { echo "e2e: $BIN is not built"; exit 1; }
@@ -18,7 +20,10 @@ failures=0
 checks=0
 
 cleanup() { "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true; }
-cleanup_all() { for ((r = 0; r <= RUN; r++)); do tmux -L "errorwatch-e2e-$$-$r" kill-server >/dev/null 2>&1 || true; done; }
+cleanup_all() {
+    for ((r = 0; r <= RUN; r++)); do tmux -L "errorwatch-e2e-$$-$r" kill-server >/dev/null 2>&1 || true; done
+    rm -rf "$XDG_STATE_HOME"
+}
 trap cleanup_all EXIT
 
 screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }

@@ -20,6 +20,8 @@ PYTHON="${OTLP_PYTHON:-python3}"
     { echo "e2e-otlp: $PYTHON lacks the OpenTelemetry SDK (set OTLP_PYTHON)"; exit 1; }
 
 WORK=$(mktemp -d)
+# The dashboard keeps issues in a store by default: here, in the scratch folder, never the user's state.
+export XDG_STATE_HOME="$WORK/state"
 SESSION="errorwatch-otlp-$$"
 TMUX_CMD=(tmux -L "errorwatch-otlp-$$")
 cleanup() { "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"; }

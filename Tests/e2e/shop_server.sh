@@ -25,6 +25,8 @@ SHOP_BIN="${SHOP_BIN:-$(cd Examples/ShopServer && swift build --show-bin-path)/s
 [[ -x "$SHOP_BIN" ]] || { echo "shop e2e: $SHOP_BIN is not built"; exit 1; }
 
 WORK="$(mktemp -d /tmp/shop-e2e-XXXXXX)"
+# The dashboard keeps issues in a store by default: here, in the scratch folder, never the user's state.
+export XDG_STATE_HOME="$WORK/state"
 SOCKET="$WORK/ew.sock"
 RECORDING="$WORK/recording.ndjson"
 TMUX_CMD=(tmux -L "shop-e2e-$$")

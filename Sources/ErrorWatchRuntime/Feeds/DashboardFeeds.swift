@@ -113,6 +113,9 @@ final class DashboardFeeds: Sendable {
                     if !sampled.changed.isEmpty || !sampled.evicted.isEmpty {
                         inbox.post(.issuesSampled(changed: sampled.changed, evicted: sampled.evicted))
                     }
+                    for (issue, version) in issues.takeRegressions() {
+                        inbox.post(.alertReceived(regressionAlert(issue, version)))
+                    }
                     do { try await clock.sleep(for: .milliseconds(500)) } catch { return }
                 }
             },
@@ -225,5 +228,16 @@ extension UInt64 {
             return
         }
         self = value >= 1.8e19 ? .max : UInt64(value)
+    }
+}
+
+extension DashboardFeeds {
+    /// The alert a regression raises: what came back, and in which version when the producer said.
+    func regressionAlert(_ issue: IssueRecord, _ version: String?) -> AlertRecord {
+        let title = "Regressed: \(issue.typeName) is back" + (version.map { " in \($0)" } ?? "")
+        return AlertRecord(
+            fingerprint: "regressed:" + issue.fingerprint, title: title, code: issue.code, severity: issue.severity,
+            category: issue.category, count: 1, firstSeen: issue.lastSeen, lastSeen: issue.lastSeen,
+            source: issue.services.first ?? "", typeName: issue.typeName, origin: .user)
     }
 }

@@ -102,6 +102,9 @@ struct ErrorFacts {
     var codeText: String?
     /// Whether anybody said which category it is (a remote producer may not).
     var classified = true
+    /// The producer's `service.version` and `deployment.environment.name`, when it sent them.
+    var version: String?
+    var environment: String?
 
     init(_ event: ErrorEvent) {
         time = event.timestamp
@@ -111,6 +114,7 @@ struct ErrorFacts {
             time = remote.time ?? event.timestamp
             codeText = remote.codeText ?? ""
             classified = remote.isClassified
+            (version, environment) = (remote.serviceVersion, remote.environment)
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {

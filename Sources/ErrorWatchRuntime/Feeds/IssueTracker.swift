@@ -13,8 +13,12 @@ import Synchronization
 /// includes it is taken. At most ``capacity`` issues are kept; beyond that the least recently counted is forgotten
 /// (and reported as evicted, so the view forgets it too), found in amortised O(1) through a queue of touches, so
 /// a flood of new fingerprints costs the same per error as a flood of one.
+///
+/// With a store (``storing``), it also keeps what each issue gained since the last write (``Unstored``), which the
+/// ``StoreWriter`` drains every 100 ms, and decides triage as errors arrive (a resolved issue seen again regresses,
+/// an ignore until a count ends), so regressions are exact too.
 final class IssueTracker: Sendable {
-    fileprivate struct Issue {
+    struct Issue {
         var record: IssueRecord
         /// Occurrences not yet turned into text, newest last.
         var pending: Deque<ErrorEvent> = []
@@ -23,11 +27,44 @@ final class IssueTracker: Sendable {
         var changed = true
         /// When it was last counted, in the tracker's touch order.
         var touch: UInt64 = 0
+        /// What was counted since the store's last write.
+        var unstored = Unstored()
+        /// A triage decision not yet written: what it was, and who made it.
+        var unstoredTriage: (action: String, actor: String)?
     }
 
-    private struct State {
+    /// What an issue gained since the store's last write: counts exact, occurrences sampled (the first the store
+    /// will see of the issue, and the latest few).
+    struct Unstored {
+        var count = 0
+        var userCount = 0
+        var hours: [Int: Int] = [:]
+        var versions: [String: (firstSeen: Date, count: Int)] = [:]
+        var environments: [String] = []
+        var first: ErrorEvent?
+        var latest: Deque<ErrorEvent> = []
+        /// How many of the latest occurrences a write keeps per issue.
+        static let latestLimit = 3
+    }
+
+    /// An issue's share of a store write: its record now and what it gained.
+    struct Draft {
+        var record: IssueRecord
+        var unstored: Unstored
+        var triage: (action: String, actor: String)?
+    }
+
+    struct State {
         var issues: [String: Issue] = [:]
         var evicted: [String] = []
+        /// Whether a store takes what is counted (else nothing is kept for it).
+        var storing = false
+        /// Issues with something not yet written.
+        var unstored: Set<String> = []
+        /// Drafts of issues forgotten before they were written.
+        var evictedDrafts: [Draft] = []
+        /// Regressions since the last sample, for alerts: the issue and the version it came back in.
+        var regressions: [(IssueRecord, String?)] = []
         /// Every touch in order, each with its stamp; an entry whose stamp is not its issue's latest is stale.
         var touches: Deque<(fingerprint: String, stamp: UInt64)> = []
         var nextTouch: UInt64 = 0
@@ -54,7 +91,7 @@ final class IssueTracker: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// The most issues kept.
     let capacity: Int
 
@@ -80,11 +117,14 @@ final class IssueTracker: Sendable {
         let service = facts.service
         // The common case, an issue already known, takes the lock once and updates the record in place.
         let counted = state.withLock { s in
+            let storing = s.storing
             guard
-                s.issues[fingerprint]?.add(event, time: time, category: category, second: second, service: service)
-                    != nil
+                let outcome = s.issues[fingerprint]?.add(
+                    event, time: time, category: category, second: second, service: service, facts: facts,
+                    storing: storing)
             else { return false }
             s.touch(fingerprint)
+            s.afterCount(fingerprint, outcome)
             return true
         }
         if counted { return }
@@ -100,8 +140,14 @@ final class IssueTracker: Sendable {
                         severity: event.severity, count: 0, firstSeen: time, lastSeen: time,
                         codeText: facts.codeText))
             }
-            s.issues[fingerprint]?.add(event, time: time, category: category, second: second, service: service)
-            s.touch(fingerprint)
+            let storing = s.storing
+            if let outcome = s.issues[fingerprint]?.add(
+                event, time: time, category: category, second: second, service: service, facts: facts,
+                storing: storing)
+            {
+                s.touch(fingerprint)
+                s.afterCount(fingerprint, outcome)
+            }
         }
     }
 
@@ -110,6 +156,7 @@ final class IssueTracker: Sendable {
     func sample(at now: Date) -> (changed: [IssueRecord], evicted: [String]) {
         let last = Int(now.timeIntervalSince1970.rounded(.down))
         let (taken, evicted) = state.withLock { s -> ([(IssueRecord, Deque<ErrorEvent>, [Int: Int])], [String]) in
+            s.expireIgnores(at: now)
             var taken: [(IssueRecord, Deque<ErrorEvent>, [Int: Int])] = []
             for key in s.issues.keys where s.issues[key]!.changed {
                 s.issues[key]!.changed = false
@@ -147,7 +194,17 @@ final class IssueTracker: Sendable {
 }
 
 extension IssueTracker.Issue {
+    /// Counts `event` at its own `time`; then, in the same access, its version, environment, triage and what the
+    /// store has not seen (one dictionary lookup per error, whatever the store does).
     fileprivate mutating func add(
+        _ event: ErrorEvent, time: Date, category: ErrorCategory?, second: Int, service: String?, facts: ErrorFacts,
+        storing: Bool
+    ) -> IssueTracker.CountOutcome {
+        countOnly(event, time: time, category: category, second: second, service: service)
+        return afterCount(event, facts: facts, storing: storing)
+    }
+
+    private mutating func countOnly(
         _ event: ErrorEvent, time: Date, category: ErrorCategory?, second: Int, service: String?
     ) {
         record.count += 1

@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorWatchStore
 import ErrorWatchUI
 import Foundation
 import Logging
@@ -40,6 +41,7 @@ public final class DashboardRuntime: Sendable {
     private let logObserver = Observer<DashboardLogHandler.Record>()
     private let statusObserver = Observer<StatusEntry>()
     private let apps = Mutex<[AppAttachment]>([])
+    private let storeWriter = Mutex<StoreWriter?>(nil)
 
     /// - Parameters:
     ///   - clock: every wait in the feeds and attached apps sleeps on it.
@@ -124,11 +126,29 @@ public final class DashboardRuntime: Sendable {
         logObserver.set(body)
     }
 
-    /// Subscribes the feeds, then starts the attached apps (so no error of theirs is missed).
+    /// Keeps issues in `store`: loads what it has (the Issues view shows it at the first sample, counts going on
+    /// from there), then, once started, writes what is counted every 100 ms off the UI thread and shows what other
+    /// processes change. Call before ``start()``. Returns how many issues were loaded.
+    @discardableResult
+    public func useStore(_ store: IssueStore) throws(IssueStoreError) -> Int {
+        let writer = StoreWriter(store: store, tracker: feeds.issues, inbox: inbox, now: { [self] in now })
+        let loaded = try writer.load()
+        storeWriter.withLock { $0 = writer }
+        return loaded
+    }
+
+    /// Says in the header that the dashboard runs without a store, and why (`store off: read-only folder`).
+    public func reportStoreUnavailable(_ reason: String) { inbox.post(.storeStatusChanged("store off: " + reason)) }
+
+    /// Subscribes the feeds, then starts the attached apps (so no error of theirs is missed), and the store's writer.
     public func start() {
         feeds.start()
         for app in attachedApps { app.start() }
+        storeWriter.withLock { $0 }?.start()
     }
+
+    /// Writes what the store has not yet got, now (tests; `stop()` does it too).
+    public func flushStore() { storeWriter.withLock { $0 }?.flush() }
 
     /// Stops the apps and the feeds, and finishes the stream. Every error added was counted as it was added, so
     /// totals read after this are exact.
@@ -136,6 +156,8 @@ public final class DashboardRuntime: Sendable {
         for app in attachedApps { app.stop() }
         feeds.stop()
         stream.finish()
+        // Everything counted is in the tracker now: the last write takes it.
+        storeWriter.withLock { $0 }?.stop()
     }
 
     /// Performs what the reducer asked for that concerns an attached app. Quit and redraw belong to the terminal
@@ -161,6 +183,8 @@ public final class DashboardRuntime: Sendable {
                     inbox.post(.statusMessage("could not save: \(error)"))
                 }
             }
+        case .triage(let fingerprint, let action):
+            feeds.issues.applyTriage(fingerprint, action, at: now, actor: "dashboard \(getpid())")
         case .quit, .redrawAll:
             break
         }

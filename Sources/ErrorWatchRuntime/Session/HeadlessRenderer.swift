@@ -111,7 +111,7 @@ public struct HeadlessRenderer {
                 switch effect {
                 case .quit: quit = true
                 case .redrawAll: break
-                case .appCommand, .export: runtime.perform(effect)
+                case .appCommand, .export, .triage: runtime.perform(effect)
                 }
             }
         }

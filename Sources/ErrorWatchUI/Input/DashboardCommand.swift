@@ -29,4 +29,6 @@ public enum DashboardCommand: Sendable, Hashable {
     case cycleIssueOrder
     /// `W`: saves the kept events that match the filters to an NDJSON file.
     case saveMatching
+    /// `R`, `N`, `I`, `Z`, `c`, `U`: triages the selected (or opened) issue.
+    case triage(IssueTriageAction)
 }

@@ -113,5 +113,19 @@ public struct Keymap: Sendable, Hashable {
             summary: "Alerts/Issues/Patterns", hint: "issues"),
         KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
+        KeyBinding(
+            keys: [.character("R")], command: .dashboard(.triage(.resolve)), summary: "Resolve the issue"),
+        KeyBinding(
+            keys: [.character("N")], command: .dashboard(.triage(.resolveInNextRelease)),
+            summary: "Resolve in next release"),
+        KeyBinding(
+            keys: [.character("I")], command: .dashboard(.triage(.ignore(.forever))), summary: "Ignore the issue"),
+        KeyBinding(
+            keys: [.character("Z")], command: .dashboard(.triage(.ignore(.duration(3_600)))),
+            summary: "Snooze 1h, again 1d, 1w"),
+        KeyBinding(
+            keys: [.character("c")], command: .dashboard(.triage(.ignore(.occurrences(100)))),
+            summary: "Ignore until 100 more"),
+        KeyBinding(keys: [.character("U")], command: .dashboard(.triage(.reopen)), summary: "Reopen the issue"),
     ])
 }

@@ -56,6 +56,17 @@ public struct IssueRecord: Sendable, Hashable {
     public var recent: [Occurrence]
     /// How many occurrences ``recent`` keeps.
     public static let occurrenceLimit = 100
+    /// Its triage (status, what ends an ignore, whether it was opened).
+    public var triage = IssueTriage()
+    /// The `service.version`s it was seen in, in order of first appearance (at most ``versionLimit``).
+    public var versions: [IssueVersion] = []
+    /// The `deployment.environment.name`s it was seen in, in order of first appearance (at most a few).
+    public var environments: [String] = []
+    /// Its number in the store (what `errorwatch issues show ID` takes), `nil` without a store or before its first
+    /// write.
+    public var storeID: Int64?
+    /// How many versions ``versions`` keeps.
+    public static let versionLimit = 32
 
     /// The code as shown: the producer's own text, else the stable code.
     public var shownCode: String { codeText ?? code.description }

@@ -5,6 +5,8 @@
 /// - `/regex/`: a Swift `Regex`, case-insensitive, over the same fields (`\/` is a slash inside);
 /// - `level:warning` (exactly), `level:warning+` (and above), `type:`, `code:` (a prefix), `service:`, `source:`,
 ///   `origin:user`, `category:transient`; a value may be quoted, `type:"Payment Error"`;
+/// - `is:new`, `is:regressed`, `is:resolved`, `is:ignored`, `is:unresolved` (issues only: log lines and alerts
+///   pass them), `version:` (`version:latest`: the newest known), `env:`;
 /// - `-term` excludes what the term matches.
 ///
 /// The empty text is the empty query, which matches everything. ``QuerySyntax`` has the short table for help.
@@ -52,8 +54,17 @@ public struct Query: Sendable, Hashable {
     /// 100,000 lines), but a regex costs Swift's `Regex` several microseconds per field. A caller that filters many
     /// lines with a regex query should remember each line's result while the query is unchanged.
     public func matches(_ subject: QuerySubject) -> Bool {
-        for clause in clauses where clause.term.matches(subject) == clause.isExcluded { return false }
+        for clause in clauses
+        where clause.term.applies(to: subject) && clause.term.matches(subject) == clause.isExcluded {
+            return false
+        }
         return true
+    }
+
+    /// Whether the query asks about triage (`is:`), so the Issues view shows resolved and ignored issues too (it
+    /// hides them otherwise).
+    public var mentionsStatus: Bool {
+        clauses.contains { if case .status = $0.term { true } else { false } }
     }
 
     /// The ranges of `text` matched by the query's words, phrases and regexes (not by fields or excluded terms),

@@ -8,7 +8,7 @@ import ErrorStreaming
 /// a word is literal (`it"s`, `a/b`), and so is a colon after anything but letters (`12:30`).
 struct QueryParser {
     /// The field names, in the order errors list them.
-    static let fields = ["level", "type", "code", "service", "source", "origin", "category"]
+    static let fields = ["level", "type", "code", "service", "source", "origin", "category", "is", "version", "env"]
 
     private let characters: [Character]
     private var index = 0
@@ -102,6 +102,15 @@ struct QueryParser {
                     position: valueStart, message: "unknown category \"\(value)\" (categories: \(categories))")
             }
             return .category(category)
+        case "is":
+            guard let status = IssueQueryStatus(rawValue: value.lowercased()) else {
+                let statuses = IssueQueryStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                throw QueryError(position: valueStart, message: "unknown status \"\(value)\" (is: \(statuses))")
+            }
+            return .status(status)
+        case "version":
+            return value.lowercased() == "latest" ? .latestVersion : .version(QueryNeedle(value))
+        case "env": return .environment(QueryNeedle(value))
         case "type": return .type(QueryNeedle(value))
         case "code": return .code(QueryNeedle(value))
         case "service": return .service(QueryNeedle(value))

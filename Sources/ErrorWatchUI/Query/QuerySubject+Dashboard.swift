@@ -1,3 +1,5 @@
+import Foundation
+
 extension DashboardEvent {
     /// What a query looks at in a Logs line.
     public var querySubject: QuerySubject {
@@ -19,10 +21,17 @@ extension AlertRecord {
 
 extension IssueRecord {
     /// What a query looks at in an issue: its latest message is its text; `service:` matches any of its services.
-    public var querySubject: QuerySubject {
-        QuerySubject(
+    /// `now` decides whether it is new, `latestVersion` whether `version:latest` holds.
+    public func querySubject(at now: Date, latestVersion: String? = nil) -> QuerySubject {
+        var subject = QuerySubject(
             level: severity, type: typeName, qualifiedType: qualifiedTypeName, code: shownCode.isEmpty ? nil : shownCode,
             service: services.joined(separator: " "), source: "", origin: userCount > 0 ? .user : .background,
             category: category, texts: recent.first.map { [$0.message] } ?? [])
+        subject.issueStatus = triage.status
+        subject.isNew = triage.isNew(firstSeen: firstSeen, at: now)
+        subject.versions = versions.map(\.version)
+        subject.hasLatestVersion = latestVersion.map { latest in versions.contains { $0.version == latest } } ?? false
+        subject.environments = environments
+        return subject
     }
 }

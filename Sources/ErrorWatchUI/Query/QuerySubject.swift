@@ -28,6 +28,16 @@ public struct QuerySubject: Sendable, Hashable {
     public var category: ErrorCategory?
     /// The messages: technical, user-facing, title. Words, phrases and regexes search every one.
     public var texts: [String]
+    /// An issue's triage status; `nil` for what is not an issue, which `is:` terms leave alone.
+    public var issueStatus: IssueStatus?
+    /// Whether the issue is new (first seen within a day, still open).
+    public var isNew = false
+    /// The `service.version`s it was seen in.
+    public var versions: [String] = []
+    /// Whether one of ``versions`` is the newest the dashboard knows (`version:latest`).
+    public var hasLatestVersion = false
+    /// The `deployment.environment.name`s it was seen in.
+    public var environments: [String] = []
 
     /// A subject; fields left out are empty or `nil`, and terms on a missing field do not match.
     public init(

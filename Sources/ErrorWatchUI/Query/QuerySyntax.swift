@@ -17,6 +17,8 @@ public enum QuerySyntax {
         ("source:auth", "source contains (also service:)"),
         ("origin:user", "user or background"),
         ("category:bug", "bug, transient, expected, etc."),
+        ("is:regressed", "issue status (new, resolved...)"),
+        ("version:latest", "seen in a release (also env:)"),
         ("a b -c", "a and b, but not c"),
     ]
 

@@ -20,6 +20,21 @@ enum QueryTerm: Sendable {
     case origin(ErrorOrigin)
     /// `category:transient` and the like.
     case category(ErrorCategory)
+    /// `is:new`, `is:regressed`, `is:resolved`, `is:ignored`, `is:unresolved`: an issue's triage. Only issues have
+    /// one; log lines and alerts pass these terms, included or excluded (see ``applies(to:)``).
+    case status(IssueQueryStatus)
+    /// `version:`: in any `service.version` it was seen in.
+    case version(QueryNeedle)
+    /// `version:latest`: seen in the newest version the dashboard knows.
+    case latestVersion
+    /// `env:`: in any `deployment.environment.name` it was seen in.
+    case environment(QueryNeedle)
+
+    /// Whether the term says anything about `subject`: triage terms only about issues.
+    func applies(to subject: QuerySubject) -> Bool {
+        if case .status = self { return subject.issueStatus != nil }
+        return true
+    }
 
     /// Whether the term holds for `subject`.
     func matches(_ subject: QuerySubject) -> Bool {
@@ -29,6 +44,18 @@ enum QueryTerm: Sendable {
             return orAbove ? actual >= level : actual == level
         case .origin(let origin): return subject.origin == origin
         case .category(let category): return subject.category == category
+        case .status(let wanted):
+            guard let status = subject.issueStatus else { return false }
+            switch wanted {
+            case .new: return subject.isNew
+            case .unresolved: return status.isOpen
+            case .regressed: return status == .regressed
+            case .resolved: return status == .resolved
+            case .ignored: return status == .ignored
+            }
+        case .version(let needle): return subject.versions.contains(where: needle.isFound(in:))
+        case .latestVersion: return subject.hasLatestVersion
+        case .environment(let needle): return subject.environments.contains(where: needle.isFound(in:))
         case .code(let needle): return subject.code.map(needle.isPrefix(of:)) ?? false
         case .type(let needle):
             return needle.isFound(in: subject.type) || (subject.qualifiedType.map(needle.isFound(in:)) ?? false)
@@ -43,9 +70,9 @@ enum QueryTerm: Sendable {
     /// a cheap term that fails spares the expensive ones.
     var cost: Int {
         switch self {
-        case .level, .origin, .category: 0
+        case .level, .origin, .category, .status, .latestVersion: 0
         case .code: 1
-        case .type, .service, .source: 2
+        case .type, .service, .source, .version, .environment: 2
         case .text: 3
         case .regex: 4
         }
@@ -56,7 +83,9 @@ enum QueryTerm: Sendable {
         switch self {
         case .text(let needle): needle.ranges(in: text)
         case .regex(let regex): regex.ranges(in: text)
-        case .level, .origin, .category, .code, .type, .service, .source: []
+        case .level, .origin, .category, .code, .type, .service, .source, .status, .version, .latestVersion,
+            .environment:
+            []
         }
     }
 

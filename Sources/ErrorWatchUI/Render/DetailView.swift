@@ -305,6 +305,7 @@ public enum DetailView {
             "Services", issue.services.isEmpty ? "this process" : issue.services.joined(separator: ", "),
             role: .text, width: width)
         lines += times(first: issue.firstSeen, last: issue.lastSeen, state: state, width: width)
+        lines += triageLines(issue, state: state, width: width)
         if !issue.perSecond.isEmpty {
             lines.append(
                 Line([

@@ -85,7 +85,7 @@ public enum ErrorsPane {
         _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
-        let issues = errors.visibleIssues(filter)
+        let issues = errors.visibleIssues(filter, at: screen.now)
         let rows = max(0, area.height - 2)
         let selected = selectedIndex(errors, screen: screen, fingerprints: issues.map(\.fingerprint))
         let start = firstRow(errors, count: issues.count, rows: rows, selected: selected)
@@ -132,7 +132,8 @@ public enum ErrorsPane {
         // What failed: the type and the latest occurrence's words (a log-derived error's own sentence first).
         let what = issue.recent.first.map { issue.typeName + ": " + $0.message } ?? issue.typeName
         let column = buffer.write(
-            DisplayWidth.truncate(what, to: leftWidth), x: x + 2, y: y, style: palette[.text],
+            DisplayWidth.truncate(triageBadge(issue, now: screen.now) + what, to: leftWidth), x: x + 2, y: y,
+            style: palette[.text],
             clip: Rect(x: x, y: y, width: 2 + leftWidth, height: 1))
         if !issue.services.isEmpty, column < x + 2 + leftWidth {
             buffer.write(

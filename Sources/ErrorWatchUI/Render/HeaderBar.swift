@@ -14,6 +14,7 @@ public enum HeaderBar {
             right = max(area.x, right - DisplayWidth.of(paused))
             buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area)
         }
+        right = drawStoreNote(state, right: right, in: area, into: &buffer, palette: palette)
         var column = buffer.write(
             " errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
             clip: Rect(x: area.x, y: area.y, width: right - area.x, height: 1))

@@ -39,6 +39,8 @@ public enum Coalescing: Sendable {
         case forgottenSources
         /// Trace snapshots, latest per trace id.
         case traces
+        /// What the header says about the store, the latest wins.
+        case store
         /// The metrics sample, last, the latest wins.
         case metrics
 

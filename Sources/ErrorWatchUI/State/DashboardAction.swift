@@ -49,4 +49,6 @@ public enum DashboardAction: Sendable {
     /// The spans received of a trace an error belongs to changed (more arrived, or the store evicted it); the
     /// latest per trace wins.
     case traceChanged(TraceSnapshot)
+    /// The store's state changed: `nil` when it works quietly, else what the header says (pruning, paused, off).
+    case storeStatusChanged(String?)
 }

@@ -8,4 +8,6 @@ public enum DashboardEffect: Sendable, Hashable {
     case appCommand(AppCommand)
     /// Save these events (everything kept that matches the filters, oldest first) to a file.
     case export([DashboardEvent])
+    /// Triage the issue with this fingerprint (the tracker and the store take it; the state already shows it).
+    case triage(fingerprint: String, IssueTriageAction)
 }

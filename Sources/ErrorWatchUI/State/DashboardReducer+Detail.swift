@@ -7,7 +7,7 @@ extension DashboardReducer {
             movePatternSelection(command, state: &state)
             return
         }
-        let rows = state.errors.rowFingerprints(state.filter)
+        let rows = state.errors.rowFingerprints(state.filter, at: state.screen.now)
         guard !rows.isEmpty else { return }
         let page = max(1, DashboardLayout(for: state).errorRows)
         var index = state.errors.selectedIndex(rows: rows)
@@ -38,7 +38,7 @@ extension DashboardReducer {
             }
             target = .pattern(pattern.id)
         } else if state.screen.focus == .errors {
-            let rows = state.errors.rowFingerprints(state.filter)
+            let rows = state.errors.rowFingerprints(state.filter, at: state.screen.now)
             guard !rows.isEmpty else {
                 state.screen.statusMessage = state.errors.view == .alerts ? "no alert to open" : "no issue to open"
                 return true
@@ -94,6 +94,10 @@ extension DashboardReducer {
         case .character("?"), .character("t"), .ctrl:
             return nil
         default:
+            // Triage keys act on the issue shown.
+            if case .dashboard(.triage)? = state.keymap.command(for: key), case .issue? = state.detail.target {
+                return nil
+            }
             return false
         }
         return true

@@ -125,7 +125,13 @@ extension DashboardReducer {
         case .redraw:
             effects.append(.redrawAll)
         case .openDetail:
-            return openDetail(state: &state)
+            let opened = openDetail(state: &state)
+            if case .issue(let fingerprint)? = state.detail.target {
+                markOpened(fingerprint, state: &state, effects: &effects)
+            }
+            return opened
+        case .triage(let action):
+            return triage(action, state: &state, effects: &effects)
         case .toggleErrorsView:
             // Alerts → Issues → Patterns → Alerts.
             state.errors.view =

@@ -47,7 +47,7 @@ public enum DashboardReducer {
             changed = state.detail.target != nil
         case .alertReceived, .issuesSampled:
             changed = state.errors.reduce(action)
-        case .metricsSampled, .statusChanged, .sourcesForgotten:
+        case .metricsSampled, .statusChanged, .sourcesForgotten, .storeStatusChanged:
             changed = state.feeds.reduce(action)
         case .sourcesChanged:
             changed = state.feeds.reduce(action)

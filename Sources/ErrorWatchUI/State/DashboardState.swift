@@ -87,7 +87,7 @@ public struct DashboardState: Sendable, Equatable {
     public var visibleAlerts: [AlertRecord] { errors.visibleAlerts(filter) }
 
     /// Issues in the chosen order that pass the filters.
-    public var visibleIssues: [IssueRecord] { errors.visibleIssues(filter) }
+    public var visibleIssues: [IssueRecord] { errors.visibleIssues(filter, at: screen.now) }
 
     /// The query's text. Setting a text that does not parse leaves the query as it was.
     public internal(set) var textFilter: String {

@@ -28,9 +28,11 @@ public struct ErrorsState: Sendable, Equatable {
     /// ``DashboardState/alertExpiresAfter``.
     public func visibleAlerts(_ filter: FilterState) -> [AlertRecord] { alerts.filter { filter.matches($0) } }
 
-    /// Issues in the chosen order that pass `filter`.
-    public func visibleIssues(_ filter: FilterState) -> [IssueRecord] {
-        let filtered = issues.filter { filter.matches($0) }
+    /// Issues in the chosen order that pass `filter` at `now` (resolved and ignored ones only when the query asks
+    /// with `is:`).
+    public func visibleIssues(_ filter: FilterState, at now: Date) -> [IssueRecord] {
+        let latest = latestVersion
+        let filtered = issues.filter { filter.matches($0, at: now, latestVersion: latest) }
         switch issueOrder {
         case .lastSeen:
             return filtered.sorted { ($0.lastSeen, $0.count, $1.fingerprint) > ($1.lastSeen, $1.count, $0.fingerprint) }
@@ -40,12 +42,22 @@ public struct ErrorsState: Sendable, Equatable {
     }
 
     /// The fingerprints of the pane's rows, in display order (alerts or issues, passing `filter`).
-    func rowFingerprints(_ filter: FilterState) -> [String] {
+    func rowFingerprints(_ filter: FilterState, at now: Date) -> [String] {
         switch view {
         case .alerts: visibleAlerts(filter).map(\.fingerprint)
-        case .issues: visibleIssues(filter).map(\.fingerprint)
+        case .issues: visibleIssues(filter, at: now).map(\.fingerprint)
         case .patterns: []
         }
+    }
+
+    /// The newest version any issue was seen in (semantic versions compared where they parse, else first seen),
+    /// for `version:latest`.
+    public var latestVersion: String? {
+        var newestPerIssue: [IssueVersion] = []
+        for issue in issues {
+            if let newest = IssueVersion.newest(in: issue.versions) { newestPerIssue.append(newest) }
+        }
+        return IssueVersion.newest(in: newestPerIssue)?.version
     }
 
     /// The selected row's index: the selected fingerprint's, or 0 (the newest) when none is selected or it is

@@ -13,6 +13,8 @@ public struct FeedsState: Sendable, Equatable {
     public internal(set) var sources: [SourceStatus] = []
     /// Ended sources no longer listed, counted exactly.
     public internal(set) var forgottenSources = 0
+    /// What the header says about the store (pruning, paused, off), `nil` when it works quietly or there is none.
+    public internal(set) var storeNote: String?
 
     /// Nothing reported yet.
     public init() {}
@@ -20,6 +22,9 @@ public struct FeedsState: Sendable, Equatable {
     /// Applies samples, statuses and source lists; returns whether anything changed. Others leave it as it is.
     mutating func reduce(_ action: DashboardAction) -> Bool {
         switch action {
+        case .storeStatusChanged(let note):
+            defer { storeNote = note.map { Sanitizer.sanitize($0, limit: 120) } }
+            return note != storeNote
         case .metricsSampled(let metrics):
             defer { self.metrics = metrics }
             return metrics != self.metrics

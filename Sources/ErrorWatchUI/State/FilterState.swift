@@ -1,3 +1,5 @@
+import Foundation
+
 /// The filter slice of ``DashboardState``: the error types shown, the query Logs, Alerts and Issues must match,
 /// and the query being typed after `/`. Written only by the key handling.
 ///
@@ -34,10 +36,13 @@ public struct FilterState: Sendable, Equatable {
         return query.isEmpty || query.matches(alert.querySubject)
     }
 
-    /// Whether an issue passes the type filter and the query.
-    public func matches(_ issue: IssueRecord) -> Bool {
+    /// Whether an issue passes the type filter and the query at `now` (which decides `is:new`), `latestVersion`
+    /// being the newest version known (`version:latest`). Without an `is:` term, resolved and ignored issues are
+    /// hidden.
+    public func matches(_ issue: IssueRecord, at now: Date, latestVersion: String? = nil) -> Bool {
         if !types.isEmpty, !types.contains(issue.typeName) { return false }
-        return query.isEmpty || query.matches(issue.querySubject)
+        if !query.mentionsStatus, !issue.triage.status.isOpen { return false }
+        return query.isEmpty || query.matches(issue.querySubject(at: now, latestVersion: latestVersion))
     }
 
     /// Whether `other` lets the same lines through (the typed draft aside).

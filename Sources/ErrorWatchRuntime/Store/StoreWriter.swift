@@ -1,0 +1,164 @@
+import ErrorStreaming
+import ErrorWatchStore
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+import Synchronization
+
+/// Writes what the ``IssueTracker`` counts to the ``IssueStore`` on a thread of its own, every 100 ms, never on the
+/// UI thread or in the way of ingest (counting only adds to the tracker's `Unstored`, under its lock). After each
+/// write it reads back what changed in the store, by this process or another (a second dashboard,
+/// `errorwatch issues resolve`), and hands it to the tracker, so the Issues view shows it at its next sample.
+///
+/// A write that fails (disk full, folder made read-only) pauses the store: the header says so, what was counted
+/// meanwhile is not recorded, and the writer tries again every 5 seconds. Killed, the process loses at most what
+/// it counted since the last write (`docs/store.md` has the measurement).
+public final class StoreWriter: Sendable {
+    let store: IssueStore
+    let tracker: IssueTracker
+    let inbox: ActionInbox
+    let now: @Sendable () -> Date
+    /// Who writes, for the triage history.
+    let actor: String
+    /// How often it writes, in milliseconds.
+    let intervalMilliseconds: Int
+    private let control = Mutex(Control())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    private struct Control {
+        var started = false
+        var stopping = false
+        var sequence: Int64 = 0
+        var note: String?
+        var retryAt: Date?
+        var writes = 0
+        /// When a write last had to prune: the header says so for a few seconds after.
+        var prunedAt: Date?
+    }
+
+    init(
+        store: IssueStore, tracker: IssueTracker, inbox: ActionInbox, now: @escaping @Sendable () -> Date,
+        intervalMilliseconds: Int = 100
+    ) {
+        self.store = store
+        self.tracker = tracker
+        self.inbox = inbox
+        self.now = now
+        self.intervalMilliseconds = max(1, intervalMilliseconds)
+        actor = "dashboard \(getpid())"
+    }
+
+    /// Loads the stored issues into the tracker (the Issues view shows them at its first sample, counts continuing),
+    /// then keeps what is counted from now on. Returns how many issues were loaded.
+    @discardableResult
+    func load() throws(IssueStoreError) -> Int {
+        let (sequence, issues) = try store.issues(changedAfter: 0, limit: tracker.capacity)
+        tracker.reconcile(issues)
+        tracker.startStoring()
+        control.withLock { $0.sequence = sequence }
+        // Said once on the status line (and on stderr after exit by the command line), not held in the header.
+        if let notice = store.openingNotice { inbox.post(.statusMessage(notice)) }
+        return issues.count
+    }
+
+    /// Starts writing on a thread of its own.
+    func start() {
+        let first = control.withLock { c in
+            defer { c.started = true }
+            return !c.started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            while true {
+                let stopping = control.withLock { $0.stopping }
+                flush()
+                if stopping { break }
+                _ = wake.wait(timeout: .now() + .milliseconds(intervalMilliseconds))
+            }
+            finished.signal()
+        }
+        thread.name = "errorwatch.store"
+        thread.start()
+    }
+
+    /// Writes what is left and stops the thread; returns when the last write is done.
+    func stop() {
+        let running = control.withLock { c in
+            defer { c.stopping = true }
+            return c.started && !c.stopping
+        }
+        guard running else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// How many writes were made (for tests and `--stats`).
+    var writes: Int { control.withLock { $0.writes } }
+
+    /// One round: drain, write, read back. Runs on the writer's thread (or a test's).
+    func flush() {
+        let drafts = tracker.drainForStore()
+        let date = now()
+        if let retry = control.withLock({ $0.retryAt }), date < retry { return }
+        do {
+            let batch = StoreBatch(deltas: drafts.map(Self.delta(from:)))
+            let outcome = try store.write(batch)
+            let known = control.withLock { $0.sequence }
+            let current = try store.sequence()
+            if current != known {
+                let (sequence, changed) = try store.issues(changedAfter: known, limit: tracker.capacity)
+                tracker.reconcile(changed)
+                control.withLock { $0.sequence = sequence }
+            }
+            let pruning = control.withLock { c in
+                c.retryAt = nil
+                if !batch.isEmpty { c.writes += 1 }
+                if outcome.pruned { c.prunedAt = date }
+                return c.prunedAt.map { date.timeIntervalSince($0) < 5 } ?? false
+            }
+            post(note: pruning ? "store pruning (over \(store.maxSize / 1_048_576) MiB)" : nil)
+        } catch {
+            control.withLock { $0.retryAt = date.addingTimeInterval(5) }
+            post(note: "store paused: \(error.description)")
+        }
+    }
+
+    private func post(note: String?) {
+        let changed = control.withLock { c in
+            defer { c.note = note }
+            return c.note != note
+        }
+        if changed { inbox.post(.storeStatusChanged(note)) }
+    }
+
+    /// An issue's draft as the store takes it: its occurrences in full, as their producers sent them.
+    static func delta(from draft: IssueTracker.Draft) -> IssueDelta {
+        let events = (draft.unstored.first.map { [$0] } ?? []) + Array(draft.unstored.latest)
+        let occurrences = events.map(occurrence(from:))
+        let message = occurrences.last.map { IssueTracker.summary(of: $0.message) }
+        let title = draft.record.typeName + (message.map { ": " + $0 } ?? "")
+        return IssueDelta(
+            record: draft.record, title: title, count: draft.unstored.count, userCount: draft.unstored.userCount,
+            hours: draft.unstored.hours, versions: draft.unstored.versions,
+            environments: draft.unstored.environments, occurrences: occurrences,
+            triage: draft.triage.map { (draft.record.triage, $0.action, $0.actor) })
+    }
+
+    /// One event in full: a remote error keeps its producer's fields; this process's own its classification.
+    static func occurrence(from event: ErrorEvent) -> StoredOccurrence {
+        if let remote = event.error as? RemoteError {
+            return StoredOccurrence(
+                timestamp: remote.time ?? event.timestamp, receivedAt: remote.receivedAt, message: remote.message,
+                userMessage: remote.userMessage.isEmpty ? nil : remote.userMessage, service: remote.serviceName,
+                version: remote.serviceVersion, environment: remote.environment, host: remote.hostName,
+                pid: remote.pid, source: event.source.isEmpty ? nil : event.source, traceID: remote.traceID,
+                spanID: remote.spanID, stack: remote.stackTrace, attributes: event.metadata)
+        }
+        let classification = Classification(of: event.error)
+        return StoredOccurrence(
+            timestamp: event.timestamp, message: classification.technicalMessage,
+            userMessage: classification.userMessage.isEmpty ? nil : classification.userMessage,
+            source: event.source.isEmpty ? nil : event.source, attributes: event.metadata)
+    }
+}

@@ -1,0 +1,164 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import GRDB
+
+extension IssueStore {
+    /// What a write did beyond adding: whether it pruned to stay under the cap.
+    public struct WriteOutcome: Sendable, Hashable {
+        /// Whether old occurrences or issues were removed to stay under ``IssueStore/maxSize``.
+        public var pruned: Bool
+    }
+
+    /// Writes `batch` in one transaction: counts are added to what the store has (so two dashboards on one file
+    /// both count), first and last seen widen, occurrences are kept by rule (the first, one per minute, the latest
+    /// ``latestKept``), triage decisions replace the stored ones and join the history. Then prunes if over the cap.
+    @discardableResult
+    public func write(_ batch: StoreBatch) throws(IssueStoreError) -> WriteOutcome {
+        guard !batch.isEmpty else { return WriteOutcome(pruned: false) }
+        try run {
+            try pool.write { db in
+                let seq = try Self.advance(db)
+                for delta in batch.deltas { try Self.write(delta, seq: seq, db) }
+            }
+        }
+        return WriteOutcome(pruned: try pruneIfNeeded())
+    }
+
+    /// Advances and returns the store's sequence number.
+    static func advance(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE store_clock SET seq = seq + 1 WHERE id = 1")
+        return try Int64.fetchOne(db, sql: "SELECT seq FROM store_clock WHERE id = 1") ?? 0
+    }
+
+    private static func write(_ delta: IssueDelta, seq: Int64, _ db: Database) throws {
+        let record = delta.record
+        let first = delta.occurrences.first?.timestamp ?? record.firstSeen
+        let last = delta.occurrences.last?.timestamp ?? record.lastSeen
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                INSERT INTO issue (fingerprint, title, type_name, qualified_type, code, category, severity,
+                    first_seen, last_seen, count, user_count, change_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (fingerprint) DO UPDATE SET
+                    count = count + excluded.count,
+                    user_count = user_count + excluded.user_count,
+                    first_seen = min(first_seen, excluded.first_seen),
+                    title = CASE WHEN excluded.last_seen >= last_seen THEN excluded.title ELSE title END,
+                    category = CASE WHEN excluded.last_seen >= last_seen THEN excluded.category ELSE category END,
+                    severity = CASE WHEN excluded.last_seen >= last_seen THEN excluded.severity ELSE severity END,
+                    last_seen = max(last_seen, excluded.last_seen),
+                    change_seq = excluded.change_seq
+                RETURNING id, services, environments
+                """,
+            arguments: [
+                record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.code.description,
+                record.category.rawValue, record.severity.description,
+                min(first, record.firstSeen).timeIntervalSince1970,
+                max(last, record.lastSeen).timeIntervalSince1970, delta.count, delta.userCount, seq,
+            ])
+        guard let row else { return }
+        let id: Int64 = row["id"]
+        // Services and environments: the stored list, then any new ones, in order of first appearance.
+        let services = merged(decodeList(row["services"]), delta.record.services, limit: 16)
+        let environments = merged(decodeList(row["environments"]), delta.environments, limit: 16)
+        if services != decodeList(row["services"]) || environments != decodeList(row["environments"]) {
+            try db.execute(
+                sql: "UPDATE issue SET services = ?, environments = ? WHERE id = ?",
+                arguments: [encodeList(services), encodeList(environments), id])
+        }
+        for (hour, count) in delta.hours {
+            try db.execute(
+                sql: """
+                    INSERT INTO issue_hour (issue_id, hour, count) VALUES (?, ?, ?)
+                    ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count
+                    """,
+                arguments: [id, hour, count])
+        }
+        for (version, seen) in delta.versions {
+            try db.execute(
+                sql: """
+                    INSERT INTO issue_version (issue_id, version, first_seen, count) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (issue_id, version) DO UPDATE SET count = count + excluded.count,
+                        first_seen = min(first_seen, excluded.first_seen)
+                    """,
+                arguments: [id, version, seen.firstSeen.timeIntervalSince1970, seen.count])
+        }
+        if !delta.occurrences.isEmpty { try insert(delta.occurrences, issue: id, db) }
+        if let (triage, action, actor) = delta.triage {
+            try store(triage, issue: id, action: action, actor: actor, at: triage.changedAt ?? last, db)
+        }
+    }
+
+    private static func insert(_ occurrences: [StoredOccurrence], issue id: Int64, _ db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        var hasFirst =
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND kind = 'first')",
+                arguments: [id])
+            ?? false
+        for occurrence in occurrences {
+            let minute = Int((occurrence.timestamp.timeIntervalSince1970 / 60).rounded(.down))
+            let kind: String
+            if !hasFirst {
+                kind = "first"
+                hasFirst = true
+            } else if try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND minute = ? AND kind != 'latest')",
+                arguments: [id, minute]) == false
+            {
+                kind = "minute"
+            } else {
+                kind = "latest"
+            }
+            let body = String(decoding: try encoder.encode(occurrence), as: UTF8.self)
+            try db.execute(
+                sql: "INSERT INTO occurrence (issue_id, kind, minute, timestamp, body) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id, kind, minute, occurrence.timestamp.timeIntervalSince1970, body])
+        }
+        try db.execute(
+            sql: """
+                DELETE FROM occurrence WHERE issue_id = ? AND kind = 'latest' AND id NOT IN (
+                    SELECT id FROM occurrence WHERE issue_id = ? AND kind = 'latest' ORDER BY id DESC LIMIT ?)
+                """,
+            arguments: [id, id, latestKept])
+    }
+
+    /// Replaces issue `id`'s triage and adds a history line.
+    static func store(
+        _ triage: IssueTriage, issue id: Int64, action: String, actor: String, at date: Date, _ db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE issue SET status = ?, in_next_release = ?, resolved_through = ?, status_changed_at = ?,
+                    ignored_until = ?, ignored_until_count = ?, opened = ? WHERE id = ?
+                """,
+            arguments: [
+                triage.status.rawValue, triage.inNextRelease, triage.resolvedThrough,
+                triage.changedAt?.timeIntervalSince1970, triage.ignoredUntil?.timeIntervalSince1970,
+                triage.ignoredUntilCount, triage.opened, id,
+            ])
+        guard action != IssueTriageAction.markOpened.summary else { return }
+        try db.execute(
+            sql: "INSERT INTO triage_history (issue_id, at, status, action, actor) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, date.timeIntervalSince1970, triage.status.rawValue, action, actor])
+    }
+
+    static func decodeList(_ text: String?) -> [String] {
+        guard let data = text?.data(using: .utf8) else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: data)) ?? []
+    }
+
+    static func encodeList(_ list: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(list), as: UTF8.self)) ?? "[]"
+    }
+
+    private static func merged(_ stored: [String], _ more: [String], limit: Int) -> [String] {
+        var list = stored
+        for item in more where list.count < limit && !list.contains(item) { list.append(item) }
+        return list
+    }
+}

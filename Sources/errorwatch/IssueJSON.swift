@@ -1,0 +1,170 @@
+import ErrorWatchStore
+import ErrorWatchUI
+import Foundation
+
+/// One issue as `errorwatch issues --json` prints it. Member names are part of the interface (README).
+struct IssueJSON: Encodable {
+    struct Version: Encodable {
+        var version: String
+        var first_seen: String
+        var count: Int
+    }
+
+    struct Occurrence: Encodable {
+        var timestamp: String
+        var received_at: String?
+        var message: String
+        var user_message: String?
+        var service: String?
+        var version: String?
+        var environment: String?
+        var host: String?
+        var pid: Int?
+        var source: String?
+        var trace_id: String?
+        var span_id: String?
+        var stack: String?
+        var handling: String?
+        var attributes: [String: String]?
+    }
+
+    struct HistoryLine: Encodable {
+        var at: String
+        var action: String
+        var actor: String
+    }
+
+    var id: Int64
+    var fingerprint: String
+    var title: String
+    var type: String
+    var code: String
+    var category: String
+    var status: String
+    var new: Bool
+    var count: Int
+    var first_seen: String
+    var last_seen: String
+    var versions: [Version]
+    var environments: [String]
+    var services: [String]
+    var resolved_through: String?
+    var ignored_until: String?
+    var ignored_until_count: Int?
+    var latest_occurrence: Occurrence?
+    var history: [HistoryLine]?
+
+    init(_ issue: StoredIssue, at now: Date, full: Bool = false) {
+        let record = issue.record
+        id = issue.id
+        fingerprint = record.fingerprint
+        title = issue.title
+        type = record.qualifiedTypeName
+        code = record.code.description
+        category = record.category.rawValue
+        status = record.triage.status.rawValue
+        new = record.triage.isNew(firstSeen: record.firstSeen, at: now)
+        count = record.count
+        first_seen = Self.time(record.firstSeen)
+        last_seen = Self.time(record.lastSeen)
+        versions = record.versions.map {
+            Version(version: $0.version, first_seen: Self.time($0.firstSeen), count: $0.count)
+        }
+        environments = record.environments
+        services = record.services
+        resolved_through = record.triage.resolvedThrough
+        ignored_until = record.triage.ignoredUntil.map(Self.time)
+        ignored_until_count = record.triage.ignoredUntilCount
+        guard full else { return }
+        latest_occurrence = issue.occurrences.first.map { o in
+            Occurrence(
+                timestamp: Self.time(o.timestamp), received_at: o.receivedAt.map(Self.time), message: o.message,
+                user_message: o.userMessage, service: o.service, version: o.version, environment: o.environment,
+                host: o.host, pid: o.pid, source: o.source, trace_id: o.traceID, span_id: o.spanID, stack: o.stack,
+                handling: o.handling, attributes: o.attributes.isEmpty ? nil : o.attributes)
+        }
+        history = issue.history.map { HistoryLine(at: Self.time($0.at), action: $0.action, actor: $0.actor) }
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The human list: id, status, count, last seen, versions, title.
+    static func table(_ issues: [StoredIssue], at now: Date) -> String {
+        var lines = ["ID     STATUS      COUNT      LAST SEEN             VERSIONS        TITLE"]
+        for issue in issues {
+            let r = issue.record
+            var status = r.triage.status.rawValue
+            if r.triage.isNew(firstSeen: r.firstSeen, at: now) { status = "new" }
+            let versions = r.versions.map(\.version).suffix(2).joined(separator: ",")
+            lines.append(
+                pad(String(issue.id), 6) + " " + pad(status, 11) + " " + pad(String(r.count), 10) + " "
+                    + pad(String(time(r.lastSeen).prefix(19)), 21) + " " + pad(versions.isEmpty ? "—" : versions, 15)
+                    + " " + Sanitizer.sanitize(issue.title, limit: 120))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `show`: the issue, its versions and history, and its latest occurrence in full.
+    static func details(_ issue: StoredIssue, at now: Date) -> String {
+        let r = issue.record
+        var lines = [
+            "issue \(issue.id): \(Sanitizer.sanitize(issue.title, limit: 300))",
+            "  fingerprint  \(r.fingerprint)",
+            "  type         \(r.qualifiedTypeName)  code \(r.code)  category \(r.category.rawValue)",
+            "  status       \(r.triage.status.rawValue)"
+                + (r.triage.isNew(firstSeen: r.firstSeen, at: now) ? " (new)" : "")
+                + (r.triage.resolvedThrough.map { ", in next release after \($0)" } ?? "")
+                + (r.triage.ignoredUntil.map { ", until \(time($0))" } ?? "")
+                + (r.triage.ignoredUntilCount.map { ", until count \($0)" } ?? ""),
+            "  count        \(r.count)",
+            "  first seen   \(time(r.firstSeen))",
+            "  last seen    \(time(r.lastSeen))",
+            "  services     \(r.services.isEmpty ? "—" : r.services.joined(separator: ", "))",
+            "  environments \(r.environments.isEmpty ? "—" : r.environments.joined(separator: ", "))",
+        ]
+        if !r.versions.isEmpty {
+            lines.append("  versions")
+            for v in r.versions {
+                lines.append("    \(pad(v.version, 16)) \(pad(String(v.count), 10)) first seen \(time(v.firstSeen))")
+            }
+        }
+        if !issue.history.isEmpty {
+            lines.append("  history")
+            for h in issue.history { lines.append("    \(time(h.at))  \(h.action)  (\(h.actor))") }
+        }
+        if let o = issue.occurrences.first {
+            lines.append("  latest occurrence")
+            lines.append(
+                "    time         \(time(o.timestamp))" + (o.receivedAt.map { "  (received \(time($0)))" } ?? ""))
+            let fields: [(String, String?)] = [
+                ("message", o.message), ("user message", o.userMessage), ("service", o.service),
+                ("version", o.version), ("environment", o.environment), ("host", o.host),
+                ("pid", o.pid.map(String.init)), ("source", o.source), ("trace id", o.traceID), ("span id", o.spanID),
+                ("handling", o.handling),
+            ]
+            for case (let name, let value?) in fields { lines.append("    \(pad(name, 12)) \(value)") }
+            for (key, value) in o.attributes.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(pad(key, 12)) \(value)")
+            }
+            if let stack = o.stack {
+                lines.append("    stack")
+                lines += stack.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
