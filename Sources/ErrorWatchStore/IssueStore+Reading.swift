@@ -83,14 +83,17 @@ extension IssueStore {
         let codeText: String = row["code"]
         let severityName: String = row["severity"]
         let categoryName: String = row["category"]
+        // The code is kept as shown: a local error's `N-503` reads back as its ErrorCode; anything else (a producer's
+        // verbatim `L-042`, or empty when it sent none) stays the producer's text.
+        let parsed = ErrorCode(parsing: codeText)
         var record = IssueRecord(
             fingerprint: row["fingerprint"], typeName: row["type_name"], qualifiedTypeName: row["qualified_type"],
-            code: ErrorCode(parsing: codeText) ?? ErrorCode("X", 0),
-            // The store writes these itself from the same enums; a name it does not know cannot come from it.
-            category: ErrorCategory(rawValue: categoryName) ?? .bug,
+            code: parsed ?? ErrorCode("X", 0),
+            // Empty for an issue nobody classified; the store writes the rest from the same enum.
+            category: ErrorCategory(rawValue: categoryName),
             severity: ErrorSeverity(name: severityName) ?? .error, count: row["count"], userCount: row["user_count"],
             services: decodeList(row["services"]), firstSeen: Date(timeIntervalSince1970: row["first_seen"]),
-            lastSeen: Date(timeIntervalSince1970: row["last_seen"]))
+            lastSeen: Date(timeIntervalSince1970: row["last_seen"]), codeText: parsed?.description == codeText ? nil : codeText)
         record.environments = decodeList(row["environments"])
         record.storeID = id
         record.triage = IssueTriage(

@@ -53,8 +53,9 @@ extension IssueStore {
                 RETURNING id, services, environments
                 """,
             arguments: [
-                record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.code.description,
-                record.category.rawValue, record.severity.description,
+                record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.shownCode,
+                // An unclassified issue's category is stored empty, as its code when the producer sent none.
+                record.category?.rawValue ?? "", record.severity.description,
                 min(first, record.firstSeen).timeIntervalSince1970,
                 max(last, record.lastSeen).timeIntervalSince1970, delta.count, delta.userCount, seq,
             ])

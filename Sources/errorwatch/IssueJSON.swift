@@ -39,7 +39,8 @@ struct IssueJSON: Encodable {
     var title: String
     var type: String
     var code: String
-    var category: String
+    /// `null` when nobody classified the issue.
+    var category: String?
     var status: String
     var new: Bool
     var count: Int
@@ -60,8 +61,8 @@ struct IssueJSON: Encodable {
         fingerprint = record.fingerprint
         title = issue.title
         type = record.qualifiedTypeName
-        code = record.code.description
-        category = record.category.rawValue
+        code = record.shownCode
+        category = record.category?.rawValue
         status = record.triage.status.rawValue
         new = record.triage.isNew(firstSeen: record.firstSeen, at: now)
         count = record.count
@@ -117,15 +118,18 @@ struct IssueJSON: Encodable {
     /// `show`: the issue, its versions and history, and its latest occurrence in full.
     static func details(_ issue: StoredIssue, at now: Date) -> String {
         let r = issue.record
-        var lines = [
+        var status = r.triage.status.rawValue
+        if r.triage.isNew(firstSeen: r.firstSeen, at: now) { status += " (new)" }
+        if let through = r.triage.resolvedThrough { status += ", in next release after \(through)" }
+        if let until = r.triage.ignoredUntil { status += ", until \(time(until))" }
+        if let count = r.triage.ignoredUntilCount { status += ", until count \(count)" }
+        let code = r.shownCode.isEmpty ? "—" : r.shownCode
+        let category = r.category?.rawValue ?? "—"
+        var lines: [String] = [
             "issue \(issue.id): \(Sanitizer.sanitize(issue.title, limit: 300))",
             "  fingerprint  \(r.fingerprint)",
-            "  type         \(r.qualifiedTypeName)  code \(r.code)  category \(r.category.rawValue)",
-            "  status       \(r.triage.status.rawValue)"
-                + (r.triage.isNew(firstSeen: r.firstSeen, at: now) ? " (new)" : "")
-                + (r.triage.resolvedThrough.map { ", in next release after \($0)" } ?? "")
-                + (r.triage.ignoredUntil.map { ", until \(time($0))" } ?? "")
-                + (r.triage.ignoredUntilCount.map { ", until count \($0)" } ?? ""),
+            "  type         \(r.qualifiedTypeName)  code \(code)  category \(category)",
+            "  status       \(status)",
             "  count        \(r.count)",
             "  first seen   \(time(r.firstSeen))",
             "  last seen    \(time(r.lastSeen))",

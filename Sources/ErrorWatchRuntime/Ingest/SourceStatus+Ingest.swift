@@ -56,12 +56,17 @@ extension SourceStatus {
     /// The row of an OTLP receiver that had to evict, refuse or close connections, or refuse bodies, to stay within
     /// its limits.
     init(receiver endpoint: OTLPEndpoint, _ statistics: OTLPReceiver.Statistics, limits: OTLPReceiver.Limits) {
-        self.init(receiver: "\(endpoint)", statistics, limits: limits, kind: .otlp)
+        self.init(
+            receiver: "\(endpoint)", statistics, limits: limits, kind: .otlp, countsCalls: endpoint.transport == .grpc)
     }
 
     /// The row of an HTTP receiver (OTLP, Sentry) that had to evict, refuse or close connections, or refuse bodies,
     /// to stay within its limits.
-    init(receiver endpoint: String, _ statistics: HTTPReceiverStatistics, limits: HTTPReceiverLimits, kind: Kind) {
+    /// `countsCalls`: the receiver speaks gRPC, where a late request ends a call, not a connection.
+    init(
+        receiver endpoint: String, _ statistics: HTTPReceiverStatistics, limits: HTTPReceiverLimits, kind: Kind,
+        countsCalls: Bool = false
+    ) {
         var parts: [String] = []
         func connections(_ count: UInt64) -> String { count == 1 ? "1 connection" : "\(count) connections" }
         if statistics.evictedConnections > 0 {
@@ -72,7 +77,7 @@ extension SourceStatus {
         if statistics.refusedConnections > 0 {
             parts.append("refused \(connections(statistics.refusedConnections)) (all busy)")
         }
-        if statistics.timedOutRequests > 0, endpoint.transport == .grpc {
+        if statistics.timedOutRequests > 0, countsCalls {
             let calls = statistics.timedOutRequests == 1 ? "1 call" : "\(statistics.timedOutRequests) calls"
             parts.append("ended \(calls) whose message was not in by the request deadline")
         } else if statistics.timedOutRequests > 0 {
