@@ -42,7 +42,9 @@ struct Descent: Sendable {
     /// Same type and, for an `Equatable` type, equal. Errors of one type the tree cannot compare count as the same.
     static func isSame(_ lhs: any Error, _ rhs: any Error) -> Bool {
         guard ObjectIdentifier(type(of: lhs)) == ObjectIdentifier(type(of: rhs)) else { return false }
-        guard let comparable = lhs as? any Equatable else { return true }
+        // Through `Any`: with some sets of types in the module the compiler wrongly warns that `any Error` to
+        // `any Equatable` always succeeds; the cast from `Any` asks the same question of the value's dynamic type.
+        guard let comparable = (lhs as Any) as? any Equatable else { return true }
         return comparable.isEqual(to: rhs)
     }
 }
