@@ -93,7 +93,7 @@ start() {
     cleanup
     RUN=$((RUN + 1))
     TMUX_CMD=(tmux -L "errorwatch-e2e-$$-$RUN")
-    "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+    "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
     "${TMUX_CMD[@]}" set-option -t "$SESSION" status off >/dev/null
     local env="${1:-}"
     shift || true

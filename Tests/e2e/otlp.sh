@@ -36,7 +36,7 @@ GRPC_URL="http://127.0.0.1:$GRPC_PORT"
 RECORDING="$WORK/recording.ndjson"
 
 "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 \
-    "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+    "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" \
     "$BIN --seed 7 --listen otlp:$PORT --listen otlp-grpc:$GRPC_PORT --record $RECORDING; echo \"EXIT=\$?\"" Enter
 

@@ -24,6 +24,8 @@ if "$PYTHON" -c 'import brotli' 2>/dev/null; then
 fi
 
 WORK=$(mktemp -d)
+# The dashboard's issue store goes with the rest of the run, never into the real home state.
+export XDG_STATE_HOME="$WORK/state"
 SESSION="errorwatch-sentry-$$"
 TMUX_CMD=(tmux -L "errorwatch-sentry-$$")
 cleanup() { "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"; }
@@ -42,7 +44,7 @@ PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 RECORDING="$WORK/recording.ndjson"
 
 "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 150 -y 70 \
-    "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+    "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" \
     "$BIN --seed 7 --listen sentry:$PORT --record $RECORDING; echo \"EXIT=\$?\"" Enter
 

@@ -87,7 +87,7 @@ print(result[0]["value"][1] if result else "")'
 
 # --- The dashboard, listening on a socket and recording what it shows ---
 "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 \
-    "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+    "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" \
     "$ERRORWATCH_BIN --listen unix:$SOCKET --record $RECORDING --stats; echo EXIT=\$?" Enter
 wait_until 30 test -S "$SOCKET" || fail_now "the dashboard never listened on $SOCKET"
