@@ -102,11 +102,13 @@ public enum ErrorsPane {
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        for row in 0..<min(inner.height, issues.count - start) {
+        let shown = start..<min(issues.count, start + inner.height)
+        let codeWidth = min(16, max(6, issues[shown].map { DisplayWidth.of($0.shownCode) }.max() ?? 0))
+        for row in 0..<shown.count {
             let y = inner.y + row
             drawIssue(
-                issues[start + row], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer,
-                palette: palette
+                issues[start + row], screen: screen, x: inner.x, y: y, width: inner.width, codeWidth: codeWidth,
+                into: &buffer, palette: palette
             )
             if start + row == selected {
                 highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
@@ -116,8 +118,8 @@ public enum ErrorsPane {
 
     /// One issue: marker, type, services, then on the right count, code, sparkline, first and last seen.
     static func drawIssue(
-        _ issue: IssueRecord, screen: ScreenState, x: Int, y: Int, width: Int, into buffer: inout ScreenBuffer,
-        palette: Palette
+        _ issue: IssueRecord, screen: ScreenState, x: Int, y: Int, width: Int, codeWidth: Int = 6,
+        into buffer: inout ScreenBuffer, palette: Palette
     ) {
         let severity = palette.style(for: issue.severity)
         let row = Rect(x: x, y: y, width: width, height: 1)
@@ -126,8 +128,8 @@ public enum ErrorsPane {
         let last = Format.age(screen.now.timeIntervalSince(issue.lastSeen))
         let first = Format.age(screen.now.timeIntervalSince(issue.firstSeen))
         let sparkWidth = width >= 100 ? 20 : width >= 80 ? 12 : 0
-        // Right-hand columns: count (8), code (7), sparkline, first (5), last (5).
-        let right = 8 + 7 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
+        // Right-hand columns: count (8), code (`codeWidth` and a space), sparkline, first (5), last (5).
+        let right = 8 + codeWidth + 1 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
         let leftWidth = max(4, width - 2 - right)
         // What failed: the type and the latest occurrence's words (a log-derived error's own sentence first).
         let what = issue.recent.first.map { issue.typeName + ": " + $0.message } ?? issue.typeName
@@ -146,8 +148,9 @@ public enum ErrorsPane {
             String(repeating: " ", count: max(0, 8 - count.count - 1)) + count + " ", x: at, y: y, width: 8,
             style: palette[.alert])
         at += 8
-        buffer.write(DisplayWidth.truncate(issue.shownCode, to: 6), x: at, y: y, width: 7, style: severity)
-        at += 7
+        buffer.write(
+            DisplayWidth.truncate(issue.shownCode, to: codeWidth), x: at, y: y, width: codeWidth + 1, style: severity)
+        at += codeWidth + 1
         if sparkWidth > 0 {
             buffer.write(
                 Sparkline.render(

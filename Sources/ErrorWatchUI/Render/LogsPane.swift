@@ -35,10 +35,11 @@ public enum LogsPane {
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
+        let columns = Columns(rows, width: inner.width)
         for (offset, event) in rows.enumerated() {
             drawRow(
                 event, logs: logs, filter: filter, screen: screen, x: inner.x, y: inner.y + offset, width: inner.width,
-                into: &buffer,
+                columns: columns, into: &buffer,
                 palette: palette)
         }
     }
@@ -53,9 +54,24 @@ public enum LogsPane {
         return Array(lines[max(0, end - count)..<end])
     }
 
+    /// The widths of the source and type columns for the rows on screen: at least 14 and 16 (12 in a narrower
+    /// pane), more when a visible name needs it, up to a fifth of the row each, so a name is cut only when the
+    /// message would otherwise lose its room. A pane under 70 (50) columns drops the source (type) column.
+    struct Columns {
+        var source: Int
+        var type: Int
+
+        init(_ rows: [DashboardEvent], width: Int) {
+            let share = width / 5
+            func needed(_ names: some Sequence<String>) -> Int { (names.map(DisplayWidth.of).max() ?? 0) + 1 }
+            source = width >= 70 ? max(14, min(needed(rows.lazy.map(\.source)), share)) : 0
+            type = width >= 90 ? max(16, min(needed(rows.lazy.map(\.typeName)), share)) : (width >= 50 ? 12 : 0)
+        }
+    }
+
     static func drawRow(
         _ event: DashboardEvent, logs: LogsState, filter: FilterState, screen: ScreenState, x: Int, y: Int, width: Int,
-        into buffer: inout ScreenBuffer,
+        columns: Columns, into buffer: inout ScreenBuffer,
         palette: Palette
     ) {
         let selected = event.sequence == logs.selectedSequence
@@ -67,8 +83,8 @@ public enum LogsPane {
         column = buffer.write(
             " " + event.level.tag, x: column, y: y, style: styled(palette.style(for: event.level)),
             clip: clip)
-        let sourceWidth = width >= 70 ? 14 : 0
-        let typeWidth = width >= 90 ? 16 : (width >= 50 ? 12 : 0)
+        let sourceWidth = columns.source
+        let typeWidth = columns.type
         if sourceWidth > 0 {
             buffer.write(
                 " " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),

@@ -18,7 +18,10 @@ public enum SourcesPane {
         guard !inner.isEmpty else { return }
         let pinned = listeners.prefix(max(0, inner.height - 1))
         let shown = Array(pinned) + producers.suffix(inner.height - pinned.count)
-        let nameWidth = min(16, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
+        // A name takes what it needs while the counts and a dozen columns of state keep theirs.
+        let countsRoom = shown.map { DisplayWidth.of(Self.counts($0)) + 1 }.max() ?? 0
+        let nameRoom = max(16, inner.width - 3 - 1 - countsRoom - 12)
+        let nameWidth = min(nameRoom, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: source.health)
@@ -28,10 +31,7 @@ public enum SourcesPane {
             buffer.write(
                 source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
             column += nameWidth + 1
-            let counts =
-                source.badLines > 0
-                ? "\(Format.count(source.events)) ev, \(Format.count(source.badLines)) bad"
-                : "\(Format.count(source.events)) ev"
+            let counts = Self.counts(source)
             let countsWidth = DisplayWidth.of(counts) + 1
             guard column < inner.maxX - countsWidth else { continue }
             var detail = source.state
@@ -41,5 +41,12 @@ public enum SourcesPane {
                 counts, x: inner.maxX - countsWidth + 1, y: y, width: countsWidth - 1,
                 style: palette[source.badLines > 0 ? .severityWarning : .muted])
         }
+    }
+
+    /// `12 ev`, or `12 ev, 3 bad` when some lines did not read.
+    static func counts(_ source: SourceStatus) -> String {
+        source.badLines > 0
+            ? "\(Format.count(source.events)) ev, \(Format.count(source.badLines)) bad"
+            : "\(Format.count(source.events)) ev"
     }
 }

@@ -23,8 +23,10 @@ public enum StatusPane {
         }
         let overflow = feeds.statuses.count > inner.height
         let shown = feeds.statuses.prefix(overflow ? max(0, inner.height - 1) : inner.height)
-        let nameWidth = min(qualify ? 22 : 12, shown.map { DisplayWidth.of(label($0)) }.max() ?? 4)
         let stateWidth = min(max(8, inner.width / 3), 20, shown.map { DisplayWidth.of($0.state) }.max() ?? 8)
+        // A name takes what it needs while the state and a dozen columns of detail and age keep theirs.
+        let nameRoom = max(qualify ? 22 : 12, inner.width - 3 - 1 - stateWidth - 1 - 12)
+        let nameWidth = min(nameRoom, shown.map { DisplayWidth.of(label($0)) }.max() ?? 4)
         for (row, status) in shown.enumerated() {
             let y = inner.y + row
             let health = palette.style(for: status.health)
