@@ -22,7 +22,8 @@ struct RawHTTPResponse: Sendable {
 
 /// A deliberately plain HTTP/1.1 client on a blocking socket, run on its own thread (never on the test's
 /// cooperative pool): it sends exactly the bytes given, so tests can send what no well-behaved client would.
-/// A 10 s receive timeout fails a test that would otherwise hang; it is never what a test waits for.
+/// A 60 s receive timeout fails a test that would otherwise hang (sized for a loaded 2-core machine, where a full
+/// parallel run has taken answers past 10 s); it is never what a test waits for.
 enum RawHTTP {
     /// Connects to 127.0.0.1:`port`, sends `request`, and reads one answer (or until the server closes).
     static func exchange(port: Int, _ request: [UInt8], readToClose: Bool = false) async -> RawHTTPResponse? {
@@ -50,7 +51,7 @@ enum RawHTTP {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
