@@ -2,6 +2,7 @@ import ArgumentParser
 import ErrorStreaming
 import ErrorWatchDemo
 import ErrorWatchRuntime
+import ErrorWatchStore
 import ErrorWatchUI
 import Foundation
 
@@ -58,6 +59,14 @@ struct RenderCommand: ParsableCommand {
         transform: parseMaximumGap)
     var maximumGap = MaximumGap(limit: RecordingPlayer.defaultMaximumGap)
 
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "Show this store's issues (read only: a render never writes to a store, nor reads one without this); "
+                + "the screen's time is then the newest issue's last seen, unless --from sets it.",
+            valueName: "path"))
+    var storePath: String?
+
     func validate() throws {
         if case .failure(let error) = Key.parseSequence(keys) { throw ValidationError(error.description) }
         try validateSpeed(speed)
@@ -81,16 +90,38 @@ struct RenderCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        var issueStore: IssueStore?
+        var startDate: Date?
+        if let storePath {
+            guard FileManager.default.fileExists(atPath: storePath) else {
+                printError("errorwatch: no store at \(storePath)")
+                throw ExitCode(1)
+            }
+            do {
+                let opened = try IssueStore.open(at: storePath)
+                if let notice = opened.openingNotice { printError("errorwatch: \(notice)") }
+                // The screen reads as it did at the store's last event, whenever it is rendered.
+                if let newest = try opened.issues(changedAfter: 0, limit: 1).issues.first?.record.lastSeen {
+                    startDate = Date(timeIntervalSince1970: newest.timeIntervalSince1970.rounded(.up))
+                }
+                issueStore = opened
+            } catch {
+                printError("errorwatch: \(error)")
+                throw ExitCode(1)
+            }
+        }
         let seed = appearance.seed
         let demo: @Sendable (DashboardRuntime) -> AppAttachment = { runtime in
             DemoAttachment.make(in: runtime, configuration: DemoConfiguration(seed: seed))
         }
-        let options = HeadlessRenderer.Options(
+        var options = HeadlessRenderer.Options(
             width: size.width, height: size.height, app: player == nil ? demo : nil,
             keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),
             themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,
             statusMessage: appearance.theme == nil ? nil : selection.warning, recording: player)
+        options.store = issueStore
+        if let startDate { options.startDate = startDate }
         let outcome = HeadlessRenderer(options: options).run()
         let text = outcome.screen.snapshotText(styles: styles)
         print(text, terminator: text.hasSuffix("\n") ? "" : "\n")

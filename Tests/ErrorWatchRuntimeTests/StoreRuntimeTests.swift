@@ -67,6 +67,27 @@ struct StoreRuntimeTests {
         #expect(second.feeds.issues.sample(at: t0).changed.first?.count == 7)
     }
 
+    @Test func aRenderShowsTheStoresIssuesAndNeverWritesToIt() throws {
+        let path = Self.folder() + "/store.sqlite"
+        do {
+            let first = try runtime(IssueStore.open(at: path))
+            for _ in 0..<3 { first.stream.add(remote(version: "1.0.0")) }
+            first.flushStore()
+        }
+        let store = try IssueStore.open(at: path)
+        let before = try store.sequence()
+        var options = HeadlessRenderer.Options(
+            width: 120, height: 40, keys: [.character("v")],
+            duration: .seconds(3), startDate: t0.addingTimeInterval(60))
+        options.store = store
+        let outcome = HeadlessRenderer(options: options).run()
+        let text = outcome.screen.textLines().joined(separator: "\n")
+        #expect(text.contains("PaymentError"), "\(text)")
+        #expect(outcome.state.errors.issues.contains { $0.typeName.hasSuffix("PaymentError") && $0.count == 3 })
+        #expect(try store.sequence() == before)
+        #expect(try store.issues(changedAfter: 0).issues.map(\.record.count) == [3])
+    }
+
     @Test func aKeyResolvesAndTheNextOccurrenceRegressesWithAnAlert() throws {
         let path = Self.folder() + "/store.sqlite"
         let store = try IssueStore.open(at: path)

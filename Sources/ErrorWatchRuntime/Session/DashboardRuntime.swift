@@ -137,6 +137,16 @@ public final class DashboardRuntime: Sendable {
         return loaded
     }
 
+    /// Shows what `store` holds (its issues with their counts, versions and triage) without ever writing to it:
+    /// `errorwatch render --store`, whose simulated run must not add to a user's store. Returns how many issues were
+    /// read.
+    @discardableResult
+    public func showStore(_ store: IssueStore) throws(IssueStoreError) -> Int {
+        let (_, issues) = try store.issues(changedAfter: 0, limit: feeds.issues.capacity)
+        feeds.issues.reconcile(issues)
+        return issues.count
+    }
+
     /// Says in the header that the dashboard runs without a store, and why (`store off: read-only folder`).
     public func reportStoreUnavailable(_ reason: String) { inbox.post(.storeStatusChanged("store off: " + reason)) }
 

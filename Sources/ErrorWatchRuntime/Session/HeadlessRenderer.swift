@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorWatchStore
 import ErrorWatchUI
 import Foundation
 
@@ -35,6 +36,8 @@ public struct HeadlessRenderer {
         public var exporter: EventExporter = .fromEnvironment()
         /// A recording to play (`render --from FILE`); the run then starts at the recording's first event.
         public var recording: RecordingPlayer?
+        /// A store whose issues the run shows from the start (`render --store PATH`); read, never written.
+        public var store: IssueStore?
         /// Jump the clock over quiet time instead of stepping through every sample in it (see ``quietSpan``), so
         /// a run costs the same whatever the silences in it. Off only to check that a jump changes nothing.
         public var skipsQuietTime = true
@@ -95,12 +98,16 @@ public struct HeadlessRenderer {
             clock: ErasedClock(clock), startDate: startDate, timeScale: options.recording?.speed ?? 1,
             executor: executor, exporter: options.exporter)
         if let app = options.app { runtime.attach(app(runtime)) }
+        var storeProblem: String?
+        if let issueStore = options.store {
+            do { try runtime.showStore(issueStore) } catch { storeProblem = "store not read: \(error.description)" }
+        }
         var store = DashboardStore(
             state: DashboardState(
                 width: options.width, height: options.height, now: startDate, themes: options.themes,
                 colorDepth: options.colorDepth, unicode: options.unicode))
         store.send(.themeSelected(options.themeIndex))
-        if let message = options.statusMessage { store.send(.statusMessage(message)) }
+        if let message = storeProblem ?? options.statusMessage { store.send(.statusMessage(message)) }
         var quit = false
         // When something other than an unchanged periodic sample last happened, on the clock.
         var lastActivity = Duration.zero
