@@ -6,7 +6,8 @@
 #      kill lost is printed (the figure docs/store.md reports);
 #   4. a restart on the same store shows the issues at once, counts continuing;
 #   5. a corrupt store is moved aside with a message; a store that cannot be written leaves the dashboard running
-#      without it, the header saying so.
+#      without it, the header saying so;
+#   6. two dashboards on one store: each lists the issues the other counted, one count made by both.
 # Usage: Tests/e2e/store.sh (after `swift build`). Exits non-zero when a check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -80,7 +81,9 @@ echo "== 3. SIGKILL during a storm"
 before=$(stored_total)
 "$LOAD" --connect "unix:$SOCK" --producers 8 --rate 100000 --duration 4 >"$WORK/load2.txt" 2>&1 &
 load=$!
-sleep 2
+# Kill once the storm is being written (a good part of it already in the file), not after a fixed time.
+deadline=$((SECONDS + 30))
+until (($(stored_total) >= before + 10000)) || ((SECONDS >= deadline)); do sleep 0.1; done
 pid=$(dashboard_pid)
 at_kill=$(stored_total)
 kill -9 "$pid"
@@ -104,7 +107,9 @@ deadline=$((SECONDS + 20))
 while ((SECONDS < deadline)); do [[ "$(stored_total)" == "$((after + sent3))" ]] && break; sleep 0.2; done
 if [[ "$(stored_total)" == "$((after + sent3))" ]]; then pass "counts continue: $after + $sent3"; else fail "after restart: $(stored_total), expected $((after + sent3))"; fi
 "${T[@]}" send-keys -t store q
-sleep 0.5
+deadline=$((SECONDS + 20))
+while [[ -n "$(dashboard_pid)" ]] && ((SECONDS < deadline)); do sleep 0.05; done
+if [[ -z "$(dashboard_pid)" ]]; then pass "q ends the dashboard"; else fail "dashboard still running 20 s after q"; fi
 
 echo "== 5. a corrupt store, a store that cannot be written"
 head -c 10000 /dev/urandom >"$WORK/bad.sqlite"
@@ -117,6 +122,45 @@ fi
 "${T[@]}" -f /dev/null new-session -d -s store -x 120 -y 40 \
     "env LANG=C.UTF-8 TERM=xterm-256color $BIN --store /proc/self/ew25/store.sqlite ; sleep 600"
 if wait_for "store off" 30; then pass "unwritable store: dashboard runs, header says store off"; else fail "no 'store off' in the header"; screen; fi
+
+echo "== 6. two dashboards on one store see each other's issues"
+"${T[@]}" kill-server >/dev/null 2>&1 || true
+TWO="$WORK/two.sqlite"
+SOCK_B="$WORK/feed-b.sock"
+start_dashboard --listen "unix:$SOCK" --store "$TWO"
+"${T[@]}" new-session -d -s other -x 120 -y 40 \
+    "env LANG=C.UTF-8 TERM=xterm-256color $BIN --listen unix:$SOCK_B --store $TWO ; sleep 600"
+"${T[@]}" set-option -t other status off >/dev/null
+other() { "${T[@]}" capture-pane -p -t other; }
+wait_other() {
+    local deadline=$((SECONDS + ${2:-30}))
+    until other | grep -Eq -- "$1"; do ((SECONDS < deadline)) || return 1; sleep 0.05; done
+}
+wait_other "Alerts" 60 || true
+"${T[@]}" send-keys -t other v
+wait_other "No errors yet" 10 || true
+sent_a=$("$LOAD" --connect "unix:$SOCK" --producers 1 --rate 1000 --duration 1 | awk '/^sent:/ {print $2}')
+if wait_other "PaymentError" 10; then
+    pass "the second dashboard lists the issue the first one counted (it got no event itself)"
+else
+    fail "second dashboard: no PaymentError after the first counted $sent_a"; other
+fi
+sent_b=$("$LOAD" --connect "unix:$SOCK_B" --producers 1 --rate 1000 --duration 1 | awk '/^sent:/ {print $2}')
+STORE="$TWO"
+deadline=$((SECONDS + 20))
+while ((SECONDS < deadline)); do [[ "$(stored_total)" == "$((sent_a + sent_b))" ]] && break; sleep 0.2; done
+if [[ "$(stored_total)" == "$((sent_a + sent_b))" ]]; then
+    pass "one issue counted by both: $sent_a + $sent_b in the file"
+else
+    fail "two dashboards: stored $(stored_total), expected $((sent_a + sent_b))"
+fi
+"${T[@]}" send-keys -t store v
+total_shown=$(python3 -c "print(f'{$((sent_a + sent_b)):,}')")
+if wait_for "PaymentError.* ${total_shown} " 10; then
+    pass "the first dashboard shows the count both made ($total_shown)"
+else
+    fail "first dashboard does not show $total_shown"; screen
+fi
 
 echo "store e2e: $((checks - failures)) passed, $failures failed"
 ((failures == 0))
