@@ -110,6 +110,11 @@ extension IssueStore {
             IssueVersion(
                 version: $0["version"], firstSeen: Date(timeIntervalSince1970: $0["first_seen"]), count: $0["count"])
         }
-        return StoredIssue(id: id, record: record, title: row["title"])
+        // The title is the type and the latest occurrence's summary (StoreWriter): the row shows those words
+        // before the issue occurs again in this process.
+        let title: String = row["title"]
+        let prefix = record.typeName + ": "
+        if title.hasPrefix(prefix) { record.storedSummary = String(title.dropFirst(prefix.count)) }
+        return StoredIssue(id: id, record: record, title: title)
     }
 }

@@ -7,8 +7,11 @@ public struct StoredOccurrence: Sendable, Hashable, Codable {
     public var timestamp: Date
     /// When the dashboard read it, if it came from another process.
     public var receivedAt: Date?
-    /// The technical message, whole.
+    /// The technical message, whole: the exception's words for a log-derived error.
     public var message: String
+    /// The log line's own message, when the error came from a log line that had one besides its exception
+    /// (pino's `msg`, structlog's `event`…); `nil` otherwise, and in occurrences stored before it was kept.
+    public var logMessage: String?
     /// What the user was told, if anything.
     public var userMessage: String?
     /// The producing service.
@@ -34,7 +37,8 @@ public struct StoredOccurrence: Sendable, Hashable, Codable {
 
     /// An occurrence.
     public init(
-        timestamp: Date, receivedAt: Date? = nil, message: String, userMessage: String? = nil, service: String? = nil,
+        timestamp: Date, receivedAt: Date? = nil, message: String, logMessage: String? = nil,
+        userMessage: String? = nil, service: String? = nil,
         version: String? = nil, environment: String? = nil, host: String? = nil, pid: Int? = nil,
         source: String? = nil, traceID: String? = nil, spanID: String? = nil, stack: String? = nil,
         handling: String? = nil, attributes: [String: String] = [:]
@@ -42,6 +46,7 @@ public struct StoredOccurrence: Sendable, Hashable, Codable {
         self.timestamp = timestamp
         self.receivedAt = receivedAt
         self.message = message
+        self.logMessage = logMessage
         self.userMessage = userMessage
         self.service = service
         self.version = version

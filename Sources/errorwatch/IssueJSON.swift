@@ -14,6 +14,7 @@ struct IssueJSON: Encodable {
         var timestamp: String
         var received_at: String?
         var message: String
+        var log_message: String?
         var user_message: String?
         var service: String?
         var version: String?
@@ -80,6 +81,7 @@ struct IssueJSON: Encodable {
         latest_occurrence = issue.occurrences.first.map { o in
             Occurrence(
                 timestamp: Self.time(o.timestamp), received_at: o.receivedAt.map(Self.time), message: o.message,
+                log_message: o.logMessage,
                 user_message: o.userMessage, service: o.service, version: o.version, environment: o.environment,
                 host: o.host, pid: o.pid, source: o.source, trace_id: o.traceID, span_id: o.spanID, stack: o.stack,
                 handling: o.handling, attributes: o.attributes.isEmpty ? nil : o.attributes)
@@ -151,7 +153,7 @@ struct IssueJSON: Encodable {
             lines.append(
                 "    time         \(time(o.timestamp))" + (o.receivedAt.map { "  (received \(time($0)))" } ?? ""))
             let fields: [(String, String?)] = [
-                ("message", o.message), ("user message", o.userMessage), ("service", o.service),
+                ("log message", o.logMessage), ("message", o.message), ("user message", o.userMessage), ("service", o.service),
                 ("version", o.version), ("environment", o.environment), ("host", o.host),
                 ("pid", o.pid.map(String.init)), ("source", o.source), ("trace id", o.traceID), ("span id", o.spanID),
                 ("handling", o.handling),

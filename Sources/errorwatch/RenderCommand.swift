@@ -115,7 +115,8 @@ struct RenderCommand: ParsableCommand {
             DemoAttachment.make(in: runtime, configuration: DemoConfiguration(seed: seed))
         }
         var options = HeadlessRenderer.Options(
-            width: size.width, height: size.height, app: player == nil ? demo : nil,
+            // A store is shown alone: the demo app runs only when neither a recording nor a store is given.
+            width: size.width, height: size.height, app: player == nil && issueStore == nil ? demo : nil,
             keys: keyList, duration: duration ?? (player == nil ? .seconds(10) : length + .seconds(1)),
             themes: selection.themes, themeIndex: selection.index,
             colorDepth: monochrome ? .monochrome : colors, unicode: !ascii,

@@ -67,6 +67,32 @@ struct StoreRuntimeTests {
         #expect(second.feeds.issues.sample(at: t0).changed.first?.count == 7)
     }
 
+    @Test func aLogLinesOwnSentenceIsStoredAndLeadsTheRowAfterARestart() throws {
+        let path = Self.folder() + "/store.sqlite"
+        var wire = WireEvent(
+            kind: .error, time: t0, serviceName: "payments-gateway", exceptionType: "GatewayTimeout",
+            exceptionMessage: "upstream timed out after 3000 ms")
+        wire.body = "payment failed"
+        let error = try #require(RemoteError(wire))
+        #expect(error.logMessage == "payment failed")
+        let store = try IssueStore.open(at: path)
+        do {
+            let first = try runtime(store)
+            first.stream.add(error)
+            first.flushStore()
+        }
+        let stored = try #require(try store.issues(changedAfter: 0).issues.first)
+        #expect(stored.title == "GatewayTimeout: payment failed — upstream timed out after 3000 ms")
+        let latest = try #require(try store.issue(id: stored.id).occurrences.first)
+        #expect(latest.logMessage == "payment failed")
+        #expect(latest.message == "upstream timed out after 3000 ms")
+        // Loaded by a new process, before the issue occurs again: the row's words are the stored ones.
+        let second = try runtime(IssueStore.open(at: path))
+        let loaded = try #require(second.feeds.issues.sample(at: t0).changed.first)
+        #expect(loaded.recent.isEmpty)
+        #expect(loaded.latestWords == "payment failed — upstream timed out after 3000 ms")
+    }
+
     @Test func aRenderShowsTheStoresIssuesAndNeverWritesToIt() throws {
         let path = Self.folder() + "/store.sqlite"
         do {

@@ -136,7 +136,10 @@ public final class StoreWriter: Sendable {
     static func delta(from draft: IssueTracker.Draft) -> IssueDelta {
         let events = (draft.unstored.first.map { [$0] } ?? []) + Array(draft.unstored.latest)
         let occurrences = events.map(occurrence(from:))
-        let message = occurrences.last.map { IssueTracker.summary(of: $0.message) }
+        // The words the Issues view shows: a log line's own message, then the exception's (as IssueTracker has them).
+        let message = occurrences.last.map { o in
+            IssueTracker.summary(of: o.logMessage.map { $0 + " — " + o.message } ?? o.message)
+        }
         let title = draft.record.typeName + (message.map { ": " + $0 } ?? "")
         return IssueDelta(
             record: draft.record, title: title, count: draft.unstored.count, userCount: draft.unstored.userCount,
@@ -150,6 +153,7 @@ public final class StoreWriter: Sendable {
         if let remote = event.error as? RemoteError {
             return StoredOccurrence(
                 timestamp: remote.time ?? event.timestamp, receivedAt: remote.receivedAt, message: remote.message,
+                logMessage: remote.logMessage,
                 userMessage: remote.userMessage.isEmpty ? nil : remote.userMessage, service: remote.serviceName,
                 version: remote.serviceVersion, environment: remote.environment, host: remote.hostName,
                 pid: remote.pid, source: event.source.isEmpty ? nil : event.source, traceID: remote.traceID,

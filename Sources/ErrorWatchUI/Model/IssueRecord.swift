@@ -56,6 +56,11 @@ public struct IssueRecord: Sendable, Hashable {
     public var recent: [Occurrence]
     /// How many occurrences ``recent`` keeps.
     public static let occurrenceLimit = 100
+    /// The latest occurrence's words as the store last wrote them, for an issue loaded from the store whose
+    /// occurrences are not in memory (``recent`` is empty until it occurs again); `nil` otherwise.
+    public var storedSummary: String?
+    /// What the issue's row says after its type: the latest occurrence's words, else the store's.
+    public var latestWords: String? { recent.first?.message ?? storedSummary }
     /// Its triage (status, what ends an ignore, whether it was opened).
     public var triage = IssueTriage()
     /// The `service.version`s it was seen in, in order of first appearance (at most ``versionLimit``).

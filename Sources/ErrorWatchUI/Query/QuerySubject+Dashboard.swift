@@ -26,7 +26,7 @@ extension IssueRecord {
         var subject = QuerySubject(
             level: severity, type: typeName, qualifiedType: qualifiedTypeName, code: shownCode.isEmpty ? nil : shownCode,
             service: services.joined(separator: " "), source: "", origin: userCount > 0 ? .user : .background,
-            category: category, texts: recent.first.map { [$0.message] } ?? [])
+            category: category, texts: latestWords.map { [$0] } ?? [])
         subject.issueStatus = triage.status
         subject.isNew = triage.isNew(firstSeen: firstSeen, at: now)
         subject.versions = versions.map(\.version)

@@ -132,7 +132,7 @@ public enum ErrorsPane {
         let right = 8 + codeWidth + 1 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
         let leftWidth = max(4, width - 2 - right)
         // What failed: the type and the latest occurrence's words (a log-derived error's own sentence first).
-        let what = issue.recent.first.map { issue.typeName + ": " + $0.message } ?? issue.typeName
+        let what = issue.latestWords.map { issue.typeName + ": " + $0 } ?? issue.typeName
         let column = buffer.write(
             DisplayWidth.truncate(triageBadge(issue, now: screen.now) + what, to: leftWidth), x: x + 2, y: y,
             style: palette[.text],
