@@ -1,6 +1,11 @@
 import GRDB
 
 extension IssueStore {
+    /// How the fingerprints this build keys issues on are made: a producer's own `fingerprint` when it sent one,
+    /// else `<type>#<code>#<message template>` (``ErrorWatchWire/RemoteError/fingerprint(typeName:code:logMessage:message:)``),
+    /// and for this process's own errors their type and code. Recorded in `store_meta`; a change is a migration.
+    public static let fingerprintScheme = "type-code-template/1"
+
     /// The schema's migrations, in order. A migration is never edited once released; a change is a new one (a
     /// change of fingerprint composition included: `docs/store.md` says how).
     static var schemaMigrator: DatabaseMigrator {
@@ -71,6 +76,14 @@ extension IssueStore {
                     );
                     CREATE INDEX triage_history_by_issue ON triage_history (issue_id, id);
                     """)
+        }
+        // v1 named the scheme `type-code/1`, but the build that shipped it (issues 24 and 25 landed together)
+        // already keyed remote errors on their message templates (`RemoteError.fingerprint`): every store ever
+        // written holds that scheme, so it is renamed, with nothing to recompute.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: "UPDATE store_meta SET value = ? WHERE key = 'fingerprint_scheme'",
+                arguments: [fingerprintScheme])
         }
         return migrator
     }

@@ -150,6 +150,32 @@ struct IssueStoreTests {
         #expect(try kept.read { try String.fetchOne($0, sql: "SELECT body FROM notes") } == "mine")
     }
 
+    @Test func theFingerprintSchemeIsNamedAsMadeAndAV1StoreIsCorrectedInPlace() throws {
+        let path = scratchFolder() + "/store.sqlite"
+        func scheme(_ store: IssueStore) throws -> String? {
+            try store.pool.read {
+                try String.fetchOne($0, sql: "SELECT value FROM store_meta WHERE key = 'fingerprint_scheme'")
+            }
+        }
+        do {
+            let store = try IssueStore.open(at: path, now: start)
+            #expect(try scheme(store) == IssueStore.fingerprintScheme)
+            try store.write(StoreBatch(deltas: [delta("Err#P-402#row <num> changed", count: 3, at: start)]))
+            // As the first release left it: only v1 applied, and its name for the scheme.
+            try store.pool.write {
+                try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+                try $0.execute(sql: "UPDATE store_meta SET value = 'type-code/1' WHERE key = 'fingerprint_scheme'")
+            }
+        }
+        let store = try IssueStore.open(at: path, now: start)
+        #expect(store.openingNotice == nil)
+        #expect(try scheme(store) == IssueStore.fingerprintScheme)
+        // Nothing recomputed: the issue keeps its fingerprint and count.
+        let issues = try store.issues(changedAfter: 0).issues
+        #expect(issues.map(\.record.fingerprint) == ["Err#P-402#row <num> changed"])
+        #expect(issues.map(\.record.count) == [3])
+    }
+
     @Test func aStoreFromANewerErrorwatchIsMovedAside() throws {
         let path = scratchFolder() + "/store.sqlite"
         do {
