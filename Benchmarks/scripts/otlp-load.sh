@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Issue 12, item 5 (OTLP): the release dashboard in a real terminal (tmux 120x40) with `--listen otlp:PORT`, under
-# `errorwatch-load --otlp` (CLIENTS keep-alive HTTP/1.1 clients posting protobuf batches of 500 log records, half
-# of them exceptions, RATE records/s in total for DURATION s), run ROUNDS times. For each round it prints:
-#   - the clients' report (records accepted in 200s, refused in 503/429, other errors, not sent, answer times);
+# Issues 12 and 22 (OTLP load): the release dashboard in a real terminal (tmux 120x40) with `--listen otlp:PORT`
+# (OTLP/HTTP) or `--listen otlp-grpc:PORT` (OTLP/gRPC), under `errorwatch-load --otlp` (CLIENTS clients sending
+# requests of 500 items of the SIGNALS in turn: log records, half of them exceptions; spans in traces of 10 nested
+# spans, half of the traces failing; gauge points; RATE items/s in total for DURATION s), run ROUNDS times per
+# transport. For each round it prints:
+#   - the clients' report per signal (items accepted, refused when the dashboard was behind, other errors, not sent,
+#     answer times) and what the accepted requests map to (events, errors, spans);
 #   - key-to-visible latency during the load (`?` to the help overlay, tmux's round trip included);
 #   - the dashboard's resident memory during the load (VmRSS) and at exit (VmHWM, from --stats);
-#   - the dashboard's counts at exit (--stats): errors added (every exception record accepted) and the Sources
-#     pane's events over all rows (every record accepted), checked against the clients' accepted count.
+#   - the dashboard's counts at exit (--stats), checked against the clients' expectation: errors added, the Sources
+#     pane's events over all rows, and the spans the trace store received.
 # Usage: Benchmarks/scripts/otlp-load.sh [RATE] [CLIENTS] [DURATION] [ROUNDS]   (default 100000 50 10 1)
-#        SCRATCH=.build-load Benchmarks/scripts/otlp-load.sh      (another build folder)
-#        GZIP=1 Benchmarks/scripts/otlp-load.sh                   (gzip'ed bodies)
+#        SCRATCH=.build-release Benchmarks/scripts/otlp-load.sh   (another build folder)
+#        GZIP=1 Benchmarks/scripts/otlp-load.sh                   (gzip'ed bodies, or gRPC message compression)
+#        SIGNALS=traces TRANSPORTS="http grpc" Benchmarks/scripts/otlp-load.sh   (default: logs over http)
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
@@ -24,6 +28,8 @@ swift build -c release --scratch-path "$SCRATCH" --product errorwatch-load >/dev
 BIN_DIR="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
 BIN="$BIN_DIR/errorwatch"
 LOAD="$BIN_DIR/errorwatch-load"
+SIGNALS="${SIGNALS:-logs}"
+TRANSPORTS="${TRANSPORTS:-http}"
 GZIP_FLAG=()
 [[ "${GZIP:-0}" == 1 ]] && GZIP_FLAG=(--gzip)
 SOCK="errorwatch-otlp-$$"
@@ -37,17 +43,21 @@ pid() { pgrep -f "^$BIN --stats" | head -1; }
 rss() { awk '/VmRSS/ {print int($2/1024)}' "/proc/$(pid)/status"; }
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+for transport in $TRANSPORTS; do
 for round in $(seq 1 "$ROUNDS"); do
     P=$(port)
-    echo "== round $round: $CLIENTS OTLP clients, $RATE records/s for $DURATION s, otlp:127.0.0.1:$P ${GZIP_FLAG[*]}"
+    scheme=otlp
+    [[ "$transport" == grpc ]] && scheme=otlp-grpc
+    echo "== $transport round $round: $CLIENTS clients, $RATE items/s of $SIGNALS for $DURATION s," \
+        "$scheme:127.0.0.1:$P ${GZIP_FLAG[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     # A tmux server of its own per round: a new session right after kill-server can race the old server's exit.
-    T=(tmux -L "$SOCK-$round")
+    T=(tmux -L "$SOCK-$transport-$round")
     "${T[@]}" -f /dev/null new-session -d -s otlp -x 120 -y 40 \
-        "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen otlp:$P ; sleep 600"
+        "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen $scheme:$P ; sleep 600"
     "${T[@]}" set-option -t otlp status off >/dev/null
     wait_for "Alerts"
-    "$LOAD" --otlp --connect "otlp:127.0.0.1:$P" --clients "$CLIENTS" --rate "$RATE" --duration "$DURATION" \
-        "${GZIP_FLAG[@]}" >"$OUT/load.txt" 2>&1 &
+    "$LOAD" --otlp --connect "$scheme:127.0.0.1:$P" --clients "$CLIENTS" --rate "$RATE" --duration "$DURATION" \
+        --signals "$SIGNALS" "${GZIP_FLAG[@]}" >"$OUT/load.txt" 2>&1 &
     loader=$!
     sleep 2
     worst=0
@@ -71,13 +81,16 @@ for round in $(seq 1 "$ROUNDS"); do
     screen | sed -n '/errorwatch stats/,/peak memory/p' | sed 's/^/   /' >"$OUT/stats.txt"
     cat "$OUT/stats.txt"
     "${T[@]}" kill-server >/dev/null 2>&1 || true
-    accepted=$(awk '/^accepted:/ {print $2}' "$OUT/load.txt")
+    # What the accepted requests map to, by the receiver's own decoder (the load tool's "expect:" line).
+    read -r want_events want_errors want_spans < <(awk '/^expect:/ {print $2, $4, $6}' "$OUT/load.txt")
     added=$(awk '/errors added/ {print $3}' "$OUT/stats.txt")
     events=$(awk '/source events/ {print $3}' "$OUT/stats.txt")
-    # Every accepted batch is half exceptions (errors) and half plain records (log lines).
-    if [[ "$events" == "$accepted" && "$added" == "$((accepted / 2))" ]]; then
-        echo "   CHECK: accepted $accepted = Sources events $events; errors added $added = accepted / 2"
+    spans=$(awk '/spans received/ {print $3}' "$OUT/stats.txt")
+    if [[ "$events" == "$want_events" && "$added" == "$want_errors" && "$spans" == "$want_spans" ]]; then
+        echo "   CHECK: Sources events $events, errors added $added, spans received $spans: as the clients expect"
     else
-        echo "   MISMATCH: accepted $accepted, Sources events $events, errors added $added"
+        echo "   MISMATCH: expected $want_events events, $want_errors errors, $want_spans spans;" \
+            "Sources events $events, errors added $added, spans received $spans"
     fi
+done
 done

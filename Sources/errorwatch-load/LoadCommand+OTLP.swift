@@ -33,13 +33,57 @@ extension LoadCommand {
         }
     }
 
+    /// The clients' plan: the signals asked for, one template per signal per client.
+    struct OTLPPlan: Sendable {
+        var signals: [OTLPLoadSignal]
+        /// `templates[client][slot]`.
+        var templates: [[OTLPLoadTemplate]]
+        /// `counters[slot]`, shared by every client.
+        var counters: [OTLPLoadCounters]
+    }
+
+    func makeOTLPPlan(clients: Int) throws -> OTLPPlan {
+        let signals = try OTLPLoadSignal.parse(self.signals)
+        let run = UInt32.random(in: 1...UInt32.max)
+        let templates = (0..<clients).map { client in
+            signals.map { OTLPLoadTemplate(signal: $0, items: batch, client: client, run: run) }
+        }
+        return OTLPPlan(signals: signals, templates: templates, counters: signals.map { _ in OTLPLoadCounters() })
+    }
+
+    /// What the in-process receiver took: events (errors among them) and spans.
+    final class OTLPIngested: Sendable {
+        let events = Atomic<UInt64>(0)
+        let errors = Atomic<UInt64>(0)
+        let spans = Atomic<UInt64>(0)
+
+        func onEvents(_ events: [WireEvent]) {
+            self.events.add(UInt64(events.count), ordering: .relaxed)
+            errors.add(UInt64(events.count(where: { $0.kind == .error })), ordering: .relaxed)
+        }
+
+        var counts: OTLPLoadTemplate.Yield {
+            .init(
+                events: Int(events.load(ordering: .relaxed)), errors: Int(errors.load(ordering: .relaxed)),
+                spans: Int(spans.load(ordering: .relaxed)))
+        }
+    }
+
     func runOTLP() async throws {
         let clientCount = clients ?? producers
         guard clientCount > 0, batch > 0, rate > 0 else {
             throw ValidationError("--otlp needs at least one client, a batch and a rate")
         }
-        if grpc || connect?.hasPrefix("otlp-grpc:") == true { return try await runOTLPGRPC(clients: clientCount) }
-        let received = Atomic<UInt64>(0)
+        let plan: OTLPPlan
+        do {
+            plan = try makeOTLPPlan(clients: clientCount)
+        } catch let error as LoadError {
+            throw ValidationError(error.description)
+        }
+        if grpc || connect?.hasPrefix("otlp-grpc:") == true {
+            return try await runOTLPGRPC(clients: clientCount, plan: plan)
+        }
+        let ingested = OTLPIngested()
         let admissions = Atomic<UInt64>(0)
         var receiver: OTLPReceiver?
         let target: OTLPEndpoint
@@ -54,34 +98,24 @@ extension LoadCommand {
                     let asked = admissions.add(1, ordering: .relaxed).newValue
                     return every == 0 || !asked.isMultiple(of: every)
                 },
-                onEvents: { _, events in received.add(UInt64(events.count), ordering: .relaxed) })
+                onSpans: { _, spans in ingested.spans.add(UInt64(spans.count), ordering: .relaxed) },
+                onEvents: { _, events in ingested.onEvents(events) })
             try await started.start()
             receiver = started
             target = started.localEndpoint ?? started.endpoint
         }
-        let counters = OTLPLoadCounters()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: producerThreads)
         let batchesPerSecond = Double(rate) / Double(batch) / Double(clientCount)
         var running: [OTLPLoadClient] = []
-        var bodyBytes = 0
-        var sentBytes = 0
         for index in 0..<clientCount {
-            let body = OTLPLogsRequestBody.protobuf(
-                service: "load", instance: "client-\(index)", scope: "checkout",
-                records: Self.otlpRecords(count: batch, client: index))
-            let sent = gzip ? OTLPLogsRequestBody.gzip(body) : body
-            (bodyBytes, sentBytes) = (body.count, sent.count)
             let request = OTLPLoadClient.Batch(
-                body: ByteBuffer(bytes: sent), records: batch, gzip: gzip,
+                templates: plan.templates[index], counters: plan.counters, client: index, gzip: gzip,
                 host: String(target.url.dropFirst("http://".count)))
             running.append(
                 try await OTLPLoadClient.connect(
-                    to: target, group: group, batch: request, batchesPerSecond: batchesPerSecond, counters: counters))
+                    to: target, group: group, batch: request, batchesPerSecond: batchesPerSecond))
         }
-        let encoding = gzip ? "\(sentBytes) bytes gzip'ed from \(bodyBytes)" : "\(bodyBytes) bytes"
-        print(
-            "\(clientCount) OTLP clients connected to \(target); batches of \(batch) records (\(encoding)); "
-                + "asking for \(rate) records/s for \(duration) s")
+        printPlan(plan, clients: clientCount, target: "\(target)", transport: "OTLP/HTTP")
         let start = NIODeadline.now() + .milliseconds(20)
         let window = OTLPLoadClient.Start(start: start, stop: start + TimeAmount(.seconds(duration)))
         let begin = ContinuousClock.now
@@ -93,45 +127,87 @@ extension LoadCommand {
         let sources = (rows: rows.count, events: rows.reduce(0) { $0 + $1.events })
         await receiver?.shutdown()
         try await group.shutdownGracefully()
-
-        let accepted = counters.accepted.load(ordering: .relaxed)
-        let ingested = receiver == nil ? nil : received.load(ordering: .relaxed)
-        Self.reportOTLP(counters, elapsed: elapsed, received: ingested, sources: sources)
-        if let ingested, ingested != accepted || sources.events != accepted { throw ExitCode(1) }
+        try Self.reportOTLP(plan, elapsed: elapsed, received: receiver == nil ? nil : ingested.counts, sources: sources)
     }
 
+    /// The plan, in one line per signal.
+    func printPlan(_ plan: OTLPPlan, clients: Int, target: String, transport: String) {
+        print(
+            "\(clients) \(transport) clients connected to \(target); asking for \(rate) items/s for \(duration) s, "
+                + "\(batch) items a request, \(plan.signals.map(\.rawValue).joined(separator: ", ")) in turn"
+                + (gzip ? ", gzip'ed" : ""))
+        for (slot, signal) in plan.signals.enumerated() {
+            guard let template = plan.templates.first?[slot] else { continue }
+            let zipped = gzip ? " (\(OTLPLogsRequestBody.gzip(template.body).count) gzip'ed)" : ""
+            print(
+                "  \(signal.rawValue): \(template.body.count) bytes\(zipped) a request; one maps to "
+                    + "\(template.yield.events) events (\(template.yield.errors) errors), \(template.yield.spans) spans")
+        }
+    }
+
+    /// Prints what the clients sent and what was answered, per signal, and what the dashboard must count; throws
+    /// ``ExitCode`` 1 when an in-process receiver's counts differ from it.
     static func reportOTLP(
-        _ counters: OTLPLoadCounters, elapsed: Double, received: UInt64?, sources: (rows: Int, events: UInt64)
-    ) {
+        _ plan: OTLPPlan, elapsed: Double, received: OTLPLoadTemplate.Yield?, sources: (rows: Int, events: UInt64)
+    ) throws {
         func load(_ counter: borrowing Atomic<UInt64>) -> UInt64 { counter.load(ordering: .relaxed) }
         func perSecond(_ count: UInt64) -> String { String(format: "%.0f/s", Double(count) / elapsed) }
-        let accepted = load(counters.accepted)
-        let requests = load(counters.answered200) + load(counters.answeredRefused) + load(counters.answeredOther)
         print(String(format: "time:             %.2f s", elapsed))
-        print(
-            "requests:         \(requests) answered: \(load(counters.answered200)) 200, "
-                + "\(load(counters.answeredRefused)) 503/429, \(load(counters.answeredOther)) other; "
-                + "\(load(counters.connectionFailures)) connections lost")
-        print("accepted:         \(accepted) records in 200s (\(perSecond(accepted)))")
-        print("rejected in 200s: \(load(counters.partiallyRejected)) records (partial_success)")
-        print("refused:          \(load(counters.refused)) records in 503/429 answers")
-        print("errors:           \(load(counters.failed)) records (other statuses, lost connections)")
-        print(
-            "not sent:         \(load(counters.notSent)) records (client waiting for an answer, or after Retry-After)")
-        let latencies = counters.latencies.withLock { $0.sorted() }
-        if !latencies.isEmpty {
-            func percentile(_ p: Double) -> String {
-                let micros = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-                return String(format: "%.1f ms", Double(micros) / 1000)
+        var expected = OTLPLoadTemplate.Yield()
+        var exact = true
+        var acceptedAll: UInt64 = 0
+        for (slot, signal) in plan.signals.enumerated() {
+            let counters = plan.counters[slot]
+            let items = signal.items
+            let accepted = load(counters.accepted)
+            acceptedAll += accepted
+            let requests = load(counters.answered200) + load(counters.answeredRefused) + load(counters.answeredOther)
+            print("\(signal.rawValue):")
+            print(
+                "  requests:       \(requests) answered: \(load(counters.answered200)) OK, "
+                    + "\(load(counters.answeredRefused)) refused (503/429, UNAVAILABLE), "
+                    + "\(load(counters.answeredOther)) other; \(load(counters.connectionFailures)) connections lost")
+            print("  accepted:       \(accepted) \(items) (\(perSecond(accepted)))")
+            print("  rejected in OK: \(load(counters.partiallyRejected)) \(items) (partial_success)")
+            print("  refused:        \(load(counters.refused)) \(items) (the dashboard was behind)")
+            print("  errors:         \(load(counters.failed)) \(items) (other answers, lost connections)")
+            print("  not sent:       \(load(counters.notSent)) \(items) (client waiting for an answer, or backing off)")
+            let latencies = counters.latencies.withLock { $0.sorted() }
+            if !latencies.isEmpty {
+                func percentile(_ p: Double) -> String {
+                    let micros = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+                    return String(format: "%.1f ms", Double(micros) / 1000)
+                }
+                print("  answer time:    p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
             }
-            print("answer time:      p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+            // Every template is the same for all clients but its ids and times: one whole request yields the same.
+            let yield = plan.templates.first?[slot].yield ?? .init()
+            let whole = Int(load(counters.acceptedWhole))
+            if load(counters.answered200) != UInt64(whole) || yield.rejected > 0 { exact = false }
+            expected.events += whole * yield.events
+            expected.errors += whole * yield.errors
+            expected.spans += whole * yield.spans
         }
+        print("accepted:         \(acceptedAll) items in all (\(perSecond(acceptedAll)))")
+        if exact {
+            print(
+                "expect:           \(expected.events) events \(expected.errors) errors \(expected.spans) spans "
+                    + "(what the accepted requests map to: the dashboard must count exactly these)")
+        } else {
+            print("expect:           unknown (some answers rejected part of their request)")
+        }
+        var lost = false
         if let received {
-            print("ingested:         \(received) records by the in-process receiver")
+            print(
+                "ingested:         \(received.events) events \(received.errors) errors \(received.spans) spans "
+                    + "by the in-process receiver")
             print("sources:          \(sources.rows) rows counting \(sources.events) events")
-            print("lost:             \(Int64(accepted) - Int64(received)) (accepted but not ingested)")
+            lost = !exact || received.events != expected.events || received.errors != expected.errors
+                || received.spans != expected.spans || sources.events != UInt64(expected.events)
+            print("check:            \(lost ? "MISMATCH" : "exact")")
         }
         let rss = peakResidentMegabytes().map { String(format: "%.1f MB", $0) } ?? "unknown"
         print("peak RSS:         \(rss) (VmHWM, whole process)")
+        if lost { throw ExitCode(1) }
     }
 }

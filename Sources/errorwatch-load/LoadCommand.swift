@@ -17,8 +17,10 @@ struct LoadCommand: AsyncParsableCommand {
             Without --connect, a FeedListener runs in this process on --listen and every count is checked at both
             ends. With --connect, events go to a running `errorwatch --listen` and only the sending side is counted.
             With --producers 0, only the listener runs, for --duration seconds, and prints what it received: run
-            one of those and one --connect to measure across processes. With --otlp, HTTP/1.1 clients post OTLP log
-            batches instead (docs/otlp.md, "Load").
+            one of those and one --connect to measure across processes. With --otlp, HTTP/1.1 clients post OTLP batches
+            instead (logs, traces, metrics: --signals), or gRPC clients call the collector services (--grpc); at the
+            end they print, per signal, what was sent, accepted, refused and rejected, and the events, errors and
+            spans the dashboard must count for what was accepted (docs/otlp.md, "Load").
             """)
 
     @Option(help: "Producer connections.") var producers = 50
@@ -31,17 +33,28 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "Only time encoding and decoding one line, single-threaded, and exit.") var codecOnly = false
     @Flag(
         help: """
-            Speak OTLP/HTTP: clients POST protobuf ExportLogsServiceRequest batches to /v1/logs (in-process \
-            receiver on otlp:0, or --connect otlp:HOST:PORT); --rate counts log records.
+            Speak OTLP/HTTP: clients POST protobuf export requests to /v1/logs, /v1/traces, /v1/metrics \
+            (--signals; in-process receiver on otlp:0, or --connect otlp:HOST:PORT); --rate counts their items.
             """)
     var otlp = false
     @Option(help: "OTLP clients (keep-alive connections); --producers by default.") var clients: Int?
-    @Option(help: "Log records per OTLP request, half of them exceptions.") var batch = 500
+    @Option(
+        help: """
+            Items per OTLP request: log records (half of them exceptions), spans (traces of 10 nested spans, half \
+            of the traces failing) or gauge data points.
+            """)
+    var batch = 500
+    @Option(
+        help: """
+            With --otlp, the signals each client sends in turn, comma-separated: logs, traces, metrics; --rate \
+            counts their items together.
+            """)
+    var signals = "logs"
     @Flag(help: "gzip the OTLP request bodies.") var gzip = false
     @Option(help: "In-process OTLP receiver: answer every Nth request 503 (0: admit all).") var refuseEvery = 0
     @Flag(
         help: """
-            With --otlp, speak OTLP/gRPC: clients call LogsService/Export (in-process receiver on otlp-grpc:0, or \
+            With --otlp, speak OTLP/gRPC: clients call the services' Export (in-process receiver on otlp-grpc:0, or \
             --connect otlp-grpc:HOST:PORT, which implies it); --gzip compresses the messages.
             """)
     var grpc = false

@@ -1,11 +1,13 @@
 import ErrorWatchIngest
+import Foundation
 import ErrorWatchWire
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// Counters shared by every OTLP client, in log records unless named otherwise.
+/// Counters of one signal shared by every OTLP client, in items (log records, spans or data points) unless named
+/// otherwise.
 final class OTLPLoadCounters: Sendable {
     /// Requests answered, by kind of answer.
     let answered200 = Atomic<UInt64>(0)
@@ -13,6 +15,9 @@ final class OTLPLoadCounters: Sendable {
     let answeredOther = Atomic<UInt64>(0)
     /// Records in `200`s, minus those the answer's `partial_success` rejected.
     let accepted = Atomic<UInt64>(0)
+    /// Requests answered `200` with nothing rejected: each adds one template's ``OTLPLoadTemplate/Yield`` to the
+    /// dashboard.
+    let acceptedWhole = Atomic<UInt64>(0)
     /// Records a `200`'s `partial_success` rejected.
     let partiallyRejected = Atomic<UInt64>(0)
     /// Records of requests answered `503` or `429` (the dashboard is behind): refused, to be sent again by an SDK.
@@ -28,8 +33,8 @@ final class OTLPLoadCounters: Sendable {
     let latencies = Mutex<[UInt32]>([])
 }
 
-/// One keep-alive OTLP/HTTP client: NIO's HTTP/1.1 client codec in front of ``OTLPLoadClientHandler``, posting the
-/// same `ExportLogsServiceRequest` body to `/v1/logs` at its share of the target rate.
+/// One keep-alive OTLP/HTTP client: NIO's HTTP/1.1 client codec in front of ``OTLPLoadClientHandler``, posting its
+/// signals' bodies in turn (`/v1/logs`, `/v1/traces`, `/v1/metrics`) at its share of the target rate.
 struct OTLPLoadClient: Sendable {
     /// Sent through the pipeline to start sending (at `start`, until `stop`).
     struct Start: Sendable {
@@ -41,17 +46,37 @@ struct OTLPLoadClient: Sendable {
     /// Completed when the client has stopped and its last request is answered (or its connection is gone).
     let finished: EventLoopFuture<Void>
 
-    /// A request's body and how it is sent.
+    /// What a client sends and how: request `n` is the template `templates[(n + client) % count]`, re-stamped,
+    /// counted in the counters of the same index.
     struct Batch: Sendable {
-        var body: ByteBuffer
-        var records: Int
+        var templates: [OTLPLoadTemplate]
+        var counters: [OTLPLoadCounters]
+        var client: Int
         var gzip: Bool
         var host: String
+
+        func slot(_ sequence: Int64) -> Int { Int((sequence + Int64(client)) % Int64(templates.count)) }
+
+        /// Counts the requests `from..<to` as never sent.
+        func notSent(_ from: Int64, _ to: Int64) {
+            guard from < to else { return }
+            for sequence in from..<to {
+                let slot = slot(sequence)
+                counters[slot].notSent.add(UInt64(templates[slot].items), ordering: .relaxed)
+            }
+        }
+
+        /// The body of request `sequence`, gzip'ed when asked, and its slot.
+        func request(_ sequence: Int64) -> (slot: Int, body: [UInt8]) {
+            let slot = slot(sequence)
+            let now = UInt64(Date().timeIntervalSince1970 * 1e9)
+            let body = templates[slot].body(sequence: UInt64(sequence), now: now)
+            return (slot, gzip ? OTLPLogsRequestBody.gzip(body) : body)
+        }
     }
 
     static func connect(
-        to endpoint: OTLPEndpoint, group: any EventLoopGroup, batch: Batch, batchesPerSecond: Double,
-        counters: OTLPLoadCounters
+        to endpoint: OTLPEndpoint, group: any EventLoopGroup, batch: Batch, batchesPerSecond: Double
     ) async throws -> OTLPLoadClient {
         let loop = group.next()
         let finished = loop.makePromise(of: Void.self)
@@ -62,8 +87,7 @@ struct OTLPLoadClient: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(
-                        OTLPLoadClientHandler(
-                            batch: batch, interval: interval, counters: counters, finished: finished))
+                        OTLPLoadClientHandler(batch: batch, interval: interval, finished: finished))
                 }
             }
             .connect(host: endpoint.host, port: endpoint.port).get()
@@ -84,7 +108,6 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let batch: OTLPLoadClient.Batch
     private let interval: TimeAmount
-    private let counters: OTLPLoadCounters
     private let finished: EventLoopPromise<Void>
     private var window: OTLPLoadClient.Start?
     /// Batches issued (sent or skipped) since the start.
@@ -98,13 +121,13 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
     private var timer: Scheduled<Void>?
     private var done = false
 
-    init(
-        batch: OTLPLoadClient.Batch, interval: TimeAmount, counters: OTLPLoadCounters,
-        finished: EventLoopPromise<Void>
-    ) {
+    /// The slot (signal) of the request in flight.
+    private var slot = 0
+    private var counters: OTLPLoadCounters { batch.counters[slot] }
+
+    init(batch: OTLPLoadClient.Batch, interval: TimeAmount, finished: EventLoopPromise<Void>) {
         self.batch = batch
         self.interval = interval
-        self.counters = counters
         self.finished = finished
     }
 
@@ -127,14 +150,16 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
             inFlight = false
             let micros = (NIODeadline.now() - sentAt).nanoseconds / 1_000
             counters.latencies.withLock { $0.append(UInt32(clamping: micros)) }
-            let records = UInt64(batch.records)
+            let records = UInt64(batch.templates[slot].items)
             switch status {
             case .ok:
                 counters.answered200.add(1, ordering: .relaxed)
                 let bytes = answer.map { Array($0.readableBytesView) } ?? []
-                let rejected = UInt64(clamping: OTLPLogsRequestBody.rejectedLogRecords(inResponse: bytes) ?? 0)
+                let signal = batch.templates[slot].signal
+                let rejected = UInt64(clamping: signal.rejected(inResponse: bytes) ?? 0)
                 counters.accepted.add(records - min(rejected, records), ordering: .relaxed)
                 counters.partiallyRejected.add(min(rejected, records), ordering: .relaxed)
+                if rejected == 0 { counters.acceptedWhole.add(1, ordering: .relaxed) }
             case .serviceUnavailable, .tooManyRequests:
                 counters.answeredRefused.add(1, ordering: .relaxed)
                 counters.refused.add(records, ordering: .relaxed)
@@ -152,7 +177,7 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
         if inFlight {
             inFlight = false
             counters.connectionFailures.add(1, ordering: .relaxed)
-            counters.failed.add(UInt64(batch.records), ordering: .relaxed)
+            counters.failed.add(UInt64(batch.templates[slot].items), ordering: .relaxed)
         }
         finish()
         context.fireChannelInactive()
@@ -170,9 +195,7 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
         guard now < window.stop else {
             // Batches that fell due before the stop but were never sent (behind, or backing off).
             let total = ((window.stop - window.start).nanoseconds + interval.nanoseconds - 1) / interval.nanoseconds
-            if total > issued {
-                counters.notSent.add(UInt64(total - issued) * UInt64(batch.records), ordering: .relaxed)
-            }
+            batch.notSent(issued, total)
             issued = max(issued, total)
             return finish()
         }
@@ -182,9 +205,9 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
         backoffUntil = nil
         let due = (now - window.start).nanoseconds / interval.nanoseconds + 1
         guard due > issued else { return schedule(context, at: window.start + interval * issued) }
-        counters.notSent.add(UInt64(due - issued - 1) * UInt64(batch.records), ordering: .relaxed)
+        batch.notSent(issued, due - 1)
         issued = due
-        send(context)
+        send(context, sequence: due - 1)
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -196,16 +219,19 @@ final class OTLPLoadClientHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
-    private func send(_ context: ChannelHandlerContext) {
+    private func send(_ context: ChannelHandlerContext, sequence: Int64) {
+        let (slot, body) = batch.request(sequence)
+        self.slot = slot
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: batch.host)
         headers.add(name: "Content-Type", value: "application/x-protobuf")
-        headers.add(name: "Content-Length", value: String(batch.body.readableBytes))
+        headers.add(name: "Content-Length", value: String(body.count))
         if batch.gzip { headers.add(name: "Content-Encoding", value: "gzip") }
-        let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/logs", headers: headers)
+        let head = HTTPRequestHead(
+            version: .http1_1, method: .POST, uri: batch.templates[slot].signal.path, headers: headers)
         inFlight = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(batch.body))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         sentAt = .now()
     }

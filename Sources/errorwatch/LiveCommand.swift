@@ -370,6 +370,7 @@ func runDashboard(
               errors counted   \(statistics.errorsCounted) (Metrics pane total)
               dropped (views)  \(statistics.dropped)
               source events    \(statistics.sourceEvents) (Sources pane, all rows)
+              spans received   \(statistics.traces.spans + Int(statistics.traces.evictedSpans + statistics.traces.droppedSpans)) (trace store: \(statistics.traces.spans) held, \(statistics.traces.evictedSpans) evicted, \(statistics.traces.droppedSpans) over a trace's cap)
               recorded         \(statistics.recorded.map { "\($0) events" } ?? "—")
               peak memory      \(peakResidentKilobytes().map { "\($0 / 1024) MB (VmHWM)" } ?? "unknown")
             """)

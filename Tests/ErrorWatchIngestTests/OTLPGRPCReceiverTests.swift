@@ -19,7 +19,8 @@ struct OTLPGRPCReceiverTests {
         let probe = OTLPProbe()
         let receiver = OTLPGRPCReceiver(
             endpoint: OTLPEndpoint(port: 0, transport: .grpc), limits: limits, hasRoom: room,
-            onStatus: { probe.update($0, forgetting: $1) }, onEvents: { probe.deliver($0, $1) })
+            onStatus: { probe.update($0, forgetting: $1) }, onSpans: { probe.deliver($0, spans: $1) },
+            onEvents: { probe.deliver($0, $1) })
         try await receiver.start()
         let port = try #require(receiver.localEndpoint?.port)
         return (receiver, probe, port)

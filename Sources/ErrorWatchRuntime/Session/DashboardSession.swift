@@ -44,6 +44,9 @@ public final class DashboardSession: Sendable {
         public var firstFrameAt: ErasedClock.Instant?
         /// Events the `Sources` pane counted over all its rows (producers, files, OTLP senders), at stop.
         public var sourceEvents: UInt64 = 0
+        /// What the trace store did with the spans the receivers accepted, at stop: every span accepted is held,
+        /// evicted with its trace, or dropped over its trace's cap.
+        public var traces = TraceStore.Statistics()
     }
 
     /// The runtime behind the screen.
@@ -145,7 +148,8 @@ public final class DashboardSession: Sendable {
             errorsAdded: statistics.added, errorsCounted: counted, dropped: statistics.dropped,
             recorded: recorder?.recordedCount, recordingProblem: recorder?.problem, framesDrawn: frames.framesDrawn,
             peakFramesPerSecond: frames.peakFramesPerSecond, firstFrameAt: frames.firstFrameAt,
-            sourceEvents: runtime.ingest.statuses.reduce(0) { $0 &+ $1.events })
+            sourceEvents: runtime.ingest.statuses.reduce(0) { $0 &+ $1.events },
+            traces: runtime.ingest.traceStatistics)
     }
 }
 
