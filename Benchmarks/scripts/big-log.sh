@@ -14,6 +14,8 @@ if [[ -z "${ERRORWATCH_BIN:-}" ]]; then
 fi
 BIN="${ERRORWATCH_BIN:-$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/errorwatch}"
 WORK="$(mktemp -d)"
+# The store is on, as for a user, but in the run's scratch folder, never the home state folder.
+export XDG_STATE_HOME="$WORK/state"
 SOCK="errorwatch-biglog-$$"
 T=(tmux -L "$SOCK")
 trap '"${T[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
