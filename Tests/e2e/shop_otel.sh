@@ -2,7 +2,7 @@
 # End-to-end test of a Swift server on swift-otel watched by the dashboard: Examples/ShopServer with
 # `--otel ENDPOINT`, once over OTLP/HTTP and once over OTLP/gRPC.
 #
-# For each transport (SHOP_OTEL_TRANSPORTS, `http grpc` by default): starts `errorwatch --listen otlp:PORT` (or
+# For each transport (SHOP_OTEL_TRANSPORTS, `http grpc` by default; `json` is OTLP/HTTP with JSON bodies): starts `errorwatch --listen otlp:PORT` (or
 # `--listen otlp-grpc:PORT`) `--record FILE` in tmux, then `shop-server --otel http://127.0.0.1:PORT`, drives
 # POST /checkout with wrk, stops the server (swift-otel flushes on the way out) and checks:
 #   - the checkout exceptions the server says it recorded on its request spans, in all and per exception type,
@@ -88,6 +88,7 @@ run_transport() {
     case "$transport" in
         http) listen="otlp:$port" protocol="http/protobuf" ;;
         grpc) listen="otlp-grpc:$port" protocol="grpc" ;;
+        json) listen="otlp:$port" protocol="http/json" ;;
         *) fail_now "no transport named $transport" ;;
     esac
     echo "shop-otel e2e: $transport: errorwatch --listen $listen, shop-server --otel-protocol $protocol"
@@ -139,6 +140,7 @@ run_transport() {
     local exporter_name
     case "$protocol" in
         grpc) exporter_name="OTLP/gRPC" ;;
+        http/json) exporter_name="OTLP/HTTP+json" ;;
         *) exporter_name="OTLP/HTTP+Protobuf" ;;
     esac
     check "$transport: swift-otel exported traces with its $exporter_name exporter" \
