@@ -79,4 +79,34 @@ struct CheckoutExceptionTests {
             "\(CheckoutExceptionError(message: exception.message))"
                 == "stock reservation for cap conflicted with a concurrent checkout")
     }
+
+    @Test func eachStepIsASpanAndOnlyTheRequestSpanRecordsTheFailure() async throws {
+        let tracer = InMemoryTracer()
+        let service = CheckoutService(
+            stream: ErrorStream(), dice: ShopDice(seed: 1), backoff: .none, logger: quiet, tracer: tracer)
+        _ = try await service.checkout(order, product: mug, scenario: .inventoryConflicts(2))
+        let spans = tracer.finishedSpans
+        #expect(spans.map(\.operationName) == [
+            "inventory.reserve", "inventory.reserve", "inventory.reserve", "payment.charge", "orders.insert",
+        ])
+        let reservations = spans.filter { $0.operationName == "inventory.reserve" }
+        #expect(reservations.map { $0.attributes["shop.attempt"]?.toSpanAttribute() } == [.int64(1), .int64(2), .int64(3)])
+        #expect(reservations.map { $0.attributes["shop.conflict"] != nil } == [true, true, false])
+        // A conflict that the retry got past is no failure of the request: no exception, no ERROR.
+        #expect(spans.allSatisfy { $0.errors.isEmpty && $0.status == nil })
+    }
+
+    @Test func aDeclinedChargeNamesItsReasonButRecordsNoException() async throws {
+        let tracer = InMemoryTracer()
+        let service = CheckoutService(
+            stream: ErrorStream(), dice: ShopDice(seed: 1), backoff: .none, logger: quiet, tracer: tracer)
+        await #expect(throws: PaymentError.self) {
+            try await service.checkout(order, product: mug, scenario: .declined(reason: "expired_card"))
+        }
+        let charge = try #require(tracer.finishedSpans.first { $0.operationName == "payment.charge" })
+        #expect(charge.kind == .client)
+        #expect(charge.attributes["shop.decline_reason"]?.toSpanAttribute() == .string("expired_card"))
+        #expect(charge.errors.isEmpty && charge.status == nil)
+        #expect(!tracer.finishedSpans.contains { $0.operationName == "orders.insert" })
+    }
 }
