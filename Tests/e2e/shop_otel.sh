@@ -2,8 +2,9 @@
 # End-to-end test of a Swift server on swift-otel watched by the dashboard: Examples/ShopServer with
 # `--otel ENDPOINT`, once over OTLP/HTTP and once over OTLP/gRPC.
 #
-# For each transport (SHOP_OTEL_TRANSPORTS, `http grpc` by default; `json` is OTLP/HTTP with JSON bodies): starts `errorwatch --listen otlp:PORT` (or
-# `--listen otlp-grpc:PORT`) `--record FILE` in tmux, then `shop-server --otel http://127.0.0.1:PORT`, drives
+# For each transport (SHOP_OTEL_TRANSPORTS, `http grpc` by default; `json` is OTLP/HTTP with JSON bodies):
+# starts `errorwatch --listen otlp:PORT` (or `--listen otlp-grpc:PORT`) `--record FILE` in tmux, then
+# `shop-server --otel http://127.0.0.1:PORT`, drives
 # POST /checkout with wrk, stops the server (swift-otel flushes on the way out) and checks:
 #   - the checkout exceptions the server says it recorded on its request spans, in all and per exception type,
 #     equal the errors the dashboard recorded from shop-server;
@@ -46,7 +47,9 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }
-listening() { python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1"; }
+listening() {
+    python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1"
+}
 
 # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; fails after SECONDS.
 wait_until() {
@@ -153,7 +156,7 @@ run_transport() {
 
     # --- The recording against what the server says it recorded ---
     checks=$((checks + 1))
-    if python3 - "$RECORDING" "$summary" "$transport" <<'PY'; then echo "ok   $transport: the recording agrees"; else failures=$((failures + 1)); echo "FAIL $transport: the recording disagrees"; fi
+    if python3 - "$RECORDING" "$summary" "$transport" <<'PY'; then
 import collections, json, re, sys
 
 recording, summary, transport = sys.argv[1:4]
@@ -215,6 +218,11 @@ print(f"     {transport}: {len(errors)} errors ({', '.join(f'{k} {v}' for k, v i
       f"{len(warnings)} linked warnings, {len(metrics)} metric events")
 sys.exit(1 if failures else 0)
 PY
+        echo "ok   $transport: the recording agrees"
+    else
+        failures=$((failures + 1))
+        echo "FAIL $transport: the recording disagrees"
+    fi
 }
 
 for transport in ${SHOP_OTEL_TRANSPORTS:-http grpc}; do

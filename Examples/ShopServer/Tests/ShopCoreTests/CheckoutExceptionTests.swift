@@ -90,7 +90,8 @@ struct CheckoutExceptionTests {
             "inventory.reserve", "inventory.reserve", "inventory.reserve", "payment.charge", "orders.insert",
         ])
         let reservations = spans.filter { $0.operationName == "inventory.reserve" }
-        #expect(reservations.map { $0.attributes["shop.attempt"]?.toSpanAttribute() } == [.int64(1), .int64(2), .int64(3)])
+        #expect(
+            reservations.map { $0.attributes["shop.attempt"]?.toSpanAttribute() } == [.int64(1), .int64(2), .int64(3)])
         #expect(reservations.map { $0.attributes["shop.conflict"] != nil } == [true, true, false])
         // A conflict that the retry got past is no failure of the request: no exception, no ERROR.
         #expect(spans.allSatisfy { $0.errors.isEmpty && $0.status == nil })
