@@ -16,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // `--otel ENDPOINT`: traces, logs and metrics over OTLP (HTTP or gRPC). Only this example depends on it.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // The shop's domain: catalog, checkout and its failures, the handler tree. No HTTP, so tests run it fast.
@@ -24,6 +28,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ErrorStreaming", package: "errorwatch"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The HTTP server: routes, /metrics, the wiring to errorwatch and Prometheus, the command line.
@@ -39,6 +44,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
@@ -47,6 +55,7 @@ let package = Package(
                 "ShopCore",
                 .product(name: "ErrorStreaming", package: "errorwatch"),
                 .product(name: "ErrorStreamingTesting", package: "errorwatch"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],

@@ -1,6 +1,7 @@
 import ErrorStreaming
 import Logging
 import Synchronization
+import Tracing
 
 /// A bug the checkout has already reported with `reportBug`: the route answers `500` and does not hand it to the
 /// handler tree again, which would broadcast it a second time.
@@ -15,6 +16,10 @@ public struct ReportedBug: Error, Hashable {
 /// Failed reservation attempts are reported to the stream by ErrorStreaming's `retry`, each with its attempt
 /// number; an impossible stock state by `reportBug`. Every other failure is thrown to the caller, which hands it to
 /// the shop's handler tree (``ShopErrorHandling``).
+///
+/// Each step is a span of the request's trace (with `--otel`; a no-op otherwise): `inventory.reserve` per attempt
+/// (`shop.conflict` on those that conflicted), `payment.charge`, `orders.insert`. The steps record no exception and
+/// set no status: the failure is recorded once, on the request's span (``CheckoutException``).
 ///
 /// ```swift
 /// let service = CheckoutService(stream: stream, dice: ShopDice(seed: 7), logger: logger)
@@ -32,6 +37,7 @@ public final class CheckoutService: Sendable {
     private let backoff: Backoff
     private let clock: any Clock<Duration>
     private let logger: Logger
+    private let tracer: any Tracer
     private let orders = Atomic<Int>(0)
 
     /// Creates the service.
@@ -44,11 +50,14 @@ public final class CheckoutService: Sendable {
     ///   - backoff: the wait between reservation attempts (a few milliseconds by default: a row lock clears fast).
     ///   - clock: the clock the backoff waits on.
     ///   - logger: where the checkout logs.
+    ///   - tracer: where the checkout's steps are spans (the bootstrapped one by default).
     public init(
         catalog: Catalog = .standard, stream: ErrorStream, dice: ShopDice, rates: FailureRates = .standard,
         backoff: Backoff = .exponential(initial: .milliseconds(2), maximum: .milliseconds(20)),
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        tracer: any Tracer = InstrumentationSystem.tracer
     ) {
+        self.tracer = tracer
         self.catalog = catalog
         self.stream = stream
         self.dice = dice
@@ -78,8 +87,15 @@ public final class CheckoutService: Sendable {
                 source: "shop.inventory")
             throw ReportedBug(report: report)
         }
-        if case .declined(let reason) = scenario { throw PaymentError(reason: reason) }
-        if scenario == .deadlock { throw DatabaseDeadlock(table: "orders") }
+        try step("payment.charge", kind: .client) { span in
+            if case .declined(let reason) = scenario {
+                span.updateAttributes { $0["shop.decline_reason"] = reason }
+                throw PaymentError(reason: reason)
+            }
+        }
+        try step("orders.insert", kind: .client) { _ in
+            if scenario == .deadlock { throw DatabaseDeadlock(table: "orders") }
+        }
 
         let number = orders.add(1, ordering: .relaxed).newValue
         logger.debug("order placed", metadata: ["order": "\(number)", "sku": "\(order.sku)"])
@@ -99,9 +115,27 @@ public final class CheckoutService: Sendable {
             reportingTo: stream, context: context, shouldRetry: { $0 is InventoryConflict }
         ) {
             attempt += 1
-            if attempt <= conflicts { throw InventoryConflict(sku: order.sku) }
+            let number = attempt
+            try step("inventory.reserve", kind: .internal) { span in
+                span.updateAttributes {
+                    $0["shop.sku"] = order.sku
+                    $0["shop.attempt"] = number
+                }
+                if number <= conflicts {
+                    span.updateAttributes { $0["shop.conflict"] = true }
+                    throw InventoryConflict(sku: order.sku)
+                }
+            }
         }
         return attempt
+    }
+
+    /// Runs `body` in a span named `name`, ended when it returns or throws. What it throws is not recorded on the
+    /// span: the failure is recorded once, on the request's span.
+    private func step(_ name: String, kind: SpanKind, _ body: (any Span) throws -> Void) rethrows {
+        let span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: kind)
+        defer { span.end() }
+        try body(span)
     }
 }
 

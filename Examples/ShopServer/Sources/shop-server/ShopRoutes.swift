@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Prometheus
 import ShopCore
+import Tracing
 
 /// The shop's HTTP face: `GET /products`, `POST /checkout` and `GET /metrics`.
 struct ShopRoutes: Sendable {
@@ -26,10 +27,19 @@ struct ShopRoutes: Sendable {
     let registry: PrometheusCollectorRegistry
     /// Called before each scrape, to bring gauges the routes do not own up to date.
     let beforeScrape: @Sendable () -> Void
+    /// With `--otel`: where the exceptions recorded on request spans are counted. `nil` leaves the router
+    /// uninstrumented.
+    var exceptions: RecordedExceptions? = nil
 
-    /// The router with the three routes.
+    /// The router with the three routes; with `exceptions`, Hummingbird's tracing and metrics middleware first.
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        if exceptions != nil {
+            // A server span per request (named after its route, with its method and status) and swift-metrics'
+            // request counters and durations, both exported by swift-otel.
+            router.add(middleware: TracingMiddleware())
+            router.add(middleware: MetricsMiddleware())
+        }
         router.get("products") { request, context in
             try context.responseEncoder.encode(
                 ProductList(products: checkout.catalog.products), from: request, context: context)
@@ -59,12 +69,24 @@ struct ShopRoutes: Sendable {
                 .badRequest, Problem(code: "invalid-order", message: invalid.description), request, context)
         } catch {
             let failure = await handling.handle(error, order: order)
+            recordOnRequestSpan(error, failure: failure)
             var response = try respond(
                 HTTPResponse.Status(code: failure.status), Problem(code: failure.code, message: failure.message),
                 request, context)
             if let seconds = failure.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
             return response
         }
+    }
+
+    /// With `--otel`, records the failure as an exception on the request's span (the one `TracingMiddleware`
+    /// started), in the shop's words, and counts it.
+    private func recordOnRequestSpan(_ error: any Error, failure: CheckoutFailure) {
+        guard let exceptions,
+            let span = InstrumentationSystem.tracer.activeSpan(identifiedBy: ServiceContext.current ?? .topLevel)
+        else { return }
+        let exception = CheckoutException(error, failure: failure)
+        exception.record(on: span)
+        exceptions.add(type: exception.type)
     }
 
     /// `GET /metrics`: the registry in Prometheus' text format, gauges refreshed first.

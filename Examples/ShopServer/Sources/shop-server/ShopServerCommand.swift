@@ -17,6 +17,8 @@ struct ShopServerCommand: AsyncParsableCommand {
         discussion: """
             GET /products, POST /checkout {"sku":"mug","quantity":1}, GET /metrics (Prometheus text).
             Watch it: errorwatch --listen unix:/tmp/ew.sock, then shop-server --errorwatch unix:/tmp/ew.sock
+            Or over OpenTelemetry: errorwatch --otlp, then shop-server --otel http://127.0.0.1:4318
+            (or --otel http://127.0.0.1:4317 --otel-protocol grpc)
             """)
 
     @Option(help: "The TCP port to serve HTTP on.")
@@ -36,6 +38,18 @@ struct ShopServerCommand: AsyncParsableCommand {
         help: "Lines the forwarder may hold while the dashboard reads late; beyond them it drops and counts.")
     var errorwatchQueue = 4_096
 
+    @Option(
+        help: ArgumentHelp(
+            "Send traces (each failed checkout an exception on its request span), logs and metrics over OTLP "
+                + "through swift-otel to this endpoint: http://HOST:PORT.",
+            valueName: "endpoint"))
+    var otel: String?
+
+    @Option(
+        name: .customLong("otel-protocol"),
+        help: "The OTLP transport for --otel: http/protobuf, http/json or grpc (OTEL_EXPORTER_OTLP_PROTOCOL wins).")
+    var otelProtocol = ShopTelemetry.Transport.httpProtobuf
+
     @Option(help: "Seed for the simulated failures.")
     var seed: UInt64 = 7
 
@@ -51,6 +65,11 @@ struct ShopServerCommand: AsyncParsableCommand {
                 throw ValidationError("--errorwatch \(errorwatch): \(error)")
             }
         }
+        if let otel {
+            do { _ = try ShopTelemetry(endpoint: otel, transport: otelProtocol) } catch {
+                throw ValidationError("--otel \(otel): \(error)")
+            }
+        }
     }
 
     func run() async throws {
@@ -62,13 +81,22 @@ struct ShopServerCommand: AsyncParsableCommand {
                 configuration: ErrorForwarder.Configuration(queueCapacity: errorwatchQueue))
         }
         forwarder?.start()
+        // With --otel: tracing and swift-metrics go to swift-otel now; its log handler joins the console's below.
+        let telemetry = try otel.map { try ShopTelemetry(endpoint: $0, transport: otelProtocol).bootstrap() }
+        let exportedLogs = telemetry?.logHandler
         LoggingSystem.bootstrap { label in
             var console = StreamLogHandler.standardError(label: label)
             console.logLevel = level
-            guard let forwarder else { return console }
             // A tee, not MultiplexLogHandler: Hummingbird sets request metadata on every request, which the
             // multiplexer pays for by copying its handlers (docs/benchmarks-shop.md).
-            return TeeLogHandler(console, label: label, forwarder: forwarder)
+            let local: any LogHandler =
+                forwarder.map { TeeLogHandler(console, label: label, forwarder: $0) as any LogHandler } ?? console
+            guard let exportedLogs else { return local }
+            // --otel pays that copy for the sake of one more handler: swift-otel's, which stamps each record
+            // with the trace and span it was logged in.
+            var exported = exportedLogs(label)
+            exported.logLevel = level
+            return MultiplexLogHandler([local, exported])
         }
         let logger = Logger(label: "shop")
 
@@ -79,18 +107,27 @@ struct ShopServerCommand: AsyncParsableCommand {
         let recording = Task { await recorder.run() }
         let forwarderGauges = forwarder.map { ForwarderGauges(forwarder: $0, factory: factory) }
 
+        let exceptions = telemetry.map { _ in RecordedExceptions() }
         let routes = ShopRoutes(
             checkout: CheckoutService(
                 stream: stream, dice: ShopDice(seed: seed), logger: Logger(label: "shop.checkout")),
             handling: ShopErrorHandling(stream: stream, logger: Logger(label: "shop.errors")),
-            recorder: recorder, registry: registry, beforeScrape: { forwarderGauges?.refresh() })
-        let app = Application(
+            recorder: recorder, registry: registry, beforeScrape: { forwarderGauges?.refresh() },
+            exceptions: exceptions)
+        var app = Application(
             router: routes.router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "shop-server"),
             logger: logger)
         logger.info(
             "shop-server starting",
-            metadata: ["port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatch ?? "off")"])
+            metadata: [
+                "port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatch ?? "off")",
+                "otel": "\(otel.map { "\($0) (\(otelProtocol.rawValue))" } ?? "off")",
+            ])
+        // swift-otel's exporters run as services beside the server. Hummingbird stops its services in the reverse
+        // of their order and the server is last: it stops first, its in-flight requests (and their spans) finish,
+        // then swift-otel flushes what it still holds.
+        if let telemetry { app.addServices(telemetry.services) }
         // Runs until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish first.
         try await app.runService()
 
@@ -102,5 +139,6 @@ struct ShopServerCommand: AsyncParsableCommand {
             print("shop-server: forwarder sent \(statistics.sent) lines, dropped \(statistics.dropped)")
         }
         print("shop-server: \(stream.statistics.added) errors added to the stream")
+        if let exceptions { print("shop-server: \(exceptions.summary)") }
     }
 }
