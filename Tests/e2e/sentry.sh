@@ -113,9 +113,9 @@ wait_for "the detail closes" "Sources"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" "SELECT stock dsn-1" Enter
 wait_for "the query keeps the failed span" "db\.query: SELECT stock dsn-1"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Enter
-wait_for "the failed span's detail opens" "Error · span\.internal_error"
+wait_for "the failed span's detail opens" "^│ Qualified type +span\.internal_error "
 wait_for "its Trace section names the trace" "^│ Trace [0-9a-f]{32} "
-wait_for "the transaction is the root of the tree" "^│ task: checkout dsn-1 .* ok "
+wait_for "the transaction is the root of the tree" "^│ task: checkout dsn-1 "
 wait_for "the failed span hangs under it, marked as the error's" "^│ └ db\.query: SELECT stock dsn-1 ◀ .* error "
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
 wait_for "the detail closes" "Sources"
