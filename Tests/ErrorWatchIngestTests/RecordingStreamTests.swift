@@ -90,7 +90,8 @@ struct RecordingStreamTests {
     @Test func badLinesAreCountedAndTheLastLineNeedsNoNewline() throws {
         let path = try temporaryDirectory() + "/crashed.ndjson"
         let good = try WireEncoder().encode(event(at: 1, 2))
-        let overlong = Array(repeating: UInt8(ascii: "x"), count: 70_000) + Array("\n".utf8)
+        // Longer than a recording's line limit (1 MiB, room for an error's report).
+        let overlong = Array(repeating: UInt8(ascii: "x"), count: RecordingFile.maximumLineBytes + 10) + Array("\n".utf8)
         let bytes = Array("{not json\n".utf8) + good + overlong + Array(good.dropLast())
         try create(atPath: path, contents: Data(bytes))
         let reader = try RecordingReader(path: path)
@@ -98,7 +99,7 @@ struct RecordingStreamTests {
         #expect(recording.events.map(\.sequence) == [2, 2])
         #expect(reader.badLineCount == 2)
         #expect(recording.badLines.count == 2)
-        #expect(recording.badLines.contains(.lineTooLong(byteCount: 70_001)))
+        #expect(recording.badLines.contains { if case .lineTooLong = $0 { true } else { false } })
     }
 
     @Test func anEmptyFileHasNoEvents() throws {

@@ -66,4 +66,48 @@ struct SentrySourcesTests {
         #expect(row.events == 1)
         #expect(row.health == .ok)
     }
+
+    /// An exception captured inside a transaction, then the transaction (the order an SDK sends them in): the
+    /// error's trace is watched, the transaction's spans reach the trace store and the error's detail as a tree,
+    /// and what is recorded (the observed wire event) carries the error's report.
+    @Test func aTransactionsSpansReachTheTraceOfAnErrorCapturedInsideIt() async throws {
+        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
+        let recorded = Mutex<[WireEvent]>([])
+        runtime.ingest.observe { event in recorded.withLock { $0.append(event) } }
+        let external = ExternalSources(
+            listen: [], tail: [], ingest: runtime.ingest, clock: runtime.clock, sentry: [SentryEndpoint(port: 0)])
+        try await external.start()
+        let port = try #require(external.boundSentryEndpoints.first?.port)
+        let trace = "a4a8df4141a14af9b93407bb7f4ce3e9"
+        let error = Self.event.replacingOccurrences(of: "\n", with: "").replacingOccurrences(
+            of: #""tags":{"run":"a1"}"#,
+            with: #""tags":{"run":"a1"},"contexts":{"trace":{"trace_id":"\#(trace)","span_id":"1111111111111111"}}"#)
+        let transaction = #"""
+            {"type":"transaction","transaction":"checkout","start_timestamp":1795630459.5,"timestamp":1795630460,
+             "contexts":{"trace":{"trace_id":"\#(trace)","span_id":"830dd69515c89dfa","op":"task","status":"ok"}},
+             "spans":[{"op":"db.query","description":"SELECT stock","status":"internal_error",
+                       "span_id":"1111111111111111","parent_span_id":"830dd69515c89dfa",
+                       "start_timestamp":1795630459.6,"timestamp":1795630459.7}]}
+            """#.replacingOccurrences(of: "\n", with: "")
+        for (type, payload) in [("event", error), ("transaction", transaction)] {
+            let envelope = "{}\n" + #"{"type":"\#(type)","length":\#(payload.utf8.count)}"# + "\n" + payload + "\n"
+            #expect(try await Self.post(envelope, to: port) == 200)
+        }
+        await external.shutdown()
+        #expect(runtime.ingest.traceStatistics.spans == 2)
+        let snapshots = runtime.inbox.drain().compactMap { action -> TraceSnapshot? in
+            if case .traceChanged(let snapshot) = action { return snapshot }
+            return nil
+        }
+        let latest = try #require(snapshots.last)
+        #expect(latest.traceID == trace)
+        #expect(latest.spans.map(\.name) == ["task: checkout", "db.query: SELECT stock"])
+        #expect(latest.spans.map(\.status) == [.ok, .error])
+        #expect(latest.spans.last?.parentSpanID == latest.spans.first?.spanID)
+        // The recording's copy of the error keeps its report.
+        let errors = recorded.withLock { $0 }.filter { $0.kind == .error && $0.exceptionType == "InventoryError" }
+        #expect(errors.count == 1)
+        #expect(errors.first?.report?.exceptions.first?.frames.first?.variables == [.init("shelf", "'north'")])
+        #expect(errors.first?.report?.tags == [.init("run", "a1")])
+    }
 }

@@ -5,8 +5,11 @@
 # once (two over the DSN path, gzip'ed envelopes to /api/1/envelope/; two over `spotlight`, plain envelopes to
 # /stream; see sentry_producer.py), then checks:
 #   - no SDK logged a warning or an error (a failed send, a 4xx/5xx, a rate limit) in its debug log;
-#   - in the recording, each process's exception, thread crash, logger.error, message and failed span arrived
-#     exactly once, with type, message, in-app frame, release, environment and trace id;
+#   - in the recording, each process's exception, thread crash, logger.error, message, failed span and exception
+#     inside that span arrived exactly once, with type, message, in-app frame, release, environment and trace id
+#     (the exception inside the span naming the span), and each crash kept its report (frames with source line and
+#     variables, breadcrumbs, tags);
+#   - on screen, the failed span's detail shows its transaction's spans as a tree in its Trace section;
 #   - on screen, an exception's detail shows the in-app frame, its source line, its variables, the tag and the
 #     SDK's breadcrumb, and the Sources pane lists the client.
 # SENTRY_PYTHON names the interpreter with sentry-sdk (.ci/run makes a virtual environment with the pinned version).
@@ -103,6 +106,20 @@ wait_for "the SDK's breadcrumb is shown" "info auth  signed in dsn-1"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
 wait_for "the detail closes" "Sources"
 
+# The failed span's error shows its transaction in the Trace section: the transaction the root, the failed span
+# under it, marked as the error's own span. The query's draft still holds the last one: erased key by key.
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" /
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" -N 11 BSpace
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" "SELECT stock dsn-1" Enter
+wait_for "the query keeps the failed span" "db\.query: SELECT stock dsn-1"
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Enter
+wait_for "the failed span's detail opens" "^│ Qualified type +span\.internal_error "
+wait_for "its Trace section names the trace" "^│ Trace [0-9a-f]{32} "
+wait_for "the transaction is the root of the tree" "^│ task: checkout dsn-1 "
+wait_for "the failed span hangs under it, marked as the error's" "^│ └ db\.query: SELECT stock dsn-1 ◀ .* error "
+"${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
+wait_for "the detail closes" "Sources"
+
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
 deadline=$((SECONDS + 20))
 until screen | grep -Eq "^EXIT=[0-9]+"; do
@@ -145,6 +162,25 @@ check(all(e.get("code.function") == "restock" and e.get("code.filepath", "").end
           for e in crashes), "the thread crash lost its in-app frame")
 divisions = [e for e in errors if e.get("exception.type") == "ZeroDivisionError"]
 check(all(e.get("code.function") == "charge" for e in divisions), "the captured exception lost its in-app frame")
+for run in runs:
+    # The exception captured inside the failed span names that span and its transaction's trace.
+    inside = [e for e in errors if (e.get("exception.type"), e.get("exception.message")) == ("KeyError", f"'south-{run}'")]
+    span = [e for e in errors if e.get("exception.message") == f"db.query: SELECT stock {run}"]
+    check(len(inside) == 1, f"{run}: the exception inside the transaction arrived {len(inside)} times, not once")
+    check(len(inside) == 1 and len(span) == 1 and inside[0].get("trace_id") == span[0].get("trace_id")
+          and inside[0].get("span_id") == span[0].get("span_id"),
+          f"{run}: the exception inside the span does not name the span's trace and id")
+# The recording keeps each crash's report: the in-app frame with its source line and variables, the breadcrumbs.
+for e in crashes:
+    report = e.get("exception.report") or {}
+    frames = [f for x in report.get("exceptions", []) for f in x.get("frames", [])]
+    check(any(f.get("function") == "restock" and "raise InventoryError" in f.get("context_line", "")
+              and any(name == "shelf" for name, _ in f.get("vars", [])) for f in frames),
+          f"{e.get('exception.message')}: the recording lost the frame's source line or variables")
+    check(any((b.get("message") or "").startswith("signed in") for b in report.get("breadcrumbs", [])),
+          f"{e.get('exception.message')}: the recording lost the breadcrumbs")
+    check(["run", e["exception.message"].split("north-")[1].split(" ")[0]] in report.get("tags", []),
+          f"{e.get('exception.message')}: the recording lost the tag")
 warnings = [e for e in errors if (e.get("exception.message") or "").startswith("nightly report done")]
 check(all(e.get("severity") == "warning" for e in warnings), "capture_message lost its level")
 print(f"e2e-sentry: {checks - failures} checks passed, {failures} failed")

@@ -3,9 +3,9 @@
 Usage: sentry_producer.py (--dsn DSN | --spotlight URL) --run NAME
 
 Sends, each once: an exception captured inside a function with local variables, an unhandled exception in a
-thread, logger.error through the logging integration, capture_message, a transaction with a failed span; with
-breadcrumbs, a tag (run=NAME), a release and an environment. Prints "sent" after flushing; the SDK's own log (debug)
-goes to stderr, where the script looks for failed sends.
+thread, logger.error through the logging integration, capture_message, a transaction with a failed span and an
+exception captured inside that span; with breadcrumbs, a tag (run=NAME), a release and an environment. Prints
+"sent" after flushing; the SDK's own log (debug) goes to stderr, where the script looks for failed sends.
 """
 
 import argparse
@@ -31,6 +31,11 @@ def charge(order_id, amount):
 def restock(run):
     shelf = "north-" + run
     raise InventoryError("shelf %s is empty" % shelf)
+
+
+def check_stock(run):
+    stock = {"north-" + run: 0}
+    return stock["south-" + run]
 
 
 def main():
@@ -66,6 +71,11 @@ def main():
     with sentry_sdk.start_transaction(op="task", name="checkout " + args.run):
         with sentry_sdk.start_span(op="db.query", name="SELECT stock " + args.run) as span:
             span.set_status("internal_error")
+            try:
+                check_stock(args.run)
+            except KeyError:
+                # Captured inside the transaction: the event names its trace and this span.
+                sentry_sdk.capture_exception()
 
     sentry_sdk.flush(timeout=10)
     print("sent", flush=True)

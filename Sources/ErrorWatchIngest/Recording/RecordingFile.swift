@@ -23,17 +23,20 @@ import Foundation
 public final class RecordingFile {
     /// The most bytes read per system call.
     public static let chunkBytes = 64 * 1024
+    /// The longest line read, newline included: 1 MiB, room for an error's ``ExceptionReport`` (a feed's lines are
+    /// held to the wire format's 64 KiB; ``RecordingWriter`` keeps every line it writes within this).
+    public static let maximumLineBytes = 1024 * 1024
 
     /// The recording's path.
     public let path: String
     private var descriptor: Int32
-    private var framer = LineFramer()
+    private var framer = LineFramer(maximumLineBytes: RecordingFile.maximumLineBytes)
     private var chunk = [UInt8](repeating: 0, count: RecordingFile.chunkBytes)
     /// The lines framed from the current chunk, decoded; at most one chunk's worth.
     private var ready: [Result<WireEvent, WireError>] = []
     private var readyIndex = 0
     private var ended = false
-    private let decoder = WireDecoder()
+    private let decoder = WireDecoder(maximumLineBytes: RecordingFile.maximumLineBytes)
 
     /// Opens the regular file at `path`.
     ///

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 
@@ -45,6 +46,9 @@ public final class RecordingReader {
 
     /// Events held to put lines back in time order: about 10 MB of typical events.
     public static let defaultReorderCapacity = 10_000
+    /// Bytes of errors' reports (``ExceptionReport``, up to a megabyte each) held for reordering at most: a window
+    /// of large reports holds fewer events rather than more memory.
+    public static let defaultReorderReportBytes = 64 * 1024 * 1024
 
     /// The recording's path.
     public var path: String { file.path }
@@ -65,26 +69,36 @@ public final class RecordingReader {
     private var lastOffset: Duration = .zero
     /// Every bad line's problem, while ``readAll()`` collects them.
     private var keptBadLines: [WireError]?
+    /// The estimated bytes of the reports of the events in the window, and the most held.
+    private var heldReportBytes = 0
+    private let reorderReportBytes: Int
 
-    /// Opens the recording at `path`.
+    /// Opens the recording at `path`; the window holds at most `reorderCapacity` events, and takes no more once
+    /// their reports reach `reorderReportBytes`.
     ///
     /// - Throws: a ``FileProblem``: `cannot read the recording PATH: no such file or directory`.
-    public init(path: String, reorderCapacity: Int = RecordingReader.defaultReorderCapacity) throws(FileProblem) {
+    public init(
+        path: String, reorderCapacity: Int = RecordingReader.defaultReorderCapacity,
+        reorderReportBytes: Int = RecordingReader.defaultReorderReportBytes
+    ) throws(FileProblem) {
         file = try RecordingFile(path: path)
         window = ReorderWindow(capacity: reorderCapacity)
+        self.reorderReportBytes = reorderReportBytes
     }
 
     /// The next event in playing order, or `nil` when the recording is over. Bad lines met on the way are counted.
     ///
     /// - Throws: a ``FileProblem`` when reading fails midway.
     public func next() throws(FileProblem) -> Entry? {
-        while !exhausted, !window.isFull {
+        while !exhausted, !window.isFull, heldReportBytes < reorderReportBytes {
             guard let line = try file.next() else {
                 exhausted = true
                 break
             }
             switch line {
-            case .success(let event): window.insert(event, at: event.time)
+            case .success(let event):
+                heldReportBytes += event.report?.estimatedBytes ?? 0
+                window.insert(event, at: event.time)
             case .failure(let problem):
                 badLineCount += 1
                 lastBadLine = problem
@@ -92,6 +106,7 @@ public final class RecordingReader {
             }
         }
         guard let (event, time) = window.removeFirst() else { return nil }
+        heldReportBytes -= event.report?.estimatedBytes ?? 0
         let start = self.start ?? time
         self.start = start
         // Microseconds, as recordings are written; clamped so no date a line can carry overflows.
@@ -108,5 +123,27 @@ public final class RecordingReader {
         var entries: [Entry] = []
         while let entry = try next() { entries.append(entry) }
         return Recording(entries: entries, badLines: keptBadLines ?? [])
+    }
+}
+
+extension ExceptionReport {
+    /// About what the report holds in memory: its text's bytes, and a few words for each value.
+    var estimatedBytes: Int {
+        func size(_ fields: [Field]) -> Int { fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 } }
+        func size(of texts: String?...) -> Int { texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 16 } }
+        var total = size(tags) + size(user) + size(request) + size(about) + cut.reduce(0) { $0 + size(of: $1) }
+        for section in contexts { total += size(of: section.name) + size(section.fields) }
+        for crumb in breadcrumbs {
+            total += size(of: crumb.category, crumb.level, crumb.type, crumb.message) + size(crumb.data)
+        }
+        for exception in exceptions {
+            total += size(of: exception.type, exception.value, exception.module, exception.mechanism)
+            for frame in exception.frames {
+                total += size(of: frame.function, frame.module, frame.file, frame.contextLine) + size(frame.variables)
+                total += frame.preContext.reduce(0) { $0 + size(of: $1) }
+                total += frame.postContext.reduce(0) { $0 + size(of: $1) }
+            }
+        }
+        return total
     }
 }

@@ -48,6 +48,8 @@ struct SentryExchange: Sendable {
         var client: String?
         var release: String?
         var events: [SentryMappedEvent] = []
+        /// Its transactions' spans, for the trace store.
+        var spans: [OTLPSpan] = []
         var attachments = 0
         var skipped = 0
     }
@@ -177,7 +179,16 @@ struct SentryExchange: Sendable {
                 if let sdk = payload["sdk"] as? [String: Any], let name = SentryJSON.text(sdk["name"], limit: 100) {
                     sender = SentryJSON.text(sdk["version"], limit: 100).map { "\(name)/\($0)" } ?? name
                 }
-                groups[group(release, sender)].events += mapped
+                let target = group(release, sender)
+                groups[target].events += mapped
+                if type == "transaction" {
+                    let transaction = SentryEventMapper.spans(payload)
+                    groups[target].spans += transaction.spans
+                    if transaction.rejected > 0 {
+                        problems["spans without a valid trace, span or parent id were not kept", default: 0] +=
+                            transaction.rejected
+                    }
+                }
             case "attachment":
                 unattributed.attachments += 1
             default:

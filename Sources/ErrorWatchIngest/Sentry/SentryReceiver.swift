@@ -40,6 +40,7 @@ public final class SentryReceiver: Sendable {
     private let registry: SentrySourceRegistry
     private let exchange: SentryExchange
     private let onEvents: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
+    private let onSpans: @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void
     private let phase = Mutex(Phase.idle)
     private let connections: OTLPConnections
 
@@ -53,6 +54,8 @@ public final class SentryReceiver: Sendable {
     ///   - hasRoom: whether the dashboard can take this many more events now; `false` answers `429`.
     ///   - onStatus: called once per request with the clients' rows it changed and the keys of clients forgotten to
     ///     make room (at most 1,024 are kept).
+    ///   - onSpans: called with each accepted envelope's transaction spans (the transaction itself and its `spans`),
+    ///     per client, before its events: the same span type the OTLP receivers hand on.
     ///   - onEvents: called with each accepted envelope's events, per client, before the answer is sent.
     public init(
         endpoint: SentryEndpoint, requiredKey: String? = nil,
@@ -60,6 +63,7 @@ public final class SentryReceiver: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [SentrySourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
     ) {
         self.endpoint = endpoint
@@ -70,6 +74,7 @@ public final class SentryReceiver: Sendable {
         self.registry = SentrySourceRegistry(onStatus: onStatus)
         self.exchange = SentryExchange(limits: limits, requiredKey: requiredKey, admit: hasRoom, now: { Date() })
         self.onEvents = onEvents
+        self.onSpans = onSpans
     }
 
     /// Every client heard from (at most 1,024: the least recently heard give way).
@@ -95,7 +100,8 @@ public final class SentryReceiver: Sendable {
             throw WireTransportError.alreadyStarted
         }
         let work = SentryRequestWork(
-            exchange: exchange, registry: registry, connections: connections, deliver: onEvents)
+            exchange: exchange, registry: registry, connections: connections, deliver: onEvents,
+            deliverSpans: onSpans)
         let (limits, connections) = (self.limits, self.connections)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)

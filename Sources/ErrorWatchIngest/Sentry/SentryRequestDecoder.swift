@@ -10,7 +10,8 @@ import NIOHTTP1
 ///
 /// ```swift
 /// let answer = SentryRequestDecoder().decode(path: "/api/1/envelope/", body: Array(envelope.utf8))
-/// // answer.status == 200; answer.events holds one event per error, failed span and log record
+/// // answer.status == 200; answer.events holds one event per error, failed span and log record; answer.spans
+/// // every transaction's spans
 /// ```
 public struct SentryRequestDecoder: Sendable {
     /// What a request became.
@@ -19,6 +20,8 @@ public struct SentryRequestDecoder: Sendable {
         public var status: Int
         /// The events of an accepted request, in request order; empty otherwise.
         public var events: [SentryMappedEvent]
+        /// The spans of its transactions, for the trace store, in request order; empty otherwise.
+        public var spans: [OTLPSpan] = []
         /// Items skipped (of types not read, or broken) and attachments counted.
         public var skipped: Int
         /// Why the request failed, or what was wrong with its items.
@@ -50,6 +53,7 @@ public struct SentryRequestDecoder: Sendable {
             let outcome = exchange.complete(accepted, body: body)
             return Answer(
                 status: Int(outcome.response.status.code), events: outcome.groups.flatMap(\.events),
+                spans: outcome.groups.flatMap(\.spans),
                 skipped: outcome.groups.reduce(0) { $0 + $1.skipped + $1.attachments }, problem: outcome.problem)
         }
     }

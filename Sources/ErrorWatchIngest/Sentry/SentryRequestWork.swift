@@ -9,6 +9,7 @@ struct SentryRequestWork: HTTPIngestService {
     let registry: SentrySourceRegistry
     let connections: OTLPConnections
     let deliver: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
+    let deliverSpans: @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void
 
     func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<SentryExchange.Accepted> { exchange.check(head) }
 
@@ -32,8 +33,10 @@ struct SentryRequestWork: HTTPIngestService {
         }
         let rows = registry.record(outcome, peer: peer, host: host, at: Date())
         if !outcome.rateLimited {
-            for (group, row) in zip(outcome.groups, rows) where !group.events.isEmpty {
-                deliver(row, group.events)
+            // Spans first, as the OTLP receivers do: an error of the trace finds its spans stored.
+            for (group, row) in zip(outcome.groups, rows) {
+                if !group.spans.isEmpty { deliverSpans(row, group.spans) }
+                if !group.events.isEmpty { deliver(row, group.events) }
             }
         }
         return outcome.response

@@ -6,8 +6,9 @@ import Synchronization
 
 extension RemoteIngest {
     /// A Sentry receiver on `endpoint` that feeds this ingest: each accepted envelope's events are ingested (from
-    /// `sentry CLIENT RELEASE on sentry:HOST:PORT`), errors carrying their ``ExceptionReport``, and each SDK client
-    /// is a row in the Sources pane. It answers `429` while the UI is behind (``hasRoom(for:)``).
+    /// `sentry CLIENT RELEASE on sentry:HOST:PORT`), errors carrying their ``ExceptionReport``; transactions' spans
+    /// are kept in the trace store like OTLP spans (``ingest(spans:)``); each SDK client is a row in the Sources
+    /// pane. It answers `429` while the UI is behind (``hasRoom(for:)``).
     public func makeSentryReceiver(
         endpoint: SentryEndpoint, requiredKey: String? = nil,
         limits: HTTPReceiverLimits = HTTPReceiverLimits(maximumBodyBytes: 20 * 1024 * 1024)
@@ -23,6 +24,7 @@ extension RemoteIngest {
                     changed.map { SourceStatus($0, receiver: receiver) },
                     forgetting: forgotten.map { SourceStatus.sentryID(key: $0, receiver: receiver) })
             },
+            onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] client, events in
                 let from = "sentry \(client.key) on \(bound())"
                 for mapped in events { ingest(mapped, from: from) }
@@ -31,11 +33,12 @@ extension RemoteIngest {
         return receiver
     }
 
-    /// Ingests one event a Sentry item became, with its report.
+    /// Ingests one event a Sentry item became, with its report: on the wire event (`exception.report`), so
+    /// `--record` keeps it and a replayed error's detail is the live one's.
     public func ingest(_ mapped: SentryMappedEvent, from: String?) {
-        ingest(mapped.event, from: from) { remote in
-            remote.report = mapped.report
-        }
+        var event = mapped.event
+        event.report = mapped.report
+        ingest(event, from: from)
     }
 
     /// Shows `receiver`'s budgets row when its statistics changed since `shown`; returns what is shown now.

@@ -61,18 +61,13 @@ public final class RemoteIngest: Sendable {
     /// Ingests one event that arrived from outside; `from` says where the line was read (`socket #3 on
     /// unix:/tmp/ew.sock`, `file /var/log/app.ndjson`), shown in the detail view. The event keeps the producer's
     /// own time; the time it was read is now.
-    public func ingest(_ event: WireEvent, from: String? = nil) { ingest(event, from: from) { _ in } }
-
-    /// Ingests one event, letting `adjust` add what the receiver knows beyond the wire members (a Sentry event's
-    /// report) to the remote error an error event becomes.
-    func ingest(_ event: WireEvent, from: String?, adjusting adjust: (inout RemoteError) -> Void) {
+    public func ingest(_ event: WireEvent, from: String? = nil) {
         observer.notify(event)
         switch event.kind {
         case .error:
             guard var remote = RemoteError(event) else { return }
             remote.receivedFrom = from
             remote.receivedAt = now()
-            adjust(&remote)
             let local = stream.add(remote, context: event.errorContext)
             // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
             if let traceID = event.traceID { traces.watch(traceID) }

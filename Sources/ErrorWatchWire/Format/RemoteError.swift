@@ -122,6 +122,7 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         serviceVersion = event.serviceVersion
         environment = event.deploymentEnvironment
         producerFingerprint = event.fingerprint
+        report = event.report
         codeText = event.shownCode
         isClassified = event.category != nil
         let message = event.exceptionMessage ?? ""

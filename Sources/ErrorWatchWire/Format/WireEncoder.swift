@@ -15,6 +15,8 @@ public struct WireEncoder: Sendable {
     }
     /// The producer's members as bytes, for ``appendLine(for:to:)``.
     private(set) var stamp: [UInt8]?
+    /// The longest line written, newline included: the wire format's 64 KiB, or a recording's longer limit.
+    public var maximumLineBytes = LineFramer.defaultMaximumLineBytes
 
     /// Creates an encoder; `source` fills `service.name`, `process.pid` and `host.name`.
     public init(source: SourceInfo? = nil) {
@@ -23,13 +25,13 @@ public struct WireEncoder: Sendable {
     }
 
     /// One line (JSON and `\n`) for a wire event. Throws ``WireError/lineTooLong(byteCount:)`` when the
-    /// line would exceed ``LineFramer/defaultMaximumLineBytes``.
+    /// line would exceed ``maximumLineBytes``.
     public func encode(_ event: WireEvent) throws(WireError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
         try event.writeJSON(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        guard bytes.count <= LineFramer.defaultMaximumLineBytes else {
+        guard bytes.count <= maximumLineBytes else {
             throw WireError.lineTooLong(byteCount: bytes.count)
         }
         return bytes

@@ -74,6 +74,7 @@ extension WireEvent {
             deploymentEnvironment: try optional(String.self, .deploymentEnvironment),
             fingerprint: try optional(String.self, .fingerprint))
         if let codeText { setVerbatimCode(codeText) }
+        report = try optional(ExceptionReport.self, .exceptionReport)
         try validateRequiredFields()
     }
 
@@ -125,6 +126,7 @@ extension WireEvent {
         try c.encodeIfPresent(serviceVersion, forKey: .serviceVersion)
         try c.encodeIfPresent(deploymentEnvironment, forKey: .deploymentEnvironment)
         try c.encodeIfPresent(fingerprint, forKey: .fingerprint)
+        try c.encodeIfPresent(report, forKey: .exceptionReport)
     }
 
     /// Throws ``WireError/missingField(_:)`` when the kind's required field is absent.

@@ -101,6 +101,22 @@ extension WireEvent {
         serviceVersion = try Self.string(raw.serviceVersion, .serviceVersion)
         deploymentEnvironment = try Self.string(raw.deploymentEnvironment, .deploymentEnvironment)
         fingerprint = try Self.string(raw.fingerprint, .fingerprint)
+        switch raw.exceptionReport {
+        case nil, .null?: break
+        case .stringMap(let map)?:
+            // Only text values: none of them can be a report member (all are lists), and unknown members are
+            // ignored, as JSONDecoder has it.
+            guard Set(map.keys).isDisjoint(with: ExceptionReport.memberNames) else { throw .invalid(.exceptionReport) }
+            report = ExceptionReport()
+        case .other(let range)?:
+            // Nested objects and lists: rare (Sentry errors only), so Foundation's decoder reads them.
+            let data = Data(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            guard let decoded = try? JSONDecoder().decode(ExceptionReport.self, from: data) else {
+                throw .invalid(.exceptionReport)
+            }
+            report = decoded
+        default: throw .invalid(.exceptionReport)
+        }
         try validateRequiredFields()
     }
 
@@ -150,7 +166,7 @@ extension WireEvent {
         var statusName, statusState, statusHealth, statusDetail: JSONScanner.Value?
         var exceptionStacktrace, codeFilePath, codeLineNumber, codeFunction: JSONScanner.Value?
         var handlingPath, handlingOutcome, handlingHandled: JSONScanner.Value?
-        var traceID, spanID, serviceVersion, deploymentEnvironment, fingerprint: JSONScanner.Value?
+        var traceID, spanID, serviceVersion, deploymentEnvironment, fingerprint, exceptionReport: JSONScanner.Value?
 
         mutating func set(_ key: String, _ value: JSONScanner.Value) {
             guard let member = WireMember(name: key) else { return }
@@ -195,6 +211,7 @@ extension WireEvent {
             case .serviceVersion: serviceVersion = value
             case .deploymentEnvironment: deploymentEnvironment = value
             case .fingerprint: fingerprint = value
+            case .exceptionReport: exceptionReport = value
             }
         }
     }

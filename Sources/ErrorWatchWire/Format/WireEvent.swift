@@ -116,6 +116,9 @@ public struct WireEvent: Sendable, Equatable, Codable {
     public var deploymentEnvironment: String?
     /// `fingerprint`: the producer's own grouping key for an error; when present it decides the error's issue.
     public var fingerprint: String?
+    /// `exception.report`: what an error reporter SDK (Sentry's) sent beyond the members above, as the receiver
+    /// bounded it; recordings keep it, so a replayed error's detail is the live one's.
+    public var report: ExceptionReport?
     /// `error.code` exactly as the producer wrote it (`L-042`, `40001`, `ERR_CONN_RESET`), at most
     /// ``maximumCodeLength`` characters, when that differs from ``code``'s text; ``code`` is the same text read as an
     /// ``ErrorCode`` when it is one (`L-042` reads as `L-42`). ``shownCode`` is what was sent either way; set both

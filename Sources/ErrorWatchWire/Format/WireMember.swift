@@ -92,6 +92,9 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
     case deploymentEnvironment
     /// `fingerprint`: the producer's own grouping key for an error; when present it decides the error's issue.
     case fingerprint
+    /// `exception.report`: what an error reporter SDK sent beyond the members above (the exception chain, frames
+    /// with source lines and variables, tags, contexts, breadcrumbs), as an object (``ExceptionReport``'s JSON).
+    case exceptionReport
 
     /// The member as the writers append it after a previous member: `,"status.health":`. The one place each
     /// member's name is spelled.
@@ -137,6 +140,7 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
         case .serviceVersion: #","service.version":"#
         case .deploymentEnvironment: #","deployment.environment.name":"#
         case .fingerprint: #","fingerprint":"#
+        case .exceptionReport: #","exception.report":"#
         }
     }
 
