@@ -38,4 +38,26 @@ struct OTLPRequestDecoderTests {
         let notProtobuf = decoder.decode(path: "/v1/logs", contentType: "application/x-protobuf", body: [0xff, 0xff])
         #expect(notProtobuf.status == 400)
     }
+
+    /// swift-otel 1.6's `http/json` exporter writes ids as SwiftProtobuf does, in base64, not in the hex OTLP/JSON
+    /// asks for (seen in Tests/e2e/shop_otel.sh's `json` run). The receiver reads both; the ids come out as hex.
+    @Test func base64IdsAsSwiftOTelSendsThemDecodeToTheSameHexIds() throws {
+        let body = """
+            {"resourceSpans":[{"resource":{"attributes":[
+            {"key":"service.name","value":{"stringValue":"shop-server"}}]},
+            "scopeSpans":[{"scope":{"name":"swift-otel","version":"1.0.0"},"spans":[
+            {"traceId":"RS7eE7VCtdJQuR7Q5L9BbA==","spanId":"PydSQd98ST8=","name":"/checkout","kind":2,"startTimeUnixNano":"1795643530042760847",
+            "endTimeUnixNano":"1795643530043843798","events":[{"timeUnixNano":"1795643530043000000","name":"exception",
+            "attributes":[{"key":"exception.type","value":{"stringValue":"ShopCore.PaymentError"}},
+            {"key":"exception.message","value":{"stringValue":"card declined"}}]}]}]}]}]}
+            """
+        let answer = OTLPRequestDecoder().decode(
+            path: "/v1/traces", contentType: "application/json", body: Array(body.utf8))
+        #expect(answer.status == 200 && answer.rejected == 0)
+        let span = try #require(answer.spans.first)
+        #expect(span.traceID == "452ede13b542b5d250b91ed0e4bf416c" && span.spanID == 0x3f27_5241_df7c_493f)
+        let error = try #require(answer.events.first)
+        #expect(error.exceptionType == "ShopCore.PaymentError")
+        #expect(error.traceID == "452ede13b542b5d250b91ed0e4bf416c" && error.spanID == "3f275241df7c493f")
+    }
 }
