@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     defer { try? FileManager.default.removeItem(at: file) }
     let recording: RecordingReader.Recording
     do {
-        recording = try RecordingReader(path: file.path).read()
+        recording = try RecordingReader(path: file.path).readAll()
     } catch {
         fatalError("a regular file was not read: \(error)")
     }
