@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        // Already under the gRPC transport; named so the receiver can count a client's HTTP/2 breaches.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // The embedded store: SQLite (Debian's libsqlite3-dev) through GRDB's pool, migrator and WAL.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -95,6 +97,7 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // zlib, for OTLP/HTTP's `Content-Encoding: gzip` (Foundation on Linux has no inflate). Debian's zlib1g-dev.

@@ -130,6 +130,10 @@ public final class OTLPGRPCReceiver: Sendable {
                 // each for at most the request deadline (OTLPGRPCService).
                 config.http2.maxConcurrentStreams = Self.maximumStreamsPerConnection
                 config.connection.maxIdleTime = limits.idleTimeout
+                // A client's breach of HTTP/2 (too many streams, floods) counted against it, whatever its calls.
+                config.channelDebuggingCallbacks.onAcceptTCPConnection = { [registry = service.registry] channel in
+                    OTLPGRPCConnectionWatch.install(on: channel, registry: registry)
+                }
             },
             eventLoopGroup: group)
         let server = GRPCServer(transport: transport, services: [service])
