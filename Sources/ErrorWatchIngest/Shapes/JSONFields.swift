@@ -34,7 +34,11 @@ struct JSONFields {
 
     /// The value of `key`, the last one when the key repeats.
     subscript(key: String) -> JSONScanner.Value? {
-        for member in members.reversed() where member.key == key { return member.value }
+        // Lengths first: comparing two different strings is the slow path of `==`, and most keys differ in length.
+        let length = key.utf8.count
+        for member in members.reversed() where member.key.utf8.count == length && member.key == key {
+            return member.value
+        }
         return nil
     }
 

@@ -236,18 +236,27 @@ enum MessageTemplate {
     /// The template with each property replaced by its value from `fields` (strings quoted, as Serilog renders
     /// them, unless the format is `l`); a property the line lacks stays as written.
     static func render(_ template: String, with fields: JSONFields) -> String {
+        // By bytes: the text between braces is copied in runs, not a character at a time.
+        let utf8 = template.utf8
+        let open = UInt8(ascii: "{")
+        let shut = UInt8(ascii: "}")
         var output = ""
-        var index = template.startIndex
-        while index < template.endIndex {
-            let character = template[index]
-            let next = template.index(after: index)
-            if character == "{", next < template.endIndex, template[next] == "{" {
-                output.append("{")
-                index = template.index(after: next)
-            } else if character == "}", next < template.endIndex, template[next] == "}" {
-                output.append("}")
-                index = template.index(after: next)
-            } else if character == "{", let close = template[next...].firstIndex(of: "}") {
+        output.reserveCapacity(utf8.count + 32)
+        var literal = utf8.startIndex
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == open || byte == shut else {
+                index = utf8.index(after: index)
+                continue
+            }
+            output += template[literal..<index]
+            let next = utf8.index(after: index)
+            if next < utf8.endIndex, utf8[next] == byte {
+                // `{{` and `}}` are literal braces.
+                output.append(byte == open ? "{" : "}")
+                index = utf8.index(after: next)
+            } else if byte == open, let close = utf8[next...].firstIndex(of: shut) {
                 let hole = template[next..<close]
                 var name = hole.prefix { $0 != ":" && $0 != "," }
                 let format = hole.firstIndex(of: ":").map { hole[hole.index(after: $0)...] } ?? ""
@@ -257,12 +266,14 @@ enum MessageTemplate {
                 } else {
                     output += template[index...close]
                 }
-                index = template.index(after: close)
+                index = utf8.index(after: close)
             } else {
-                output.append(character)
+                output.append(byte == open ? "{" : "}")
                 index = next
             }
+            literal = index
         }
+        output += template[literal..<utf8.endIndex]
         return output
     }
 }

@@ -67,7 +67,7 @@ public struct LineReader: Sendable {
                 let shape = format == .auto ? JSONLogShapes.detect(fields) : format
                 var record = JSONLogShapes.record(fields, format: shape, receivedAt: receivedAt)
                 folder.stamp(&record)
-                emit(.success(record.event))
+                emit(.success(record.takeEvent()))
                 return
             }
         }
@@ -95,7 +95,7 @@ public struct LineReader: Sendable {
 
     private mutating func flushHeld(_ emit: (Result<WireEvent, WireError>) -> Void) {
         guard folder.hasPending else { return }
-        folder.flush { emit(.success($0.event)) }
+        folder.flush { emit(.success($0)) }
     }
 
     private mutating func offerText(
@@ -110,7 +110,7 @@ public struct LineReader: Sendable {
         }
         // Invalid UTF-8 is shown with replacement characters rather than dropped: plain logs are often Latin-1.
         let text = String(decoding: bytes, as: UTF8.self)
-        folder.offer(text, makeRecord: { TextLine.record(bytes, receivedAt: receivedAt) }) { emit(.success($0.event)) }
+        folder.offer(text, makeRecord: { TextLine.record(bytes, receivedAt: receivedAt) }) { emit(.success($0)) }
     }
 
     /// `{"v":` (whitespace allowed): our wire format, whose writers put the version first.

@@ -52,35 +52,34 @@ struct LogRecord {
     /// message, when it says something the exception's does not, as `body`. Its type is the exception's, else the
     /// level word; its code and category are the line's, or absent: a log line that names neither is unclassified,
     /// and nothing is invented for it.
-    var event: WireEvent {
-        var event = WireEvent(kind: isError ? .error : .log, time: time)
-        event.serviceName = serviceName
-        event.hostName = hostName
-        event.pid = pid
-        event.source = source
-        event.severity = severity
-        event.attributes = attributes
-        event.attributes["log.format"] = format.rawValue
-        if isError {
-            let severity = severity ?? .error
-            event.exceptionType =
-                exceptionType ?? LogLevel.typeName(forWord: levelWord ?? severity.description, severity: severity)
-            let text = exceptionMessage ?? message ?? ""
-            event.exceptionMessage = text
-            if let message, !message.isEmpty, message != text { event.body = message }
-            event.exceptionStacktrace = stacktrace
-            if let code { event.setVerbatimCode(code) }
-            event.category = category
-            event.codeFilePath = codeFilePath
-            event.codeLineNumber = codeLineNumber
-            event.codeFunction = codeFunction
-        } else {
-            event.body = message ?? ""
-            if let stacktrace { event.attributes["stacktrace"] = stacktrace }
+    ///
+    /// Taken, not copied: the record's attributes move into the event (a copy would be copied again to add
+    /// `log.format`, for every line), so the record is left without them.
+    mutating func takeEvent() -> WireEvent {
+        var attributes = self.attributes
+        self.attributes = [:]
+        attributes["log.format"] = format.rawValue
+        // One initialiser call with every member, rather than an empty event then a dozen assignments: the
+        // assignments made the optimiser copy the whole event.
+        guard isError else {
+            if let stacktrace { attributes["stacktrace"] = stacktrace }
             if let codeFilePath {
-                event.attributes["code.filepath"] = codeLineNumber.map { "\(codeFilePath):\($0)" } ?? codeFilePath
+                attributes["code.filepath"] = codeLineNumber.map { "\(codeFilePath):\($0)" } ?? codeFilePath
             }
+            return WireEvent(
+                kind: .log, time: time, serviceName: serviceName, pid: pid, hostName: hostName, source: source,
+                severity: severity, attributes: attributes, body: message ?? "")
         }
+        let level = severity ?? .error
+        let type = exceptionType ?? LogLevel.typeName(forWord: levelWord ?? level.description, severity: level)
+        let text = exceptionMessage ?? message ?? ""
+        let body = message.flatMap { !$0.isEmpty && $0 != text ? $0 : nil }
+        var event = WireEvent(
+            kind: .error, time: time, serviceName: serviceName, pid: pid, hostName: hostName, source: source,
+            exceptionType: type, exceptionMessage: text, category: category, severity: severity,
+            attributes: attributes, body: body, exceptionStacktrace: stacktrace, codeFilePath: codeFilePath,
+            codeLineNumber: codeLineNumber, codeFunction: codeFunction)
+        if let code { event.setVerbatimCode(code) }
         return event
     }
 
@@ -108,16 +107,24 @@ struct LogRecord {
 enum StackText {
     /// The `Type: message` line of a stack text: the last line of a Python traceback, the first of others.
     static func exceptionLine(in stack: String) -> (type: String, message: String)? {
-        let lines = stack.split(separator: "\n", omittingEmptySubsequences: true)
-        guard let first = lines.first else { return nil }
-        let candidate = first.hasPrefix("Traceback (most recent call last)") ? lines.last ?? first : first
-        return parseExceptionLine(candidate)
+        // The first and last non-empty lines only, found by bytes: a stack can be long, and most are read for
+        // their first line.
+        let utf8 = stack.utf8
+        let newline = UInt8(ascii: "\n")
+        guard let start = utf8.firstIndex(where: { $0 != newline }) else { return nil }
+        let firstEnd = utf8[start...].firstIndex(of: newline) ?? utf8.endIndex
+        let first = stack[start..<firstEnd]
+        guard first.hasPrefix("Traceback (most recent call last)") else { return parseExceptionLine(first) }
+        var end = utf8.endIndex
+        while end > start, utf8[utf8.index(before: end)] == newline { end = utf8.index(before: end) }
+        let lastStart = utf8[start..<end].lastIndex(of: newline).map { utf8.index(after: $0) } ?? start
+        return parseExceptionLine(stack[lastStart..<end])
     }
 
     /// `module.Type: message`, `Type`, or `Unhandled exception. System.X: message`; `nil` when the text before the
     /// colon is not a type name (a sentence, a path).
     static func parseExceptionLine(_ line: some StringProtocol) -> (type: String, message: String)? {
-        var text = Substring(line).trimmingCharacters(in: .whitespaces)[...]
+        var text = ASCIIScan.trimmingBlanks(Substring(line))
         for prefix in ["Unhandled exception. ", "Unhandled Exception: ", "Uncaught "] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
         }
@@ -125,7 +132,7 @@ enum StackText {
         let message: String
         if let colon = text.firstIndex(of: ":") {
             head = text[..<colon]
-            message = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            message = String(ASCIIScan.trimmingBlanks(text[text.index(after: colon)...]))
         } else {
             head = text
             message = ""
@@ -137,7 +144,28 @@ enum StackText {
     /// A dotted identifier that looks like a type (`KeyError`, `java.lang.IllegalStateException`, `$Proxy1`),
     /// possibly generic or nested (`Foo<Bar>`, `Outer+Inner`).
     static func isTypeName(_ text: some StringProtocol) -> Bool {
-        guard let first = text.unicodeScalars.first, text.utf8.count <= 200,
+        guard let first = text.utf8.first, text.utf8.count <= 200 else { return false }
+        guard first < 0x80 else { return isTypeNameByScalars(text) }
+        // ASCII, the common case, by bytes; the first non-ASCII byte hands the whole name to the scalar rules.
+        guard first.isASCIILetter || first == UInt8(ascii: "_") || first == UInt8(ascii: "$") else { return false }
+        var sawUpper = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sawUpper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "."), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                UInt8(ascii: "+"), UInt8(ascii: "`"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"):
+                continue
+            case 0x80...: return isTypeNameByScalars(text)
+            default: return false
+            }
+        }
+        return sawUpper
+    }
+
+    /// ``isTypeName(_:)`` by Unicode scalar properties, for names that are not all ASCII.
+    private static func isTypeNameByScalars(_ text: some StringProtocol) -> Bool {
+        guard let first = text.unicodeScalars.first,
             first.properties.isAlphabetic || first == "_" || first == "$"
         else { return false }
         var sawUpper = false
@@ -151,4 +179,9 @@ enum StackText {
         }
         return sawUpper
     }
+}
+
+extension UInt8 {
+    /// `A`–`Z` or `a`–`z`.
+    fileprivate var isASCIILetter: Bool { (self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z") }
 }

@@ -11,8 +11,7 @@ import Foundation
 enum TextLine {
     /// The record of one plain-text line (`bytes` without its newline), read at `receivedAt`.
     static func record(_ bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if let record = logfmt(line, bytes: bytes, receivedAt: receivedAt) { return record }
+        if let record = logfmt(bytes, receivedAt: receivedAt) { return record }
         var record = LogRecord(format: .text, time: nil, receivedAt: receivedAt)
         var index = 0
         while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 { index += 1 }
@@ -42,9 +41,15 @@ enum TextLine {
             record.message = trimmed(rest[...])
             return record
         }
-        var words = rest[...].split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true)
-        if words.count == 5 { words.removeLast() }
-        for (position, word) in words.enumerated() {
+        // The first four words, split on spaces by bytes (a space is one byte, and never inside a character).
+        let utf8 = rest.utf8
+        var cursor = utf8.startIndex
+        for position in 0..<4 {
+            while cursor < utf8.endIndex, utf8[cursor] == 0x20 { cursor = utf8.index(after: cursor) }
+            guard cursor < utf8.endIndex else { break }
+            let wordStart = cursor
+            while cursor < utf8.endIndex, utf8[cursor] != 0x20 { cursor = utf8.index(after: cursor) }
+            let word = rest[wordStart..<cursor]
             guard let (severity, levelWord, logger, after) = level(in: word, position: position, stamped: stampFound)
             else { continue }
             record.severity = severity
@@ -100,16 +105,21 @@ enum TextLine {
             token = token.drop { $0 != "=" }.dropFirst()
             marked = true
         }
-        if let first = token.first, "[<(".contains(first) {
-            let closer: Character = first == "[" ? "]" : first == "<" ? ">" : ")"
-            guard let close = token.firstIndex(of: closer) else { return nil }
+        guard let first = token.utf8.first else { return nil }
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "<") || first == UInt8(ascii: "(") {
+            let closer =
+                first == UInt8(ascii: "[")
+                ? UInt8(ascii: "]") : first == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: ")")
+            guard let close = token.utf8.firstIndex(of: closer) else { return nil }
             let inner = token[token.index(after: token.startIndex)..<close]
             guard let severity = LogLevel.severity(word: inner) else { return nil }
             return (severity, String(inner), nil, token[token.index(after: close)...])
         }
+        // Every level word starts with a letter: a time, a number, a path is not one.
+        guard (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return nil }
         var after: Substring = ""
         var logger: String?
-        if let colon = token.firstIndex(of: ":") {
+        if let colon = token.utf8.firstIndex(of: UInt8(ascii: ":")) {
             after = token[token.index(after: colon)...]
             token = token[..<colon]
             marked = true
@@ -120,8 +130,9 @@ enum TextLine {
             }
         }
         guard let severity = LogLevel.severity(word: token) else { return nil }
-        let upper = token.allSatisfy { $0.isUppercase }
-        if token.count == 1 {
+        // A level word is ASCII letters (LogLevel says so), so its bytes are its characters.
+        let upper = token.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        if token.utf8.count == 1 {
             guard upper, stamped || marked else { return nil }
         } else {
             guard marked || upper || position == 0 else { return nil }
@@ -131,7 +142,26 @@ enum TextLine {
 
     /// Leading separators and spaces removed: ` - message`, `: message`, `| message`.
     private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" || $0 == "-" || $0 == ":" || $0 == "|" }.trimmingSuffix())
+        // By bytes: every separator is one ASCII byte.
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            switch utf8[start] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "|"):
+                start = utf8.index(after: start)
+                continue
+            default: break
+            }
+            break
+        }
+        var end = utf8.endIndex
+        while end > start {
+            let previous = utf8.index(before: end)
+            let byte = utf8[previous]
+            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") else { break }
+            end = previous
+        }
+        return String(text[start..<end])
     }
 
     private static func year(of date: Date) -> Int64 {
@@ -143,11 +173,12 @@ enum TextLine {
 
     /// A logfmt line (`time=… level=error msg="…" err="…"`): `nil` unless it has a `level` (or `lvl`) and a `msg`
     /// (or `message`) key.
-    private static func logfmt(_ line: String, bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord? {
-        guard line.contains("="), line.contains("level=") || line.contains("lvl="),
-            line.contains("msg=") || line.contains("message=")
+    private static func logfmt(_ bytes: UnsafeRawBufferPointer, receivedAt: Date) -> LogRecord? {
+        guard bytes.contains(UInt8(ascii: "=")),
+            ASCIIScan.contains(bytes, "level=") || ASCIIScan.contains(bytes, "lvl="),
+            ASCIIScan.contains(bytes, "msg=") || ASCIIScan.contains(bytes, "message=")
         else { return nil }
-        let pairs = LogfmtPairs.parse(line)
+        let pairs = LogfmtPairs.parse(bytes)
         guard pairs.contains(where: { $0.key == "level" || $0.key == "lvl" }),
             pairs.contains(where: { $0.key == "msg" || $0.key == "message" })
         else { return nil }
@@ -177,50 +208,65 @@ enum TextLine {
     }
 }
 
-/// logfmt's `key=value key="quoted \"value\""` pairs.
+/// logfmt's `key=value key="quoted \"value\""` pairs, read by bytes (every delimiter is ASCII). Invalid UTF-8
+/// in a key or value is shown with replacement characters, as for plain lines.
 enum LogfmtPairs {
-    static func parse(_ line: String) -> [(key: String, value: String)] {
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> [(key: String, value: String)] {
+        let space = UInt8(ascii: " ")
+        let tab = UInt8(ascii: "\t")
+        let equals = UInt8(ascii: "=")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         var pairs: [(key: String, value: String)] = []
-        var characters = line[...]
-        while !characters.isEmpty, pairs.count < 256 {
-            characters = characters.drop { $0 == " " || $0 == "\t" }
-            let key = characters.prefix { $0 != "=" && $0 != " " }
-            characters = characters[key.endIndex...]
-            guard characters.first == "=" else {
-                if !key.isEmpty { pairs.append((String(key), "true")) }
+        var index = 0
+        let end = bytes.count
+        while index < end, pairs.count < 256 {
+            while index < end, bytes[index] == space || bytes[index] == tab { index += 1 }
+            guard index < end else { break }
+            let keyStart = index
+            while index < end, bytes[index] != equals, bytes[index] != space { index += 1 }
+            let key = keyStart..<index
+            guard index < end, bytes[index] == equals else {
+                if !key.isEmpty { pairs.append((text(key), "true")) }
                 continue
             }
-            characters = characters.dropFirst()
-            var value = ""
-            if characters.first == "\"" {
-                characters = characters.dropFirst()
-                var escaped = false
-                var end = characters.endIndex
-                for index in characters.indices {
-                    let character = characters[index]
-                    if escaped {
-                        switch character {
-                        case "n": value.append("\n")
-                        case "t": value.append("\t")
-                        default: value.append(character)
+            index += 1
+            let value: String
+            if index < end, bytes[index] == quote {
+                index += 1
+                let valueStart = index
+                // The common case has no escapes: the value is the bytes up to the closing quote.
+                while index < end, bytes[index] != quote, bytes[index] != backslash { index += 1 }
+                if index >= end || bytes[index] == quote {
+                    value = text(valueStart..<index)
+                    if index < end { index += 1 }
+                } else {
+                    var unescaped = Array(bytes[valueStart..<index])
+                    while index < end, bytes[index] != quote {
+                        if bytes[index] == backslash, index + 1 < end {
+                            index += 1
+                            switch bytes[index] {
+                            case UInt8(ascii: "n"): unescaped.append(UInt8(ascii: "\n"))
+                            case UInt8(ascii: "t"): unescaped.append(tab)
+                            default: unescaped.append(bytes[index])
+                            }
+                        } else if bytes[index] != backslash {
+                            unescaped.append(bytes[index])
                         }
-                        escaped = false
-                    } else if character == "\\" {
-                        escaped = true
-                    } else if character == "\"" {
-                        end = index
-                        break
-                    } else {
-                        value.append(character)
+                        index += 1
                     }
+                    if index < end { index += 1 }
+                    value = String(decoding: unescaped, as: UTF8.self)
                 }
-                characters = end < characters.endIndex ? characters[characters.index(after: end)...] : ""
             } else {
-                let bare = characters.prefix { $0 != " " && $0 != "\t" }
-                value = String(bare)
-                characters = characters[bare.endIndex...]
+                let valueStart = index
+                while index < end, bytes[index] != space, bytes[index] != tab { index += 1 }
+                value = text(valueStart..<index)
             }
-            if !key.isEmpty { pairs.append((String(key), value)) }
+            if !key.isEmpty { pairs.append((text(key), value)) }
         }
         return pairs
     }

@@ -42,7 +42,7 @@ struct TracebackFolder {
     }
 
     /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
-    mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (LogRecord) -> Void) {
+    mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (WireEvent) -> Void) {
         if let kind, pending != nil {
             if continues(kind, line) {
                 append(line)
@@ -101,8 +101,9 @@ struct TracebackFolder {
     }
 
     /// Emits the held line or trace, if any.
-    mutating func flush(_ emit: (LogRecord) -> Void) {
+    mutating func flush(_ emit: (WireEvent) -> Void) {
         guard var record = pending else { return }
+        pending = nil
         if kind != nil {
             while stack.hasSuffix("\n") { stack.removeLast() }
             if omittedLines > 0 { stack += "\n… \(omittedLines) more lines" }
@@ -112,13 +113,12 @@ struct TracebackFolder {
             }
             if record.severity == nil || record.severity! < .error { record.severity = .error }
         }
-        pending = nil
         kind = nil
         stack = ""
         omittedLines = 0
         awaitingPythonException = false
         stamp(&record)
-        emit(record)
+        emit(record.takeEvent())
     }
 
     private mutating func append(_ line: String) {
@@ -172,7 +172,7 @@ struct TracebackFolder {
     private static func foldKind(_ line: String, into held: LogRecord) -> Kind? {
         if line.hasPrefix("Traceback (most recent call last)") { return .python }
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.count < line.count, trimmed.hasPrefix("at ") { return .java }
+        if trimmed.startIndex != line.startIndex, trimmed.hasPrefix("at ") { return .java }
         if line.hasPrefix("Caused by: ") { return .java }
         if held.isError, held.exceptionType == nil, isJavaHeader(line) { return .java }
         if line.hasPrefix("goroutine "), line.hasSuffix(":") { return .go }
@@ -183,7 +183,12 @@ struct TracebackFolder {
     /// `java.lang.IllegalStateException: boom`, `System.InvalidOperationException: …`: a dotted type that ends in
     /// Exception, Error or Throwable, at the start of the line.
     private static func isJavaHeader(_ line: String) -> Bool {
-        guard let first = line.first, first != " ", first != "\t",
+        guard let first = line.first, first != " ", first != "\t" else { return false }
+        // What the type must be is true of the text before the colon too (the type ends it): most lines fail
+        // here, before the line is parsed.
+        let head = line.utf8.firstIndex(of: UInt8(ascii: ":")).map { line[..<$0] } ?? line[...]
+        guard head.utf8.contains(UInt8(ascii: ".")),
+            head.hasSuffix("Exception") || head.hasSuffix("Error") || head.hasSuffix("Throwable"),
             let (type, _) = StackText.parseExceptionLine(line)
         else { return false }
         return type.contains(".")
@@ -222,11 +227,11 @@ struct TracebackFolder {
             record.message = nil
             return .go
         }
-        if let range = line.range(of: "Fatal error: ") {
+        if let range = ASCIIScan.range(of: "Fatal error: ", in: line) {
             record.exceptionType = "Fatal error"
             record.exceptionMessage = String(line[range.upperBound...])
             // `File.swift:12: Fatal error: …`
-            let location = line[..<range.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+            let location = String(line[..<range.lowerBound].drop { $0 == ":" || $0 == " " }.trimmingColonsAndSpaces())
             if !location.isEmpty { record.setCaller(location) }
             record.severity = .critical
             record.message = nil
@@ -240,5 +245,16 @@ struct TracebackFolder {
             return .swift
         }
         return nil
+    }
+}
+
+extension Substring {
+    /// The text without trailing colons and spaces.
+    fileprivate func trimmingColonsAndSpaces() -> Substring {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)] == ":" || self[index(before: end)] == " " {
+            end = index(before: end)
+        }
+        return self[startIndex..<end]
     }
 }
