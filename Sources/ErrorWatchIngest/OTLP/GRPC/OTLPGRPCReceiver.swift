@@ -28,6 +28,10 @@ public final class OTLPGRPCReceiver: Sendable {
     /// Calls in flight on one HTTP/2 connection; a client that opens more is refused them by HTTP/2 itself.
     public static let maximumStreamsPerConnection = 100
 
+    /// The HTTP/2 flow-control window the receiver grants each connection and each call: bytes a client may send
+    /// before the receiver has read them.
+    public static let flowControlWindow = 1 << 20
+
     private enum Phase {
         case idle
         case starting
@@ -129,6 +133,11 @@ public final class OTLPGRPCReceiver: Sendable {
                 // A client opening a thousand streams and stalling holds at most this many calls a connection,
                 // each for at most the request deadline (OTLPGRPCService).
                 config.http2.maxConcurrentStreams = Self.maximumStreamsPerConnection
+                // HTTP/2's initial window (64 KiB, which the transport keeps) is smaller than one export of 500
+                // spans, so a client had to stop mid-message until the receiver's WINDOW_UPDATE came back, and the
+                // connection's window is shared by all of its calls. 1 MiB lets a typical export arrive at once;
+                // what a message may hold is still bounded by the size limit.
+                config.http2.targetWindowSize = Self.flowControlWindow
                 config.connection.maxIdleTime = limits.idleTimeout
                 // A client's breach of HTTP/2 (too many streams, floods) counted against it, whatever its calls.
                 config.channelDebuggingCallbacks.onAcceptTCPConnection = { [registry = service.registry] channel in
