@@ -14,6 +14,7 @@
 #        SCRATCH=.build-release Benchmarks/scripts/otlp-load.sh   (another build folder)
 #        GZIP=1 Benchmarks/scripts/otlp-load.sh                   (gzip'ed bodies, or gRPC message compression)
 #        SIGNALS=traces TRANSPORTS="http grpc" Benchmarks/scripts/otlp-load.sh   (default: logs over http)
+#        DASHBOARD_FLAGS="--trace-budget 25000" Benchmarks/scripts/otlp-load.sh   (more flags for the dashboard)
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
@@ -53,7 +54,7 @@ for round in $(seq 1 "$ROUNDS"); do
     # A tmux server of its own per round: a new session right after kill-server can race the old server's exit.
     T=(tmux -L "$SOCK-$transport-$round")
     "${T[@]}" -f /dev/null new-session -d -s otlp -x 120 -y 40 \
-        "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen $scheme:$P ; sleep 600"
+        "env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats --listen $scheme:$P ${DASHBOARD_FLAGS:-} ; sleep 600"
     "${T[@]}" set-option -t otlp status off >/dev/null
     wait_for "Alerts"
     "$LOAD" --otlp --connect "$scheme:127.0.0.1:$P" --clients "$CLIENTS" --rate "$RATE" --duration "$DURATION" \

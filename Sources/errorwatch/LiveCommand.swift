@@ -121,14 +121,14 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .customLong("trace-budget"),
         help: ArgumentHelp(
-            "Spans the trace store keeps (OTLP traces); over it the oldest traces are evicted. (default: 100000)",
+            "Spans the trace store keeps (OTLP traces); over it the oldest traces are evicted. (default: 50000)",
             valueName: "spans"))
     var traceBudget = TraceStore.Budget().spans
 
     @Option(
         name: .customLong("trace-budget-bytes"),
         help: ArgumentHelp(
-            "Bytes of spans the trace store keeps; over it the oldest traces are evicted. (default: 64MiB)",
+            "Bytes of spans the trace store keeps; over it the oldest traces are evicted. (default: 32MiB)",
             valueName: "bytes"),
         transform: parseByteCount)
     var traceBudgetBytes = TraceStore.Budget().bytes

@@ -134,9 +134,10 @@ public final class OTLPGRPCReceiver: Sendable {
                 // each for at most the request deadline (OTLPGRPCService).
                 config.http2.maxConcurrentStreams = Self.maximumStreamsPerConnection
                 // HTTP/2's initial window (64 KiB, which the transport keeps) is smaller than one export of 500
-                // spans, so a client had to stop mid-message until the receiver's WINDOW_UPDATE came back, and the
-                // connection's window is shared by all of its calls. 1 MiB lets a typical export arrive at once;
-                // what a message may hold is still bounded by the size limit.
+                // spans, so a client must stop mid-message until the receiver's WINDOW_UPDATE comes back: one round
+                // trip per 64 KiB, shared by all of a connection's calls. On loopback that costs nothing measurable
+                // (docs/otlp.md, "Load"); from another machine it caps a connection at 64 KiB per round trip. 1 MiB
+                // lets a typical export arrive at once; what a message may hold is still bounded by the size limit.
                 config.http2.targetWindowSize = Self.flowControlWindow
                 config.connection.maxIdleTime = limits.idleTimeout
                 // A client's breach of HTTP/2 (too many streams, floods) counted against it, whatever its calls.
