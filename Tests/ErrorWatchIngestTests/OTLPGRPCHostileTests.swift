@@ -136,6 +136,28 @@ struct OTLPGRPCHostileTests {
         #expect(probe.events.count == 2)
     }
 
+    @Test func anAnswerIsSentUncompressedWhateverTheClientAccepts() async throws {
+        // Every gRPC client library lists gzip in grpc-accept-encoding. The transport would answer compressed,
+        // holding a zlib compressor (about 256 KiB) for each call in flight to deflate a few bytes; the receiver
+        // takes the header off first (OTLPGRPCPlainAnswers), so the answer's message is not compressed.
+        let (receiver, probe, port) = try await OTLPGRPCReceiverTests.start()
+        let client = try #require(RawSocket(port: port))
+        let call = RawHTTP2.openCall(
+            stream: 1, path: Self.exportLogs, authority: "127.0.0.1:\(port)",
+            extra: [("grpc-accept-encoding", "gzip,deflate,identity")])
+        #expect(client.send(RawHTTP2.preface + call + RawHTTP2.message(stream: 1, OTLPGRPCReceiverTests.logs)))
+        let (frames, _) = await offPool {
+            RawHTTP2.read(client, timeout: .seconds(60)) { frames in
+                frames.contains { $0.type == RawHTTP2.headers && $0.stream == 1 && $0.flags & RawHTTP2.endStream != 0 }
+            }
+        }
+        client.close()
+        await receiver.shutdown()
+        let answer = try #require(frames.first { $0.type == RawHTTP2.data && $0.stream == 1 })
+        #expect(answer.payload.first == 0, "the answer's message is not compressed")
+        #expect(probe.events.count == 2, "the call was handled")
+    }
+
     /// The trace requests below, each sent over gRPC: (body, what the call must answer and deliver).
     static func call(_ port: Int, _ request: OTLPProtoExportTraceServiceRequest) async throws
         -> OTLPGRPCExporter.Answer

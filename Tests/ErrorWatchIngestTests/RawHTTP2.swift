@@ -44,11 +44,14 @@ struct RawHTTP2 {
     }
 
     /// A HEADERS frame opening `stream` as a gRPC call of `path`, without END_STREAM: the message is to follow.
-    static func openCall(stream: UInt32, path: String, authority: String) -> [UInt8] {
+    /// `extra` fields follow the required ones (`grpc-accept-encoding`, say).
+    static func openCall(
+        stream: UInt32, path: String, authority: String, extra: [(String, String)] = []
+    ) -> [UInt8] {
         let fields = [
             (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", authority),
             ("content-type", "application/grpc"), ("te", "trailers"),
-        ]
+        ] + extra
         var block: [UInt8] = []
         for (name, value) in fields {
             // Literal header field without indexing, new name; lengths under 127 fit the 7-bit prefix.
@@ -59,6 +62,13 @@ struct RawHTTP2 {
             block += Array(value.utf8)
         }
         return frame(headers, flags: endHeaders, stream: stream, block)
+    }
+
+    /// A DATA frame carrying one uncompressed gRPC message on `stream` and ending the client's side of it.
+    static func message(stream: UInt32, _ bytes: [UInt8]) -> [UInt8] {
+        let length = UInt32(bytes.count)
+        let prefix: [UInt8] = [0] + withUnsafeBytes(of: length.bigEndian) { Array($0) }
+        return frame(data, flags: endStream, stream: stream, prefix + bytes)
     }
 
     /// Frames read from `socket` until `done` says so for what was read, the server closes, or `timeout` passes

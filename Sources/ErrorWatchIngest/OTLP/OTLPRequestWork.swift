@@ -25,7 +25,7 @@ struct OTLPRequestWork: Sendable {
         let outcome: OTLPExchange.Outcome
         do {
             defer { connections.release(reserved) }
-            outcome = exchange.complete(request, body: Array(body.readableBytesView))
+            outcome = exchange.complete(request, body: body)
         }
         return finish(outcome, peer: peer, host: host).response
     }

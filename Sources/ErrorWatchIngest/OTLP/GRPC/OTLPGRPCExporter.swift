@@ -63,9 +63,9 @@ package final class OTLPGRPCExporter: Sendable {
         if gzip { options.compression = .gzip }
         do {
             return try await client.unary(
-                request: ClientRequest(message: body), descriptor: service.method, serializer: OTLPGRPCBytes(),
+                request: ClientRequest(message: GRPCNIOTransportBytes(body)), descriptor: service.method, serializer: OTLPGRPCBytes(),
                 deserializer: OTLPGRPCBytes(), options: options
-            ) { response in .ok(try response.message) }
+            ) { response in .ok(try response.message.withUnsafeBytes { Array($0) }) }
         } catch let error as RPCError {
             return .failed(
                 code: OTLPGRPCService.name(error.code), message: error.message, retryAfter: Self.retryDelay(error))

@@ -144,6 +144,10 @@ public final class OTLPGRPCReceiver: Sendable {
                 config.channelDebuggingCallbacks.onAcceptTCPConnection = { [registry = service.registry] channel in
                     OTLPGRPCConnectionWatch.install(on: channel, registry: registry)
                 }
+                // Answers go uncompressed: no call holds a zlib compressor for a few bytes (OTLPGRPCPlainAnswers).
+                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
+                    OTLPGRPCPlainAnswers.install(on: stream)
+                }
             },
             eventLoopGroup: group)
         let server = GRPCServer(transport: transport, services: [service])

@@ -1,6 +1,7 @@
 import ErrorWatchWire
 import Foundation
 import GRPCCore
+import GRPCNIOTransportHTTP2Posix
 import GRPCProtobuf
 import Synchronization
 
@@ -52,10 +53,10 @@ struct OTLPGRPCService: RegistrableRPCService {
 
     /// One `Export` call: its one message received (within the deadline), handled as an OTLP/HTTP body, answered.
     func export(
-        _ signal: OTLPExchange.Signal, _ request: StreamingServerRequest<[UInt8]>, _ context: ServerContext
-    ) async throws -> StreamingServerResponse<[UInt8]> {
+        _ signal: OTLPExchange.Signal, _ request: StreamingServerRequest<GRPCNIOTransportBytes>, _ context: ServerContext
+    ) async throws -> StreamingServerResponse<GRPCNIOTransportBytes> {
         let peer = Self.peer(context.remotePeer)
-        let body: [UInt8]
+        let body: GRPCNIOTransportBytes
         do {
             body = try await receive(request)
         } catch let error as RPCError {
@@ -71,23 +72,26 @@ struct OTLPGRPCService: RegistrableRPCService {
             record(failure: error, peer: peer)
             throw error
         }
-        var outcome = exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: body)
+        // Read in place: the message is the transport's buffer (OTLPGRPCBytes).
+        var outcome = body.withUnsafeBytes { bytes in
+            exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: bytes.bytes)
+        }
         let status = Self.status(outcome.response)
         if let status { outcome.answerName = Self.name(status.code) }
         _ = work.finish(outcome, peer: peer.address, host: peer.host)
         if let status { throw status }
-        return StreamingServerResponse(single: ServerResponse(message: outcome.response.body))
+        return StreamingServerResponse(single: ServerResponse(message: GRPCNIOTransportBytes(outcome.response.body)))
     }
 
     /// The call's one message, within ``OTLPReceiver/Limits/requestTimeout`` of the call's start: a client that
     /// opens streams and stalls holds each for that long, then gets `DEADLINE_EXCEEDED`.
-    private func receive(_ request: StreamingServerRequest<[UInt8]>) async throws -> [UInt8] {
+    private func receive(_ request: StreamingServerRequest<GRPCNIOTransportBytes>) async throws -> GRPCNIOTransportBytes {
         let timeout = limits.requestTimeout
         awaitingMessage.increment()
         defer { awaitingMessage.decrement() }
-        let received = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+        let received = try await withThrowingTaskGroup(of: GRPCNIOTransportBytes?.self) { group in
             group.addTask {
-                var body: [UInt8]?
+                var body: GRPCNIOTransportBytes?
                 for try await message in request.messages {
                     guard body == nil else {
                         throw RPCError(code: .invalidArgument, message: "Export takes one request message, not two")
