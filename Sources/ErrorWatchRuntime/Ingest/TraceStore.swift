@@ -20,8 +20,9 @@ public struct TraceStore: Sendable {
         /// Bytes kept across all traces (an estimate of each span's share: its fields, strings and index entry).
         public var bytes: Int
 
-        /// A budget; the default is 50,000 spans and 32 MiB. The dashboard peaked at 85–87 MB with it while 50
-        /// clients sent it 100,000 spans a second over OTLP/HTTP, at 104 MB with twice that (docs/otlp.md, "Load").
+        /// A budget; the default is 50,000 spans and 32 MiB. The dashboard peaked at 87–90 MB with it while 50
+        /// clients sent it 100,000 spans a second over OTLP/HTTP and at 94–99 MB over OTLP/gRPC; over HTTP it
+        /// peaked at 104 MB with twice that budget (docs/otlp.md, "Load").
         /// At everyday rates that is minutes of traces; at that one, half a second.
         public init(spans: Int = 50_000, bytes: Int = 32 * 1024 * 1024) {
             self.spans = max(1, spans)
