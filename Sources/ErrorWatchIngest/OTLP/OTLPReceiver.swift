@@ -51,6 +51,8 @@ public final class OTLPReceiver: Sendable {
     ///   - endpoint: where to listen.
     ///   - limits: body size, connections and timeouts.
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - traces: what is remembered of recent traces to count one failure once; receivers sharing one count a
+    ///     failure once across them.
     ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `503`.
     ///   - onStatus: called once per request with the senders' rows it changed (each once) and the keys of senders
     ///     forgotten to make room (at most 1,024 are kept), never once per record or per resource.
@@ -59,6 +61,7 @@ public final class OTLPReceiver: Sendable {
     public init(
         endpoint: OTLPEndpoint, limits: Limits = Limits(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
         onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
@@ -72,7 +75,7 @@ public final class OTLPReceiver: Sendable {
         self.registry = registry
         self.work = OTLPRequestWork(
             exchange: OTLPExchange(
-                limits: limits, streams: OTLPMetricStreams(), traces: OTLPTraceMemory(), admit: hasRoom,
+                limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom,
                 now: { Date() }),
             registry: registry, connections: connections, deliver: onEvents, deliverSpans: onSpans)
     }

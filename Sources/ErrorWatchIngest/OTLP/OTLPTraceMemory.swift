@@ -15,7 +15,11 @@ import Synchronization
 /// Bounded: the most recently heard ``maximumTraces`` traces, ``maximumLinksPerTrace`` parent links and
 /// ``maximumFailuresPerTrace`` counted failures each, ``maximumLinks`` links in all; past them, a relation that is not remembered is not known, and
 /// the candidate is counted. Every mutation happens under one lock per request.
-final class OTLPTraceMemory: Sendable {
+///
+/// One memory may be shared by several receivers (the `traces` parameter of ``OTLPReceiver`` and ``OTLPGRPCReceiver``):
+/// the dashboard's OTLP/HTTP and OTLP/gRPC receivers share one, so a trace whose services export over different
+/// transports is still one trace, and its failure one error.
+public final class OTLPTraceMemory: Sendable {
     /// Traces remembered; the least recently heard is forgotten first.
     static let maximumTraces = 4_096
     /// Parent links remembered per trace.
@@ -27,6 +31,9 @@ final class OTLPTraceMemory: Sendable {
     static let maximumFailuresPerTrace = 256
     /// How far up a parent chain a relation is looked for (a cycle of parents ends here too).
     static let maximumDepth = 256
+
+    /// An empty memory.
+    public init() {}
 
     /// One candidate error of a span.
     struct Failure: Sendable, Hashable {

@@ -11,7 +11,7 @@ extension RemoteIngest {
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
     ) -> OTLPGRPCReceiver {
         OTLPGRPCReceiver(
-            endpoint: endpoint, limits: limits, hasRoom: { [self] in hasRoom(for: $0) },
+            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: { [self] in hasRoom(for: $0) },
             onStatus: { [self] changed, forgotten in
                 update(
                     changed.map { SourceStatus($0, receiver: endpoint) },

@@ -1,4 +1,5 @@
 import ErrorStreaming
+import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
@@ -26,6 +27,9 @@ public final class RemoteIngest: Sendable {
     let traces: TraceBoard
     /// Requests per second, error share and durations of server and consumer spans, for the Metrics pane.
     let requestMetrics: RequestMetrics
+    /// What the OTLP receivers remember of recent traces to count one failure once: one memory for all of them, so
+    /// a trace whose services export over HTTP and gRPC is counted as one (docs/otlp.md, "One failure, one error").
+    let otlpTraceMemory = OTLPTraceMemory()
 
     /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
     /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice

@@ -55,6 +55,8 @@ public final class OTLPGRPCReceiver: Sendable {
     ///   - endpoint: where to listen (its ``OTLPEndpoint/transport`` is not looked at).
     ///   - limits: message size, deadlines, the retry delay.
     ///   - eventLoopGroup: the loops to run on; NIO's shared singleton group by default.
+    ///   - traces: what is remembered of recent traces to count one failure once; receivers sharing one count a
+    ///     failure once across them.
     ///   - hasRoom: whether the dashboard can take this many more records now; `false` answers `UNAVAILABLE`.
     ///   - onStatus: called once per call with the senders' rows it changed and the keys of senders forgotten.
     ///   - onSpans: called with each accepted trace batch's spans, per sender, before its events.
@@ -62,6 +64,7 @@ public final class OTLPGRPCReceiver: Sendable {
     public init(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits(),
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
+        traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
         onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
@@ -71,7 +74,7 @@ public final class OTLPGRPCReceiver: Sendable {
         self.limits = limits
         self.group = eventLoopGroup
         let exchange = OTLPExchange(
-            limits: limits, streams: OTLPMetricStreams(), traces: OTLPTraceMemory(), admit: hasRoom, now: { Date() })
+            limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom, now: { Date() })
         // The connection table is the HTTP receiver's (its `run` gives back body budget); the gRPC service calls
         // `finish` only, and HTTP/2's own limits stand in for it (see ``maximumStreamsPerConnection``).
         let connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
