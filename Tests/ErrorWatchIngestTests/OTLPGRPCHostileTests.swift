@@ -114,11 +114,13 @@ struct OTLPGRPCHostileTests {
         #expect(probe.sources["shop/i-1"]?.requests == 1)
     }
 
-    @Test func aMessageOverTwiceTheLimitFailsTheCallAndTheConnectionGoesOn() async throws {
+    @Test func aMessageFarOverTheLimitIsResourceExhaustedUnreadAndTheConnectionGoesOn() async throws {
         let limits = OTLPReceiver.Limits(maximumBodyBytes: 4_096)
         let (receiver, probe, port) = try await OTLPGRPCReceiverTests.start(limits: limits)
+        // Far past the transport's own stop at twice the limit, where it used to reset the stream (UNAVAILABLE,
+        // which SDKs retry): the size gate answers from the announced length, before anything is buffered.
         let huge: [UInt8] = try OTLPFixtures.logs([
-            OTLPFixtures.record(body: String(repeating: "x", count: 3 * limits.maximumBodyBytes))
+            OTLPFixtures.record(body: String(repeating: "x", count: 64 * limits.maximumBodyBytes))
         ]).serializedBytes()
         let (over, after) = try await OTLPGRPCReceiverTests.withExporter(port: port, gzip: false) { exporter in
             (
@@ -127,13 +129,25 @@ struct OTLPGRPCHostileTests {
             )
         }
         await receiver.shutdown()
-        // grpc-swift-nio-transport's deframer throws RESOURCE_EXHAUSTED past `maxRequestPayloadSize`, but its
-        // stream state machine replaces that error by "Failed to decode message" and closes the stream with a
-        // reset, sending no trailers: no handler of ours can answer this call (docs/otlp.md, "OTLP/gRPC").
-        #expect(!over.isOK)
-        #expect(over.code != "RESOURCE_EXHAUSTED", "if this fails, the transport now answers: update docs/otlp.md")
+        #expect(over.code == "RESOURCE_EXHAUSTED")
+        #expect(over.message == "the message is \(huge.count) bytes, over the limit of 4096")
+        #expect(over.retryAfter == nil, "not to be retried")
         #expect(after.isOK, "the connection's next call is unaffected")
         #expect(probe.events.count == 2)
+        #expect(probe.sources["client 127.0.0.1"]?.badRequests == 1)
+        #expect(probe.problems["client 127.0.0.1"] == ["RESOURCE_EXHAUSTED: \(over.message ?? "")"])
+    }
+
+    @Test func theStandInMessageSaysTheAnnouncedSizeAndNothingElseReadsAsOne() {
+        for (size, compressed) in [(4_097, false), (1 << 31, true), (Int(UInt32.max), false)] {
+            let marker = OTLPGRPCSizeGate.marker(declared: size, compressed: compressed)
+            let read = marker.withUnsafeBytes { OTLPGRPCSizeGate.declared(in: $0) }
+            #expect(read?.size == size && read?.compressed == compressed)
+        }
+        let truncated = Array(OTLPGRPCSizeGate.marker(declared: 70_000, compressed: false).dropLast())
+        for message in [OTLPGRPCReceiverTests.logs, [], truncated] {
+            #expect(message.withUnsafeBytes { OTLPGRPCSizeGate.declared(in: $0) } == nil)
+        }
     }
 
     @Test func anAnswerIsSentUncompressedWhateverTheClientAccepts() async throws {

@@ -191,4 +191,5 @@ extension OTLPGRPCExporter.Answer {
     var isOK: Bool { if case .ok = self { true } else { false } }
     var code: String? { if case .failed(let code, _, _) = self { code } else { nil } }
     var retryAfter: Duration? { if case .failed(_, _, let retry) = self { retry } else { nil } }
+    var message: String? { if case .failed(_, let message, _) = self { message } else { nil } }
 }

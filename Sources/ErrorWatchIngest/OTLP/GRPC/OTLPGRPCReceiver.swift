@@ -129,9 +129,9 @@ public final class OTLPGRPCReceiver: Sendable {
             config: .defaults { config in
                 // The Collector's `otlp` exporter and the SDKs compress with gzip by default.
                 config.compression.enabledAlgorithms = [.gzip, .deflate]
-                // The transport stops a message at twice the limit, as sent or once inflated, and resets its
-                // stream (the client reads UNAVAILABLE). Up to there the message is read whole and the service
-                // answers one over the limit RESOURCE_EXHAUSTED, which SDKs do not retry.
+                // A message announcing more than the limit never gets here (OTLPGRPCSizeGate). One that inflates
+                // past it is read up to twice the limit and answered RESOURCE_EXHAUSTED by the service; past that
+                // the transport stops inflating it and resets its stream (the client reads UNAVAILABLE).
                 config.rpc.maxRequestPayloadSize = 2 * limits.maximumBodyBytes
                 // A client opening a thousand streams and stalling holds at most this many calls a connection,
                 // each for at most the request deadline (OTLPGRPCService).
@@ -147,9 +147,13 @@ public final class OTLPGRPCReceiver: Sendable {
                 config.channelDebuggingCallbacks.onAcceptTCPConnection = { [registry = service.registry] channel in
                     OTLPGRPCConnectionWatch.install(on: channel, registry: registry)
                 }
-                // Answers go uncompressed: no call holds a zlib compressor for a few bytes (OTLPGRPCPlainAnswers).
-                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
-                    OTLPGRPCPlainAnswers.install(on: stream)
+                // On each call, before the transport reads it: answers go uncompressed, so no call holds a zlib
+                // compressor for a few bytes (OTLPGRPCPlainAnswers); a message announcing more than the limit is
+                // answered RESOURCE_EXHAUSTED unread (OTLPGRPCSizeGate).
+                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { [limit = limits.maximumBodyBytes] stream in
+                    OTLPGRPCPlainAnswers.install(on: stream).flatMap {
+                        OTLPGRPCSizeGate.install(on: stream, limit: limit)
+                    }
                 }
             },
             eventLoopGroup: group)

@@ -65,6 +65,15 @@ struct OTLPGRPCService: RegistrableRPCService {
             if error.code != .cancelled { record(failure: error, peer: peer) }
             throw error
         }
+        if let announced = body.withUnsafeBytes({ OTLPGRPCSizeGate.declared(in: $0) }) {
+            // The message announced more than the limit and was dropped unread (OTLPGRPCSizeGate).
+            let error = RPCError(
+                code: .resourceExhausted,
+                message: "the message is \(announced.size) bytes\(announced.compressed ? " compressed" : ""), "
+                    + "over the limit of \(limits.maximumBodyBytes)")
+            record(failure: error, peer: peer)
+            throw error
+        }
         guard body.count <= limits.maximumBodyBytes else {
             let error = RPCError(
                 code: .resourceExhausted,
