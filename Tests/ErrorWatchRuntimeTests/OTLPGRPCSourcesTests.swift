@@ -28,18 +28,34 @@ struct OTLPGRPCSourcesTests {
             ])
     }
 
-    @Test func grpcAndHTTPExportsReachOneIngestAndEachIsARow() async throws {
+    /// Every event a runtime ingests, in order.
+    final class Seen: Sendable {
+        private let events = Mutex<[WireEvent]>([])
+        var all: [WireEvent] { events.withLock { $0 } }
+        func append(_ event: WireEvent) { events.withLock { $0.append(event) } }
+    }
+
+    /// A runtime listening for OTLP over gRPC and over HTTP on free ports (`--otlp`'s pair), with what it ingests.
+    static func listening() async throws
+        -> (runtime: DashboardRuntime, external: ExternalSources, seen: Seen, grpc: OTLPEndpoint, http: OTLPEndpoint)
+    {
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
-        let seen = Mutex<[WireEvent]>([])
-        runtime.ingest.observe { event in seen.withLock { $0.append(event) } }
+        let seen = Seen()
+        runtime.ingest.observe { seen.append($0) }
         let external = ExternalSources(
             listen: [], tail: [],
             otlp: [OTLPEndpoint(port: 0, transport: .grpc), OTLPEndpoint(port: 0, transport: .http)],
             ingest: runtime.ingest, clock: runtime.clock)
         try await external.start()
         let bound = external.boundOTLPEndpoints
-        let grpc = try #require(bound.first { $0.transport == .grpc })
-        #expect(bound.contains { $0.transport == .http })
+        return (
+            runtime, external, seen, try #require(bound.first { $0.transport == .grpc }),
+            try #require(bound.first { $0.transport == .http })
+        )
+    }
+
+    @Test func grpcAndHTTPExportsReachOneIngestAndEachIsARow() async throws {
+        let (runtime, external, seen, grpc, _) = try await Self.listening()
         let exporter = try OTLPGRPCExporter(host: "127.0.0.1", port: grpc.port)
         let running = Task { try await exporter.run() }
         let answer = try await exporter.export(.logs, body: Self.logs(service: "billing", instance: "b-7"))
@@ -51,7 +67,7 @@ struct OTLPGRPCSourcesTests {
             Issue.record("the gRPC export failed: \(answer)")
             return
         }
-        let events = seen.withLock { $0 }
+        let events = seen.all
         #expect(events.map(\.kind) == [.error, .log])
         #expect(events.first?.exceptionType == "TaxError")
         #expect(runtime.sampleMetrics().totalErrors == 1)
@@ -101,17 +117,7 @@ struct OTLPGRPCSourcesTests {
         // One trace, two services exporting differently: the payment service over OTLP/HTTP, the checkout that
         // called it over gRPC. The exception is recorded on the payment's span and again on its parent, the
         // checkout's: one failure, counted once, because both receivers share what they remember of the trace.
-        let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
-        let seen = Mutex<[WireEvent]>([])
-        runtime.ingest.observe { event in seen.withLock { $0.append(event) } }
-        let external = ExternalSources(
-            listen: [], tail: [],
-            otlp: [OTLPEndpoint(port: 0, transport: .grpc), OTLPEndpoint(port: 0, transport: .http)],
-            ingest: runtime.ingest, clock: runtime.clock)
-        try await external.start()
-        let bound = external.boundOTLPEndpoints
-        let grpc = try #require(bound.first { $0.transport == .grpc })
-        let http = try #require(bound.first { $0.transport == .http })
+        let (runtime, external, seen, grpc, http) = try await Self.listening()
         let declined = (type: "CardDeclined", message: "card 4242 declined")
 
         var post = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(http.port)/v1/traces")))
@@ -132,7 +138,7 @@ struct OTLPGRPCSourcesTests {
             Issue.record("the gRPC export failed: \(answer)")
             return
         }
-        let errors = seen.withLock { $0 }.filter { $0.kind == .error }
+        let errors = seen.all.filter { $0.kind == .error }
         #expect(errors.count == 1, "\(errors.map { $0.source ?? "?" })")
         #expect(errors.first?.exceptionType == "CardDeclined")
         #expect(runtime.sampleMetrics().totalErrors == 1)
