@@ -23,8 +23,27 @@ extension RemoteIngest {
     public func makeOTLPReceiver(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
     ) -> OTLPReceiver {
-        OTLPReceiver(
-            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: { [self] in hasRoom(for: $0) },
+        let feed = otlpFeed(endpoint)
+        return OTLPReceiver(
+            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: feed.hasRoom,
+            onStatus: feed.onStatus, onSpans: feed.onSpans, onEvents: feed.onEvents)
+    }
+
+    /// How an OTLP receiver on `endpoint` (either transport) feeds this ingest.
+    struct OTLPFeed {
+        /// Admission: ``hasRoom(for:)``.
+        var hasRoom: @Sendable (Int) -> Bool
+        /// The senders' rows a request changed, posted once together; those the receiver forgot, removed.
+        var onStatus: @Sendable ([OTLPSourceStatus], [String]) -> Void
+        /// Accepted spans into the trace store and the request metrics.
+        var onSpans: @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void
+        /// Accepted events, ingested from `otlp SERVICE/INSTANCE on ENDPOINT`.
+        var onEvents: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+    }
+
+    func otlpFeed(_ endpoint: OTLPEndpoint) -> OTLPFeed {
+        OTLPFeed(
+            hasRoom: { [self] in hasRoom(for: $0) },
             onStatus: { [self] changed, forgotten in
                 update(
                     changed.map { SourceStatus($0, receiver: endpoint) },

@@ -10,18 +10,10 @@ extension RemoteIngest {
     public func makeOTLPGRPCReceiver(
         endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
     ) -> OTLPGRPCReceiver {
-        OTLPGRPCReceiver(
-            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: { [self] in hasRoom(for: $0) },
-            onStatus: { [self] changed, forgotten in
-                update(
-                    changed.map { SourceStatus($0, receiver: endpoint) },
-                    forgetting: forgotten.map { SourceStatus.otlpID(key: $0, receiver: endpoint) })
-            },
-            onSpans: { [self] _, spans in ingest(spans: spans) },
-            onEvents: { [self] source, events in
-                let from = "otlp \(source.key) on \(endpoint)"
-                for event in events { ingest(event, from: from) }
-            })
+        let feed = otlpFeed(endpoint)
+        return OTLPGRPCReceiver(
+            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: feed.hasRoom,
+            onStatus: feed.onStatus, onSpans: feed.onSpans, onEvents: feed.onEvents)
     }
 
     /// The receiver `endpoint` asks for: OTLP/HTTP or OTLP/gRPC by its ``OTLPEndpoint/transport``.
