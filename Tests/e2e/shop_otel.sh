@@ -18,16 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-ERRORWATCH_BIN="${ERRORWATCH_BIN:-$(swift build --show-bin-path)/errorwatch}"
-[[ -x "$ERRORWATCH_BIN" ]] || { echo "shop-otel e2e: $ERRORWATCH_BIN is not built"; exit 1; }
-for tool in wrk curl tmux python3; do
-    command -v "$tool" >/dev/null || { echo "shop-otel e2e: $tool is missing"; exit 1; }
-done
-
-echo "shop-otel e2e: building Examples/ShopServer"
-(cd Examples/ShopServer && swift build --product shop-server 2>&1 | tail -n 3)
-SHOP_BIN="${SHOP_BIN:-$(cd Examples/ShopServer && swift build --show-bin-path)/shop-server}"
-[[ -x "$SHOP_BIN" ]] || { echo "shop-otel e2e: $SHOP_BIN is not built"; exit 1; }
+NAME="shop-otel e2e"
+TOOLS="wrk curl tmux python3"
+# shellcheck source=Tests/e2e/shop-lib.sh
+source Tests/e2e/shop-lib.sh
 
 WORK="$(mktemp -d /tmp/shop-otel-e2e-XXXXXX)"
 # The dashboard keeps issues in a store by default: here, in the scratch folder, never the user's state.
@@ -45,36 +39,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }
 listening() {
     python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1"
-}
-
-# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; fails after SECONDS.
-wait_until() {
-    local limit="$1" deadline
-    shift
-    deadline=$((SECONDS + limit))
-    until "$@" >/dev/null 2>&1; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.1
-    done
-}
-
-check() {
-    local what="$1"
-    shift
-    checks=$((checks + 1))
-    if "$@"; then echo "ok   $what"; else failures=$((failures + 1)); echo "FAIL $what"; fi
-}
-
-fail_now() {
-    echo "FAIL $1"
-    [[ -f "$RUN/server.err" ]] && tail -n 20 "$RUN/server.err" | sed 's/^/     server| /'
-    screen 2>/dev/null | sed 's/^/     screen| /' || true
-    echo "$((checks - failures)) passed, $((failures + 1)) failed"
-    exit 1
 }
 
 # The errors from shop-server in the recording.
@@ -84,6 +50,7 @@ recorded_at_least() { (($(recorded_errors) >= $1)); }
 run_transport() {
     local transport="$1" listen protocol
     RUN="$WORK/$transport"
+    SERVER_ERR="$RUN/server.err"
     mkdir -p "$RUN"
     RECORDING="$RUN/recording.ndjson"
     local port

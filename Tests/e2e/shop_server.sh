@@ -13,16 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
 
-ERRORWATCH_BIN="${ERRORWATCH_BIN:-$(swift build --show-bin-path)/errorwatch}"
-[[ -x "$ERRORWATCH_BIN" ]] || { echo "shop e2e: $ERRORWATCH_BIN is not built"; exit 1; }
-for tool in wrk prometheus curl tmux python3; do
-    command -v "$tool" >/dev/null || { echo "shop e2e: $tool is missing"; exit 1; }
-done
-
-echo "shop e2e: building Examples/ShopServer"
-(cd Examples/ShopServer && swift build --product shop-server 2>&1 | tail -n 3)
-SHOP_BIN="${SHOP_BIN:-$(cd Examples/ShopServer && swift build --show-bin-path)/shop-server}"
-[[ -x "$SHOP_BIN" ]] || { echo "shop e2e: $SHOP_BIN is not built"; exit 1; }
+NAME="shop e2e"
+TOOLS="wrk prometheus curl tmux python3"
+# shellcheck source=Tests/e2e/shop-lib.sh
+source Tests/e2e/shop-lib.sh
 
 WORK="$(mktemp -d /tmp/shop-e2e-XXXXXX)"
 # The dashboard keeps issues in a store by default: here, in the scratch folder, never the user's state.
@@ -33,6 +27,7 @@ TMUX_CMD=(tmux -L "shop-e2e-$$")
 SESSION=shop
 SERVER_PID=""
 PROMETHEUS_PID=""
+SERVER_ERR="$WORK/server.err"
 failures=0
 checks=0
 
@@ -43,35 +38,6 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-screen() { "${TMUX_CMD[@]}" capture-pane -p -t "$SESSION"; }
-
-# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds; fails after SECONDS.
-wait_until() {
-    local limit="$1" deadline
-    shift
-    deadline=$((SECONDS + limit))
-    until "$@" >/dev/null 2>&1; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.1
-    done
-}
-
-check() {
-    local what="$1"
-    shift
-    checks=$((checks + 1))
-    if "$@"; then echo "ok   $what"; else failures=$((failures + 1)); echo "FAIL $what"; fi
-}
-
-fail_now() {
-    echo "FAIL $1"
-    [[ -f "$WORK/server.err" ]] && tail -n 20 "$WORK/server.err" | sed 's/^/     server| /'
-    screen 2>/dev/null | sed 's/^/     screen| /' || true
-    echo "$((checks - failures)) passed, $((failures + 1)) failed"
-    exit 1
-}
 
 # The sum of every errors_total series in Prometheus text read from stdin.
 sum_errors_total() { awk '/^errors_total[{ ]/ { sum += $NF } END { printf "%d\n", sum }'; }
