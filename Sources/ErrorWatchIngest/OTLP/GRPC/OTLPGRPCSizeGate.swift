@@ -6,14 +6,14 @@ import NIOHTTP2
 ///
 /// A gRPC message starts with five bytes: a compression flag and the message's length. The transport reads the
 /// whole message before the service sees it, and it stops one past `maxRequestPayloadSize` by resetting the
-/// stream, so the client reads a retryable `UNAVAILABLE` ("Stream unexpectedly closed") and retries a message
-/// that can never be taken. This handler sits before the gRPC handler on each call's stream and reads the length
+/// stream, so the client reads a retryable `UNAVAILABLE` ("Stream unexpectedly closed"), with no word of why. This handler sits before the gRPC handler on each call's stream and reads the length
 /// from the message's first frame. When it is over ``OTLPReceiver/Limits/maximumBodyBytes``, the handler passes
 /// the gRPC handler a small stand-in message (``marker(declared:compressed:)``) in its place and drops the rest of
 /// the message's frames unread (HTTP/2 flow control still credits them, so the client is not stalled). The service
-/// recognises the stand-in (``declared(in:)``) and answers `RESOURCE_EXHAUSTED`, which SDKs do not retry, with the
-/// size the client announced; the call is counted against its client like any other. Nothing of the message is
-/// buffered, whatever size it announces.
+/// recognises the stand-in (``declared(in:)``) and answers `RESOURCE_EXHAUSTED` without retry information (final,
+/// says the OTLP specification; Python's exporter retries it until its timeout all the same) with the size the
+/// client announced; the call is counted against its client like any other. Nothing of the message is buffered,
+/// whatever size it announces.
 ///
 /// A message under the limit passes untouched and the handler leaves the pipeline. A message that announces a size
 /// under the limit and inflates past it is the service's to answer (its inflated size is known only once inflated).
