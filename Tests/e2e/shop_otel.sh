@@ -64,6 +64,9 @@ run_transport() {
     echo "shop-otel e2e: $transport: errorwatch --listen $listen, shop-server --otel-protocol $protocol"
 
     # --- The dashboard, receiving OTLP and recording what it shows ---
+    # A tmux server of its own per transport: a new session right after the last one's kill-server can race that
+    # server's exit ("server exited unexpectedly").
+    TMUX_CMD=(tmux -L "shop-otel-e2e-$$-$transport")
     "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 120 -y 40 \
         "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
     "${TMUX_CMD[@]}" send-keys -t "$SESSION" \

@@ -21,8 +21,20 @@ WORK="$(mktemp -d /tmp/ew25-store-e2e-XXXXXX)"
 export XDG_STATE_HOME="$WORK/state"
 STORE="$WORK/store.sqlite"
 SOCK="$WORK/feed.sock"
-T=(tmux -L "ew25-store-e2e-$$")
-cleanup() { "${T[@]}" kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"; }
+T=(tmux -L "ew25-store-e2e-$$-0")
+SERVERS=0
+# new_tmux: ends the tmux server in use and takes a server of its own for what comes next. A new session right
+# after kill-server on the same socket can race the old server's exit ("server exited unexpectedly", which ended a
+# CI run here).
+new_tmux() {
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    SERVERS=$((SERVERS + 1))
+    T=(tmux -L "ew25-store-e2e-$$-$SERVERS")
+}
+cleanup() {
+    for ((n = 0; n <= SERVERS; n++)); do tmux -L "ew25-store-e2e-$$-$n" kill-server >/dev/null 2>&1 || true; done
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 failures=0
 checks=0
@@ -34,7 +46,7 @@ wait_for() {
     until screen | grep -Eq -- "$1"; do ((SECONDS < deadline)) || return 1; sleep 0.05; done
 }
 start_dashboard() {
-    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    new_tmux
     "${T[@]}" -f /dev/null new-session -d -s store -x 120 -y 40 \
         "env LANG=C.UTF-8 TERM=xterm-256color $BIN $* ; sleep 600"
     "${T[@]}" set-option -t store status off >/dev/null
@@ -118,13 +130,12 @@ if "$BIN" issues --store "$WORK/bad.sqlite" 2>"$WORK/bad.err" >/dev/null && grep
 else
     fail "corrupt store: $(cat "$WORK/bad.err")"
 fi
-"${T[@]}" kill-server >/dev/null 2>&1 || true
+new_tmux
 "${T[@]}" -f /dev/null new-session -d -s store -x 120 -y 40 \
     "env LANG=C.UTF-8 TERM=xterm-256color $BIN --store /proc/self/ew25/store.sqlite ; sleep 600"
 if wait_for "store off" 30; then pass "unwritable store: dashboard runs, header says store off"; else fail "no 'store off' in the header"; screen; fi
 
 echo "== 6. two dashboards on one store see each other's issues"
-"${T[@]}" kill-server >/dev/null 2>&1 || true
 TWO="$WORK/two.sqlite"
 SOCK_B="$WORK/feed-b.sock"
 start_dashboard --listen "unix:$SOCK" --store "$TWO"
