@@ -34,6 +34,10 @@ extension IssueStore {
                         if db.changesCount == 0 { break }
                     }
                 }
+                // Files not read for 90 days are forgotten: reading one again counts it as new.
+                try db.execute(
+                    sql: "DELETE FROM file_read WHERE updated_at < ?",
+                    arguments: [Date().timeIntervalSince1970 - 90 * 86_400])
                 // Hours older than 30 days are past what the store promises.
                 let cutoff = Int(Date().timeIntervalSince1970 / 3_600) - 30 * 24
                 try db.execute(sql: "DELETE FROM issue_hour WHERE hour < ?", arguments: [cutoff])

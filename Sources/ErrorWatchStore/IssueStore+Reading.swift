@@ -39,15 +39,22 @@ extension IssueStore {
         return found
     }
 
-    /// The latest occurrences of the issue with `fingerprint`, newest first.
+    /// The latest occurrences of the issue with `fingerprint` (or that an earlier scheme's fingerprint names), newest
+    /// first.
     public func occurrences(fingerprint: String, limit: Int = IssueStore.latestKept) throws(IssueStoreError)
         -> [StoredOccurrence]
     {
         try run {
             try pool.read { db in
+                // A fingerprint made by an earlier scheme names its issue through `issue_alias`.
                 guard
                     let id = try Int64.fetchOne(
-                        db, sql: "SELECT id FROM issue WHERE fingerprint = ?", arguments: [fingerprint])
+                        db,
+                        sql: """
+                            SELECT id FROM issue WHERE fingerprint = ?
+                            UNION ALL SELECT issue_id FROM issue_alias WHERE fingerprint = ? LIMIT 1
+                            """,
+                        arguments: [fingerprint, fingerprint])
                 else { return [] }
                 return try Self.occurrences(of: id, limit: limit, db)
             }

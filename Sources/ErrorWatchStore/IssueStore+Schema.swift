@@ -1,10 +1,11 @@
+import ErrorStreaming
 import GRDB
 
 extension IssueStore {
     /// How the fingerprints this build keys issues on are made: a producer's own `fingerprint` when it sent one,
-    /// else `<type>#<code>#<message template>` (``ErrorWatchWire/RemoteError/fingerprint(typeName:code:logMessage:message:)``),
-    /// and for this process's own errors their type and code. Recorded in `store_meta`; a change is a migration.
-    public static let fingerprintScheme = "type-code-template/1"
+    /// else `<type>#<code>#<source>#<message template>` (``ErrorStreaming/Fingerprint``), and for this process's own
+    /// errors their type and code. Recorded in `store_meta`; a change is a migration (`v3` made this one).
+    public static let fingerprintScheme = Fingerprint.scheme
 
     /// The schema's migrations, in order. A migration is never edited once released; a change is a new one (a
     /// change of fingerprint composition included: `docs/store.md` says how).
@@ -83,7 +84,30 @@ extension IssueStore {
         migrator.registerMigration("v2") { db in
             try db.execute(
                 sql: "UPDATE store_meta SET value = ? WHERE key = 'fingerprint_scheme'",
-                arguments: [fingerprintScheme])
+                arguments: ["type-code-template/1"])
+        }
+        // Fingerprints gained the reporting component and a masking that reads hex ids (`q-12f76`), mixed ids and
+        // short-prefixed numbers (`u640`) as variable: issues are keyed again, and those that now share a key are
+        // merged (IssueStore+Regrouping.swift).
+        // And files are remembered with how far they were counted, so reading one again counts only what is new.
+        migrator.registerMigration("v3") { db in
+            try regroup(db, scheme: Fingerprint.scheme)
+            try db.execute(
+                sql: """
+                    CREATE TABLE file_read (
+                        device INTEGER NOT NULL,
+                        inode INTEGER NOT NULL,
+                        prefix_length INTEGER NOT NULL,
+                        prefix_checksum INTEGER NOT NULL,
+                        unit TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        counted_through INTEGER NOT NULL,
+                        counted_beyond TEXT NOT NULL DEFAULT '[]',
+                        updated_at REAL NOT NULL,
+                        PRIMARY KEY (device, inode, prefix_length, prefix_checksum, unit)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX file_read_by_update ON file_read (updated_at);
+                    """)
         }
         return migrator
     }

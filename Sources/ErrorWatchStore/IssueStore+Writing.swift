@@ -20,6 +20,7 @@ extension IssueStore {
             try pool.write { db in
                 let seq = try Self.advance(db)
                 for delta in batch.deltas { try Self.write(delta, seq: seq, db) }
+                for mark in batch.fileMarks { try Self.write(mark, db) }
             }
         }
         return WriteOutcome(pruned: try pruneIfNeeded())
@@ -95,17 +96,21 @@ extension IssueStore {
     private static func insert(_ occurrences: [StoredOccurrence], issue id: Int64, _ db: Database) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        var hasFirst =
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND kind = 'first')",
-                arguments: [id])
-            ?? false
+        // The issue's first occurrence by its own time: one that happened before the kept first takes its place
+        // (files read together, producers whose lines arrive late), and the old first becomes its minute's.
+        var first = try Row.fetchOne(
+            db, sql: "SELECT id, timestamp FROM occurrence WHERE issue_id = ? AND kind = 'first' LIMIT 1",
+            arguments: [id]
+        ).map { (id: $0["id"] as Int64, timestamp: $0["timestamp"] as Double) }
         for occurrence in occurrences {
             let minute = Int((occurrence.timestamp.timeIntervalSince1970 / 60).rounded(.down))
+            let time = occurrence.timestamp.timeIntervalSince1970
             let kind: String
-            if !hasFirst {
+            if first == nil || time < first!.timestamp {
+                if let previous = first {
+                    try db.execute(sql: "UPDATE occurrence SET kind = 'minute' WHERE id = ?", arguments: [previous.id])
+                }
                 kind = "first"
-                hasFirst = true
             } else if try Bool.fetchOne(
                 db,
                 sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND minute = ? AND kind != 'latest')",
@@ -118,14 +123,60 @@ extension IssueStore {
             let body = String(decoding: try encoder.encode(occurrence), as: UTF8.self)
             try db.execute(
                 sql: "INSERT INTO occurrence (issue_id, kind, minute, timestamp, body) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, kind, minute, occurrence.timestamp.timeIntervalSince1970, body])
+                arguments: [id, kind, minute, time, body])
+            if kind == "first" { first = (db.lastInsertedRowID, time) }
         }
+        // The latest by their own times, not by when they were written.
         try db.execute(
             sql: """
                 DELETE FROM occurrence WHERE issue_id = ? AND kind = 'latest' AND id NOT IN (
-                    SELECT id FROM occurrence WHERE issue_id = ? AND kind = 'latest' ORDER BY id DESC LIMIT ?)
+                    SELECT id FROM occurrence WHERE issue_id = ? AND kind = 'latest'
+                    ORDER BY timestamp DESC, id DESC LIMIT ?)
                 """,
             arguments: [id, id, latestKept])
+    }
+
+    /// Records how far a file is counted (the latest reading's mark replaces an earlier one).
+    private static func write(_ mark: FileMark, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO file_read (device, inode, prefix_length, prefix_checksum, unit, path, counted_through,
+                    counted_beyond, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (device, inode, prefix_length, prefix_checksum, unit) DO UPDATE SET
+                    path = excluded.path, counted_through = excluded.counted_through,
+                    counted_beyond = excluded.counted_beyond, updated_at = excluded.updated_at
+                """,
+            arguments: [
+                Int64(bitPattern: mark.identity.device), Int64(bitPattern: mark.identity.inode),
+                mark.identity.prefixLength, Int64(mark.identity.prefixChecksum), mark.unit.rawValue, mark.path,
+                mark.offset, encodeList(mark.beyond.map(String.init)), Date().timeIntervalSince1970,
+            ])
+    }
+
+    /// What the store counted of the files with `device` and `inode` (one per content it met there): the reader
+    /// checks each against the file's first bytes.
+    public func fileMarks(device: UInt64, inode: UInt64) throws(IssueStoreError) -> [FileMark] {
+        try run {
+            try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT prefix_length, prefix_checksum, unit, path, counted_through, counted_beyond
+                        FROM file_read WHERE device = ? AND inode = ? ORDER BY updated_at DESC LIMIT 16
+                        """,
+                    arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
+                ).compactMap { row in
+                    guard let unit = FileMark.Unit(rawValue: row["unit"]) else { return nil }
+                    return FileMark(
+                        identity: FileIdentity(
+                            device: device, inode: inode, prefixLength: row["prefix_length"],
+                            prefixChecksum: UInt32(truncatingIfNeeded: row["prefix_checksum"] as Int64)),
+                        path: row["path"], offset: row["counted_through"], unit: unit,
+                        beyond: Self.decodeList(row["counted_beyond"]).compactMap { Int64($0) })
+                }
+            }
+        }
     }
 
     /// Replaces issue `id`'s triage and adds a history line.

@@ -100,11 +100,14 @@ struct IssuesCommand: ParsableCommand {
             if json {
                 print(try IssueJSON.json(listed.map { IssueJSON($0, at: now) }))
             } else if listed.isEmpty {
-                print("no \(status == .all ? "" : status.rawValue + " ")issues in \(store.path)")
+                print("no \(status == .all ? "" : status.rawValue + " ")issues in \(IssueJSON.safe(store.path))")
             } else {
                 print(IssueJSON.table(listed, at: now))
             }
-            if failOn.contains(where: { filter in listed.contains { filter.matches($0.record, at: now) } }) {
+            // The gate names what failed it, one issue a line on stderr, before exiting 1.
+            let failing = listed.filter { issue in failOn.contains { $0.matches(issue.record, at: now) } }
+            if !failing.isEmpty {
+                for issue in failing { printError(IssueJSON.gateLine(issue, at: now)) }
                 throw ExitCode(1)
             }
         }
@@ -196,10 +199,10 @@ struct IssuesCommand: ParsableCommand {
     static func triage(_ id: Int64, _ action: IssueTriageAction, store: IssueStore) throws {
         do {
             let issue = try store.triage(id: id, action, at: Date(), actor: "errorwatch issues (pid \(getpid()))")
-            var line = "issue \(id) (\(issue.record.typeName)): \(action.summary)"
+            var line = "issue \(id) (\(IssueJSON.safe(issue.record.typeName, limit: 60))): \(action.summary)"
             if action == .resolveInNextRelease {
                 line +=
-                    issue.record.triage.resolvedThrough.map { ", regresses only after \($0)" }
+                    issue.record.triage.resolvedThrough.map { ", regresses only after \(IssueJSON.safe($0, limit: 60))" }
                     ?? ", no version seen yet: regresses on the first occurrence that has one"
             }
             print(line)

@@ -163,7 +163,8 @@ struct FeedListenerTests {
         #expect(events.map(\.kind) == [.error, .error, .log, .error])
         #expect(events[0].exceptionType == "CardError")
         #expect(events[1].exceptionType == "KeyError")
-        #expect(events[2].body == "worker: next")
+        #expect(events[2].body == "next")
+        #expect(events[2].source == "worker")
         #expect(events[3].serviceName == "shop")
         // A text line last on a quiet connection is handed on after a moment, without a next line.
         try await producer.send(Array("WARN last words\n".utf8))

@@ -27,7 +27,7 @@ struct SentryDocsTests {
               {"function":"restock","module":"shop.stock","filename":"shop/stock.py","lineno":33,"colno":9,
                "in_app":true,"context_line":"    raise InventoryError(shelf)","vars":{"shelf":"'north'"}}]}}]},
          "tags":{"region":"eu-1"},"extra":{"order":"A-19"},
-         "contexts":{"trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607"},
+         "contexts":{"trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607","op":"task"},
                      "runtime":{"name":"CPython"}},
          "user":{"email":"ada@example.com"},
          "request":{"method":"POST","url":"http://shop/pay"},

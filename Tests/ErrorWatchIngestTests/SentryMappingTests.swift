@@ -30,7 +30,7 @@ struct SentryMappingTests {
                "context_line":"    raise InventoryError(shelf)","post_context":["",""],
                "vars":{"run":"'a1'","shelf":"'north'","count":3,"ok":false,"nested":{"a":[1,2]}}}]}}]},
          "tags":{"run":"a1","region":"eu-1"},
-         "contexts":{"trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607"},
+         "contexts":{"trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607","op":"task"},
                      "runtime":{"name":"CPython","version":"3.11.7"}},
          "user":{"id":"42","email":"ada@example.com"},
          "request":{"method":"POST","url":"http://shop/pay","headers":{"Cookie":"session=secret",
@@ -39,6 +39,37 @@ struct SentryMappingTests {
                         "message":"signed in","data":{"user":"ada"}}]},
          "sdk":{"name":"sentry.python","version":"2.75.0"}}
         """#
+
+    /// sentry-sdk 2.75's context for an error captured outside any transaction: its propagation context, ids it
+    /// makes up and shares with every such event. Unrelated errors must not become neighbours through it.
+    @Test func aPropagationContextWithoutATransactionLinksNoTrace() throws {
+        let json = Self.pythonEvent.replacingOccurrences(
+            of: #""trace":{"trace_id":"40beb41695bc4d4fadba2d6f6b171953","span_id":"92d5ea3c50388607","op":"task"}"#,
+            with: #""trace":{"trace_id":"098de9c9763141258e79022cfa39d270","span_id":"9e0d48d59e180572","parent_span_id":null,"dynamic_sampling_context":{"trace_id":"098de9c9763141258e79022cfa39d270","environment":"production","public_key":"key"}}"#)
+        let event = try #require(
+            SentryEventMapper.map(type: "event", payload: try Self.object(json), receivedAt: Self.received).first
+        ).event
+        #expect(event.traceID == nil)
+        #expect(event.spanID == nil)
+        #expect(event.attributes["sentry.propagation_trace_id"] == "098de9c9763141258e79022cfa39d270")
+        // Inside a transaction (or continuing an upstream trace) it is a trace.
+        for context in [
+            #"{"trace_id":"a3517a8c894240f5ac11dd89d1b5c13b","span_id":"ac77c957b1df20f1","op":"task"}"#,
+            #"{"trace_id":"a3517a8c894240f5ac11dd89d1b5c13b","span_id":"ac77c957b1df20f1","parent_span_id":"bd11e4a1c2f3e5d6"}"#,
+        ] {
+            let traced = try #require(
+                SentryEventMapper.map(
+                    type: "event",
+                    payload: try Self.object(
+                        json.replacingOccurrences(
+                            of: #"{"trace_id":"098de9c9763141258e79022cfa39d270","span_id":"9e0d48d59e180572","parent_span_id":null,"dynamic_sampling_context":{"trace_id":"098de9c9763141258e79022cfa39d270","environment":"production","public_key":"key"}}"#,
+                            with: context)),
+                    receivedAt: Self.received
+                ).first
+            ).event
+            #expect(traced.traceID == "a3517a8c894240f5ac11dd89d1b5c13b")
+        }
+    }
 
     @Test func anExceptionEventBecomesAnErrorWithItsReport() throws {
         let mapped = SentryEventMapper.map(type: "event", payload: try Self.object(Self.pythonEvent), receivedAt: Self.received)

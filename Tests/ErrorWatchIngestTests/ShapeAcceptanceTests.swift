@@ -166,7 +166,8 @@ struct ShapeAcceptanceTests {
             "KeyError: 'sku-42'",
         ])
         #expect(read.map(\.kind) == [.log, .error])
-        #expect(read[0].body == "worker: order 7 accepted")
+        #expect(read[0].body == "order 7 accepted")
+        #expect(read[0].source == "worker")
         #expect(read[1].exceptionType == "KeyError")
         #expect(read[1].exceptionStacktrace?.hasPrefix("Traceback") == true)
     }

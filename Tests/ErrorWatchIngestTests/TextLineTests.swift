@@ -102,10 +102,13 @@ struct TracebackTests {
         #expect(read[0].kind == .error)
         #expect(read[0].exceptionType == "KeyError")
         #expect(read[0].exceptionMessage == "'sku-42'")
-        #expect(read[0].body == "worker: order 7 failed")
+        // `LEVEL logger: message`, the shape Python's `logging` is most often given: the logger is the source.
+        #expect(read[0].body == "order 7 failed")
+        #expect(read[0].source == "worker")
         #expect(read[0].exceptionStacktrace?.hasPrefix("Traceback (most recent call last):\n  File") == true)
         #expect(read[0].exceptionStacktrace?.hasSuffix("KeyError: 'sku-42'") == true)
-        #expect(read[1].body == "worker: next order")
+        #expect(read[1].body == "next order")
+        #expect(read[1].source == "worker")
     }
 
     @Test func chainedPythonTracebackOnItsOwn() {

@@ -163,17 +163,64 @@ struct IssueStoreTests {
             try store.write(StoreBatch(deltas: [delta("Err#P-402#row <num> changed", count: 3, at: start)]))
             // As the first release left it: only v1 applied, and its name for the scheme.
             try store.pool.write {
-                try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+                try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3')")
+                try $0.execute(sql: "DROP TABLE issue_alias; DROP TABLE file_read")
                 try $0.execute(sql: "UPDATE store_meta SET value = 'type-code/1' WHERE key = 'fingerprint_scheme'")
             }
         }
         let store = try IssueStore.open(at: path, now: start)
         #expect(store.openingNotice == nil)
         #expect(try scheme(store) == IssueStore.fingerprintScheme)
-        // Nothing recomputed: the issue keeps its fingerprint and count.
+        // Nothing recomputed: the issue's key is not one its type and code made, so it keeps it and its count.
         let issues = try store.issues(changedAfter: 0).issues
         #expect(issues.map(\.record.fingerprint) == ["Err#P-402#row <num> changed"])
         #expect(issues.map(\.record.count) == [3])
+    }
+
+    /// A store keyed by the scheme before v3 (templates that left hex ids and short-prefixed numbers as words, no
+    /// component): opening it re-keys each issue from its newest occurrence, merges the issues that now share a key
+    /// (counts, hours and versions added, the earliest first seen, the latest words, occurrences and history moved),
+    /// and keeps every old key findable.
+    @Test func v3RegroupsIssuesThatNowShareAFingerprint() throws {
+        let path = scratchFolder() + "/store.sqlite"
+        let old = ["Shop.PaymentError#P-402#query q-12f76 timed out", "Shop.PaymentError#P-402#query q-9ab31 timed out"]
+        do {
+            let store = try IssueStore.open(at: path, now: start)
+            var resolved = IssueTriage()
+            resolved.apply(.resolve, count: 2, newestVersion: nil, at: start.addingTimeInterval(100))
+            try store.write(
+                StoreBatch(deltas: [
+                    delta(old[0], count: 2, at: start, version: "1.0", message: "query q-12f76 timed out"),
+                    delta(
+                        old[1], count: 5, at: start.addingTimeInterval(50), version: "1.1",
+                        message: "query q-9ab31 timed out", triage: (resolved, "resolved", "test")),
+                    delta("Shop.PaymentError#P-402#card declined", count: 1, at: start),
+                ]))
+            // As v2 left it.
+            try store.pool.write {
+                try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3'")
+                try $0.execute(sql: "DROP TABLE issue_alias; DROP TABLE file_read")
+                try $0.execute(
+                    sql: "UPDATE store_meta SET value = 'type-code-template/1' WHERE key = 'fingerprint_scheme'")
+            }
+        }
+        let store = try IssueStore.open(at: path, now: start)
+        let issues = try store.issues(changedAfter: 0).issues
+        let merged = Fingerprint.make(
+            typeName: "Shop.PaymentError", code: "P-402", source: nil, logMessage: nil,
+            message: "query q-9ab31 timed out")
+        #expect(Set(issues.map(\.record.fingerprint)) == [merged, "Shop.PaymentError#P-402##card declined"])
+        let issue = try #require(issues.first { $0.record.fingerprint == merged })
+        #expect(issue.record.count == 7)
+        #expect(issue.record.firstSeen == start)
+        #expect(issue.record.lastSeen == start.addingTimeInterval(50))
+        #expect(Set(issue.record.versions.map(\.version)) == ["1.0", "1.1"])
+        #expect(issue.record.triage.status == .resolved)
+        let full = try store.issue(id: issue.id)
+        #expect(full.occurrences.count == 2)
+        #expect(full.history.map(\.action) == ["resolved"])
+        // Both old keys still name it.
+        for key in old { #expect(try store.occurrences(fingerprint: key).count == 2) }
     }
 
     @Test func aStoreFromANewerErrorwatchIsMovedAside() throws {

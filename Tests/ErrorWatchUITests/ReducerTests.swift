@@ -13,10 +13,12 @@ struct ReducerTests {
         keys.flatMap { DashboardReducer.reduce(into: &state, action: .keyPressed($0)) }
     }
 
+    /// An event that happened after every line of ``DashboardState/sample(width:height:events:colorDepth:unicode:themes:)``
+    /// (Logs keeps its lines in time order), later for a larger `n`.
     func event(_ n: Int, kind: DashboardEvent.Kind = .error, type: String = "AuthError") -> DashboardEvent {
         DashboardEvent(
-            sequence: UInt64(n), timestamp: fixtureStart, kind: kind, level: .error, source: "test",
-            typeName: type, message: "message \(n)")
+            sequence: UInt64(n), timestamp: fixtureStart.addingTimeInterval(800 + Double(n) / 1_000), kind: kind,
+            level: .error, source: "test", typeName: type, message: "message \(n)")
     }
 
     @Test func quitSetsFlagAndReturnsEffect() {

@@ -10,14 +10,14 @@ struct SourcesPaneTests {
         [
             SourceStatus(
                 id: "socket#1", kind: .socket, name: "checkout-api", detail: "pid 4242 · web-1", state: "connected",
-                health: .ok, events: 12_408, lastEventAt: fixtureStart),
+                health: .ok, events: 12_408, lastEventAt: fixtureStart.addingTimeInterval(753)),
             SourceStatus(
                 id: "socket#2", kind: .socket, name: "batch-worker", detail: "pid 77", state: "connected",
                 health: .degraded,
                 events: 310, badLines: 3, lastProblem: "malformed JSON at byte 17"),
             SourceStatus(
                 id: "socket#3", kind: .socket, name: "flooder", detail: "pid 9",
-                state: "disconnected (closed: over 1048576 bytes/s)",
+                state: "gone (closed: over 1048576 bytes/s)",
                 health: .failing, events: 90_000),
             SourceStatus(
                 id: "file:/var/log/app.ndjson", kind: .file, name: "app.ndjson", detail: "/var/log/app.ndjson",
@@ -39,6 +39,22 @@ struct SourcesPaneTests {
         #expect(layout.status.isEmpty)
         #expect(layout.sources.height == 6)
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "external-120x40")
+    }
+
+    /// A producer silent for ``SourcesPane/idleAfter`` reads `idle` with how long, and no longer counts as live; a
+    /// file row is never idle (it is followed, not heard from).
+    @Test func aSilentProducerIsIdleAndNotLive() {
+        var state = DashboardState.sample(width: 120, height: 40)
+        state.feeds.statuses = []
+        var sources = Self.sources()
+        sources[0].lastEventAt = state.screen.now.addingTimeInterval(-125)
+        sources[3].lastEventAt = state.screen.now.addingTimeInterval(-3_600)
+        _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(sources))
+        let text = Dashboard.render(state).textLines().joined(separator: "\n")
+        #expect(text.contains("2 of 4 live"))
+        #expect(text.contains("○ checkout-api idle 2m · connected"))
+        #expect(text.contains("app.ndjson"))
+        #expect(!text.contains("idle 1h"))
     }
 
     @Test func sourcesShareTheSlotWithStatus() {

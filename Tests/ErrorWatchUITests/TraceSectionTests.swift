@@ -97,9 +97,16 @@ struct TraceSectionTests {
         #expect(!lines.contains { $0.contains("checkout step 1") }, "a line of another trace is not a breadcrumb")
     }
 
+    /// Spans are promised only where they are expected: the runtime posts an empty snapshot for a trace whose
+    /// service sends spans; without one, the section says its spans are not sent here.
+    @Test func noSpanIsPromisedWhereNoneIsSent() {
+        #expect(Self.text(Self.state(snapshot: nil)).contains("Its spans are not sent to this dashboard."))
+        #expect(!Self.text(Self.state(snapshot: nil)).contains { $0.hasPrefix("No span of this trace received") })
+    }
+
     @Test func aTraceFillsInAsSpansArrive() {
-        var state = Self.state(snapshot: nil)
-        #expect(Self.text(state).contains { $0.hasPrefix("No span of this trace received (yet)") })
+        var state = Self.state(snapshot: TraceSnapshot(traceID: Self.traceID, spans: []))
+        #expect(Self.text(state).contains { $0.hasPrefix("No span of this trace received yet") })
         let before = state.generation
         _ = DashboardReducer.reduce(
             into: &state, action: .traceChanged(TraceSnapshot(traceID: Self.traceID, spans: Array(Self.spans.prefix(2)))))

@@ -40,8 +40,8 @@ struct TraceAndReleaseMemberTests {
         #expect(error.fingerprint == "payments-gateway-down")
         var plain = Self.event
         plain.fingerprint = nil
-        // Without one: the type, the code as sent (none here) and the message's template.
-        #expect(try #require(RemoteError(plain)).fingerprint == "Shop.PaymentError##gateway said <num>")
+        // Without one: the type, the code as sent (none here), the component (none) and the message's template.
+        #expect(try #require(RemoteError(plain)).fingerprint == "Shop.PaymentError###gateway said <num>")
     }
 
     @Test func aNonStringValueIsMalformed() {

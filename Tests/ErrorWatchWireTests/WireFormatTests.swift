@@ -115,8 +115,8 @@ struct WireFormatTests {
         #expect(classification.userMessage == "Try again soon.")
         #expect(classification.technicalMessage == "gateway said 503")
         #expect(classification.typeName == "Shop.PaymentError")
-        // The producer sent no fingerprint of its own: type, code as sent and the message's template.
-        #expect(classification.fingerprint == "Shop.PaymentError#N-503#gateway said <num>")
+        // The producer sent no fingerprint of its own: type, code as sent, component and the message's template.
+        #expect(classification.fingerprint == "Shop.PaymentError#N-503#checkout.pay#gateway said <num>")
         let context = Self.checkoutFailure.errorContext
         #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)
         #expect(remote.serviceName == "shop" && remote.pid == 4242 && remote.hostName == "build-7")

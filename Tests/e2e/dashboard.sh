@@ -168,8 +168,16 @@ restored_checks "SIGTERM"
 CRASH_SOCKET="$(mktemp -u /tmp/errorwatch-e2e-XXXXXX.sock)"
 start "" --listen "unix:$CRASH_SOCKET"
 check "first frame (run 3)" "Alerts" 30
+crashed_pid=$(pgrep -f "^$BIN --seed 7" | head -1 || true)
 pkill -SEGV -f "^$BIN --seed 7" || true
 check "crash exits with the signal's status" "EXIT=139" 60
+# The runtime's backtracer is a process of its own (swift-backtrace, started for the crashed pid): it is waited
+# for, and ended if it outlives the crash by 30 s, so the run leaves nothing behind.
+if [[ -n "$crashed_pid" ]]; then
+    deadline=$((SECONDS + 30))
+    while pgrep -f "swift-backtrace.*$crashed_pid" >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+    pkill -KILL -f "swift-backtrace.*$crashed_pid" 2>/dev/null || true
+fi
 check "the backtrace was printed" "Program crashed|Segmentation fault"
 check "echo and icanon restored (SIGSEGV)" "^echo icanon <stty|^icanon echo <stty"
 checks=$((checks + 1))

@@ -32,6 +32,16 @@ public enum TemplateMask {
         }
     }
 
+    /// The template as errors and patterns are grouped by: ``template(of:)`` with every `<hex>` read as `<num>`, so
+    /// a hex id that happens to hold only digits (`q-12345` beside `q-12f76`: one id in ten of five hex digits)
+    /// groups with the others. What is shown keeps ``template(of:)``'s words.
+    public static func groupingKey(of message: String) -> String { groupingKey(ofTemplate: template(of: message)) }
+
+    /// ``groupingKey(of:)`` of a template already made.
+    public static func groupingKey(ofTemplate template: String) -> String {
+        template.contains("<hex>") ? template.replacing("<hex>", with: "<num>") : template
+    }
+
     private static func mask(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         var index = 0
         let count = bytes.count
@@ -111,7 +121,7 @@ public enum TemplateMask {
         if let placeholder = classify(core) {
             output.append(contentsOf: placeholder)
         } else {
-            maskNumbers(core, into: &output)
+            maskSegments(core, into: &output)
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[coreEnd..<end]))
         return end
@@ -179,6 +189,86 @@ public enum TemplateMask {
         return nil
     }
 
+    /// Copies `token` with its variable segments masked. The token is cut into segments at `-`, `:`, `/`, `#`,
+    /// `@`, `+`, `|`, `;` and `=`, and at `.` and `,` unless a digit stands on both sides (`10.5`, `1,234` stay one
+    /// number); each segment is then, in this order:
+    ///
+    /// - a hex id, `<hex>`: four or more hex digits with at least one digit and one letter (`12f76` in `q-12f76`,
+    ///   the parts of a UUID written inside a longer word, a short commit hash);
+    /// - a mixed id, `<id>`: five or more letters and digits, at least two of each, with a letter after a digit
+    ///   (`x2k4p`, a pod name's suffix), so words like `sha256`, `utf16` or `md5sum` stay;
+    /// - a short prefix and a long number, the number masked: one or two letters then three or more digits
+    ///   (`u640` → `u<num>`), where `v2`, `utf8` or `x86` keep their digits;
+    /// - otherwise every number that does not continue a word (`12`, `-3.5`, the `42` of `sku-42`, the `12` of
+    ///   `12ms`); `utf8`, `v2` and `sha256` keep their digits.
+    private static func maskSegments(_ token: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        let count = token.count
+        var start = 0
+        var index = 0
+        while index <= count {
+            if index == count || isSeparator(token, at: index) {
+                if index > start { maskSegment(UnsafeBufferPointer(rebasing: token[start..<index]), into: &output) }
+                if index < count { output.append(token[index]) }
+                start = index + 1
+            }
+            index += 1
+        }
+    }
+
+    /// Whether `token[index]` cuts the token into segments.
+    private static func isSeparator(_ token: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        switch token[index] {
+        case 0x2D, 0x3A, 0x2F, 0x23, 0x40, 0x2B, 0x7C, 0x3B, 0x3D: return true
+        case 0x2E, 0x2C:
+            // A decimal point or a thousands separator between digits stays inside the number.
+            return !(index > 0 && index + 1 < token.count && isDigit(token[index - 1]) && isDigit(token[index + 1]))
+        default: return false
+        }
+    }
+
+    /// Masks one segment (see ``maskSegments(_:into:)``).
+    private static func maskSegment(_ segment: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var digits = 0
+        var hexLetters = 0
+        var otherLetters = 0
+        var letterAfterDigit = false
+        var leadingLetters = 0
+        var other = false
+        for byte in segment {
+            if isDigit(byte) {
+                digits += 1
+            } else if isHexLetter(byte) {
+                hexLetters += 1
+                if digits > 0 { letterAfterDigit = true }
+            } else if isLetter(byte) && byte < 0x80 {
+                otherLetters += 1
+                if digits > 0 { letterAfterDigit = true }
+            } else if byte != 0x5F {
+                other = true
+            }
+            if digits == 0, !isDigit(byte) { leadingLetters += 1 }
+        }
+        let letters = hexLetters + otherLetters
+        if !other {
+            if otherLetters == 0, digits > 0, hexLetters > 0, segment.count >= 4, !segment.contains(0x5F) {
+                output.append(contentsOf: placeholderHex)
+                return
+            }
+            if segment.count >= 5, digits >= 2, letters >= 2, letterAfterDigit {
+                output.append(contentsOf: placeholderID)
+                return
+            }
+            if !letterAfterDigit, (1...2).contains(leadingLetters), leadingLetters == letters, digits >= 3,
+                !segment.contains(0x5F)
+            {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: segment[0..<leadingLetters]))
+                output.append(contentsOf: placeholderNumber)
+                return
+            }
+        }
+        maskNumbers(segment, into: &output)
+    }
+
     /// Copies `token` with every number that does not continue a word (`12`, `-3.5`, the `42` of `sku-42`, the
     /// `12` of `12ms`) replaced by `<num>`; `utf8`, `v2` and `sha256` keep their digits.
     private static func maskNumbers(_ token: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
@@ -235,6 +325,7 @@ public enum TemplateMask {
     }
 
     @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+    @inline(__always) private static func isHexLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 6 }
     @inline(__always) private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 || byte >= 0x80 }
     @inline(__always) private static func isWordByte(_ byte: UInt8) -> Bool {
         isLetter(byte) || isDigit(byte) || byte == 0x5F || byte == 0x2E || byte == 0x2D
@@ -255,6 +346,7 @@ public enum TemplateMask {
     private static let placeholderString = Array("<str>".utf8)
     private static let placeholderNumber = Array("<num>".utf8)
     private static let placeholderHex = Array("<hex>".utf8)
+    private static let placeholderID = Array("<id>".utf8)
     private static let placeholderUUID = Array("<uuid>".utf8)
     private static let placeholderIP = Array("<ip>".utf8)
     private static let placeholderPath = Array("<path>".utf8)

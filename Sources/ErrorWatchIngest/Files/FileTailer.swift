@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import Synchronization
@@ -11,14 +12,21 @@ import Synchronization
 /// Follows a growing log file, like `tail -F`: reads new lines in any shape a ``LineReader`` knows (our NDJSON,
 /// the common JSON loggers, plain text with traces), and notices truncation and rotation.
 ///
-/// Each poll reads at most ``maximumBytesPerPoll``; ``Batch/more`` says the file has more, and ``run(every:clock:_:)``
-/// polls again at once, so a file that grew by hundreds of megabytes is read in bounded pieces rather than held
-/// whole. A line held by the reader (a trace may follow it) is handed on at the first poll that finds nothing new.
+/// Each poll reads at most ``maximumBytesPerPoll`` of lines; ``Batch/more`` says the file has more, and
+/// ``run(every:clock:_:)`` polls again at once, so a file that grew by hundreds of megabytes is read in bounded
+/// pieces rather than held whole. A `.gz` file is inflated the same bounded piece per poll, as its lines are
+/// consumed: a small file that inflates to gigabytes costs one piece of memory and one piece of work per poll. A
+/// line held by the reader (a trace may follow it) is handed on at the first poll that finds nothing new.
 ///
 /// Each ``poll()`` reads what was appended since the last one. A file that got shorter was truncated: reading
 /// starts again at its beginning. A path that names a different file (another inode) was rotated: the old file
 /// is read to its end, then the new one from its beginning. A missing file is waited for.
 /// ``run(every:clock:_:)`` polls on an injected clock; tests call ``poll()`` directly.
+///
+/// Reading again what was counted before: each file opened is known by its ``FileIdentity``; `ledger` says how far
+/// a store counted it in an earlier run (its ``FileMark``s for the file's device and inode). The lines up to that
+/// offset are read again for the screen, and the leading ``Batch/countedBefore`` events of a batch are theirs;
+/// a batch that ends where nothing is held carries the ``Batch/mark`` to record once its events are counted.
 ///
 /// ```swift
 /// let tailer = FileTailer(path: "/var/log/app.ndjson", from: .end)
@@ -35,10 +43,16 @@ public final class FileTailer: Sendable {
         case lastLines(Int)
     }
 
+    /// What a store remembers of the files with a device and inode: the marks to check against the file's first
+    /// bytes. Nothing (the default) when no store keeps them.
+    public typealias Ledger = @Sendable (_ device: UInt64, _ inode: UInt64) -> [FileMark]
+
     /// What one poll found.
     public struct Batch: Sendable, Equatable {
         /// Good events, in file order.
         public var events: [WireEvent] = []
+        /// How many of the first ``events`` were counted by an earlier reading of the file (its ledger's mark).
+        public var countedBefore = 0
         /// Lines that could not be decoded.
         public var badLines: [WireError] = []
         /// Whether the file was truncated since the last poll.
@@ -47,12 +61,23 @@ public final class FileTailer: Sendable {
         public var rotated = false
         /// Whether the poll stopped at ``FileTailer/maximumBytesPerPoll`` with more of the file unread.
         public var more = false
+        /// How far the file is read with nothing held back (no partial line, no line waiting for its trace): to
+        /// record once the events are counted. `nil` while something is held, or before the counted lines.
+        public var mark: FileMark?
+
+        /// An empty batch.
+        public init() {}
+
+        /// Whether the poll found nothing at all: no event, no bad line, no truncation or rotation.
+        public var isEmpty: Bool { events.isEmpty && badLines.isEmpty && !truncated && !rotated && !more }
     }
 
     /// Totals since tailing began.
     public struct Statistics: Sendable, Hashable {
         /// Good events read.
         public var events: UInt64 = 0
+        /// Of them, events an earlier reading counted (read again for the screen only).
+        public var countedBefore: UInt64 = 0
         /// Bad lines read.
         public var badLines: UInt64 = 0
         /// Truncations noticed.
@@ -63,11 +88,15 @@ public final class FileTailer: Sendable {
 
     private struct OpenFile {
         var descriptor: Int32
-        var device: UInt64
-        var inode: UInt64
+        var identity: FileIdentity
+        /// Bytes of the file read (compressed bytes, for a `.gz` file).
         var offset: Int64
+        /// Bytes of lines fed to the framer: ``offset`` for a plain file, the inflated bytes for a `.gz` one.
+        var position: Int64
+        /// Where the lines an earlier reading counted end; 0 when none were.
+        var countedThrough: Int64 = 0
         /// The inflater of a `.gz` file, read once from its beginning (a compressed file is not appended to).
-        var gzip: GzipStream?
+        var gzip: Inflater?
     }
 
     private struct State {
@@ -77,29 +106,37 @@ public final class FileTailer: Sendable {
         var statistics = Statistics()
         /// Where the first opening starts; later openings (after a rotation) start at the beginning.
         var start: StartPosition
+        /// Whether the line the reader holds (waiting for its trace) was counted before.
+        var heldCounted = false
+        var inflated = [UInt8](repeating: 0, count: 64 * 1024)
     }
 
     /// The file followed.
     public let path: String
     private let state: Mutex<State>
     private let now: @Sendable () -> Date
+    private let ledger: Ledger
 
-    /// The most bytes one poll reads.
+    /// The most bytes of lines one poll reads (of a `.gz` file, inflated bytes).
     public static let maximumBytesPerPoll = 1024 * 1024
 
     /// Creates a tailer reading lines as `format`; nothing is read until the first poll. `now` stamps lines that
-    /// carry no time of their own.
+    /// carry no time of their own; `ledger` says what an earlier reading counted.
     public init(
         path: String, from start: StartPosition = .beginning, format: LogFormat = .auto,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, ledger: @escaping Ledger = { _, _ in [] }
     ) {
         self.path = path
         self.now = now
+        self.ledger = ledger
         self.state = Mutex(State(reader: LineReader(format: format), start: start))
     }
 
     /// Totals so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// The identity of the file open now, if one is.
+    public var identity: FileIdentity? { state.withLock { $0.file?.identity } }
 
     /// Reads what is new. Throws only for I/O errors other than a missing file.
     public func poll() throws -> Batch {
@@ -113,20 +150,26 @@ public final class FileTailer: Sendable {
             guard var file = state.file else { return batch }
             var info = stat()
             guard fstat(file.descriptor, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read") }
-            if Int64(info.st_size) < file.offset {
+            if file.gzip == nil, Int64(info.st_size) < file.offset {
                 file.offset = 0
+                file.position = 0
+                file.countedThrough = 0
                 state.framer.reset()
                 batch.truncated = true
                 state.statistics.truncations += 1
             }
             try read(&file, into: &batch, state: &state)
             state.file = file
-            if batch.more { return batch }
+            if batch.more {
+                setMark(file, in: &batch, state: state)
+                return batch
+            }
             var current = stat()
-            if stat(path, &current) == 0, UInt64(current.st_ino) != file.inode || UInt64(current.st_dev) != file.device,
+            if stat(path, &current) == 0,
+                UInt64(current.st_ino) != file.identity.inode || UInt64(current.st_dev) != file.identity.device,
                 let next = try openFile(from: .beginning)
             {
-                if let rest = state.framer.finish() { decode(rest, into: &batch, state: &state) }
+                if let rest = state.framer.finish() { decode(rest, replay: false, into: &batch, state: &state) }
                 flushHeld(into: &batch, state: &state)
                 close(file.descriptor)
                 var reopened = next
@@ -134,10 +177,23 @@ public final class FileTailer: Sendable {
                 state.statistics.rotations += 1
                 try read(&reopened, into: &batch, state: &state)
                 state.file = reopened
+                file = reopened
             }
-            if batch == Batch() { flushHeld(into: &batch, state: &state) }
+            if batch.events.isEmpty, batch.badLines.isEmpty, !batch.truncated, !batch.rotated {
+                flushHeld(into: &batch, state: &state)
+            }
+            setMark(file, in: &batch, state: state)
             return batch
         }
+    }
+
+    /// The batch's mark: where the file's lines are read to, when nothing is held back and the counted lines are
+    /// behind.
+    private func setMark(_ file: OpenFile, in batch: inout Batch, state: State) {
+        guard !state.framer.hasPartialLine, !state.reader.hasPendingEvent, file.position >= file.countedThrough,
+            file.position > 0
+        else { return }
+        batch.mark = FileMark(identity: file.identity, path: path, offset: file.position)
     }
 
     /// Polls every `interval` on `clock`, handing each non-empty batch to `body`, until the task is cancelled.
@@ -146,7 +202,7 @@ public final class FileTailer: Sendable {
     ) async throws {
         while !Task.isCancelled {
             let batch = try poll()
-            if batch != Batch() { try await body(batch) }
+            if !batch.isEmpty { try await body(batch) }
             if batch.more {
                 await Task.yield()
             } else {
@@ -163,7 +219,7 @@ public final class FileTailer: Sendable {
 
     /// Opens the file at ``path``, refusing anything but a regular file: a device put at the path (a symlink to
     /// `/dev/zero`) would be read forever, and a named pipe would block the poll. Opened without blocking, so a pipe
-    /// is refused rather than waited on.
+    /// is refused rather than waited on. Its identity is read, and what an earlier reading counted of it looked up.
     private func openFile(from start: StartPosition) throws -> OpenFile? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -180,14 +236,19 @@ public final class FileTailer: Sendable {
             close(descriptor)
             throw FileProblem(path: path, doing: "follow", reason: reason)
         }
+        // Known again by its first bytes: the mark whose checksum still matches, else a new identity.
+        let (known, mark) = FileIdentity.reading(
+            descriptor: descriptor, info: info, marks: ledger(UInt64(info.st_dev), UInt64(info.st_ino)), unit: .bytes)
+        let countedThrough = mark?.offset ?? 0
         if path.hasSuffix(".gz") {
             do {
-                return OpenFile(
-                    descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), offset: 0,
-                    gzip: try GzipStream())
+                var opened = OpenFile(
+                    descriptor: descriptor, identity: known, offset: 0, position: 0, gzip: try Inflater(header: .gzip))
+                opened.countedThrough = countedThrough
+                return opened
             } catch {
                 close(descriptor)
-                throw FileProblem(path: path, doing: "read", reason: error.description)
+                throw FileProblem(path: path, doing: "read", reason: "not a readable gzip file: \(error)")
             }
         }
         let offset: Int64
@@ -202,7 +263,10 @@ public final class FileTailer: Sendable {
                 throw FileProblem(path: path, errno: error.code, doing: "read")
             }
         }
-        return OpenFile(descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), offset: offset)
+        var opened = OpenFile(descriptor: descriptor, identity: known, offset: offset, position: offset)
+        // A counted part beyond the end of what this file now holds is another file's: nothing is counted.
+        opened.countedThrough = countedThrough <= Int64(info.st_size) ? countedThrough : 0
+        return opened
     }
 
     /// A failed `pread`, with its `errno`.
@@ -247,7 +311,7 @@ public final class FileTailer: Sendable {
 
     private func read(_ file: inout OpenFile, into batch: inout Batch, state: inout State) throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        if let gzip = file.gzip { return try readCompressed(&file, gzip: gzip, chunk: &chunk, into: &batch, state: &state) }
+        if file.gzip != nil { return try readCompressed(&file, chunk: &chunk, into: &batch, state: &state) }
         var readThisPoll = 0
         let received = now()
         while true {
@@ -255,91 +319,135 @@ public final class FileTailer: Sendable {
                 batch.more = true
                 return
             }
+            // Up to the end of what was counted before, then on: the two parts are read as such.
+            let room = file.position < file.countedThrough ? Int(min(Int64(chunk.count), file.countedThrough - file.position)) : chunk.count
             let count = chunk.withUnsafeMutableBytes {
-                pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
+                pread(file.descriptor, $0.baseAddress, room, off_t(file.offset))
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileProblem(path: path, errno: errno, doing: "read")
             }
             if count == 0 { return }
+            let replay = file.position < file.countedThrough
             file.offset += Int64(count)
+            file.position += Int64(count)
             readThisPoll += count
-            var frames: [Result<[UInt8], WireError>] = []
             chunk.withUnsafeBytes { bytes in
-                state.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { frame in
-                    switch frame {
-                    case .line(let line): frames.append(.success(Array(line)))
-                    case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
-                    }
-                }
+                frame(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), replay: replay, into: &batch, state: &state, receivedAt: received)
             }
-            for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
         }
     }
 
-    /// Reads a piece of a `.gz` file: compressed bytes up to ``maximumBytesPerPoll`` per poll, inflated piece by piece
-    /// into the framer, so memory stays bounded whatever the file inflates to.
+    /// Reads a piece of a `.gz` file: at most ``maximumBytesPerPoll`` inflated bytes per poll, compressed bytes read
+    /// only as the inflater needs them, so memory and work per poll stay bounded whatever the file inflates to.
     private func readCompressed(
-        _ file: inout OpenFile, gzip: GzipStream, chunk: inout [UInt8], into batch: inout Batch, state: inout State
+        _ file: inout OpenFile, chunk: inout [UInt8], into batch: inout Batch, state: inout State
     ) throws {
-        var readThisPoll = 0
+        guard let gzip = file.gzip else { return }
+        var inflatedThisPoll = 0
         let received = now()
         while true {
-            if readThisPoll >= Self.maximumBytesPerPoll {
+            if inflatedThisPoll >= Self.maximumBytesPerPoll {
                 batch.more = true
                 return
             }
-            let count = chunk.withUnsafeMutableBytes {
-                pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileProblem(path: path, errno: errno, doing: "read")
-            }
-            if count == 0 { return }
-            file.offset += Int64(count)
-            readThisPoll += count
-            var frames: [Result<[UInt8], WireError>] = []
-            do {
-                try chunk.withUnsafeBytes { bytes in
-                    try gzip.inflate(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { inflated in
-                        state.framer.feed(inflated) { frame in
-                            switch frame {
-                            case .line(let line): frames.append(.success(Array(line)))
-                            case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
-                            }
-                        }
-                    }
+            if gzip.needsInput {
+                let count = chunk.withUnsafeMutableBytes {
+                    pread(file.descriptor, $0.baseAddress, $0.count, off_t(file.offset))
                 }
-            } catch {
-                throw FileProblem(path: path, doing: "read", reason: "\(error)")
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FileProblem(path: path, errno: errno, doing: "read")
+                }
+                if count == 0 { return }
+                file.offset += Int64(count)
+                chunk.withUnsafeBytes { gzip.supply(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             }
-            for frame in frames { decode(frame, into: &batch, state: &state, receivedAt: received) }
+            // Inflated up to the end of what was counted before, then on.
+            let room =
+                file.position < file.countedThrough
+                ? Int(min(Int64(state.inflated.count), file.countedThrough - file.position)) : state.inflated.count
+            var failure: Inflater.Failure?
+            let produced = state.inflated.withUnsafeMutableBytes { buffer -> Int in
+                do throws(Inflater.Failure) {
+                    return try gzip.inflate(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room]))
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure {
+                throw FileProblem(path: path, doing: "read", reason: "not a readable gzip file: \(failure)")
+            }
+            if produced == 0 {
+                if gzip.needsInput { continue }
+                return
+            }
+            let replay = file.position < file.countedThrough
+            file.position += Int64(produced)
+            inflatedThisPoll += produced
+            let inflated = state.inflated
+            inflated.withUnsafeBytes { bytes in
+                frame(UnsafeRawBufferPointer(rebasing: bytes[0..<produced]), replay: replay, into: &batch, state: &state, receivedAt: received)
+            }
         }
     }
 
+    /// Cuts `bytes` into lines and decodes them; `replay` says they were counted before.
+    private func frame(
+        _ bytes: UnsafeRawBufferPointer, replay: Bool, into batch: inout Batch, state: inout State, receivedAt: Date
+    ) {
+        var frames: [Result<[UInt8], WireError>] = []
+        state.framer.feed(bytes) { frame in
+            switch frame {
+            case .line(let line): frames.append(.success(Array(line)))
+            case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
+            }
+        }
+        for frame in frames { decode(frame, replay: replay, into: &batch, state: &state, receivedAt: receivedAt) }
+    }
+
+    /// Decodes one line; its events are counted before when `replay` is. A line the reader held (waiting for its
+    /// trace) keeps what its own first line was.
     private func decode(
-        _ frame: Result<[UInt8], WireError>, into batch: inout Batch, state: inout State, receivedAt: Date? = nil
+        _ frame: Result<[UInt8], WireError>, replay: Bool, into batch: inout Batch, state: inout State,
+        receivedAt: Date? = nil
     ) {
         switch frame {
         case .success(let line):
             let time = receivedAt ?? now()
+            let hadHeld = state.reader.hasPendingEvent
+            let heldCounted = state.heldCounted
+            var emitted = 0
             line.withUnsafeBytes { bytes in
-                state.reader.read(bytes, receivedAt: time) { add($0, to: &batch, statistics: &state.statistics) }
+                state.reader.read(bytes, receivedAt: time) { result in
+                    let counted = hadHeld && emitted == 0 ? heldCounted : replay
+                    emitted += 1
+                    add(result, counted: counted, to: &batch, statistics: &state.statistics)
+                }
             }
+            if state.reader.hasPendingEvent, emitted > 0 || !hadHeld { state.heldCounted = replay }
         case .failure(let error):
-            add(.failure(error), to: &batch, statistics: &state.statistics)
+            add(.failure(error), counted: replay, to: &batch, statistics: &state.statistics)
         }
     }
 
     private func flushHeld(into batch: inout Batch, state: inout State) {
-        state.reader.flush { add($0, to: &batch, statistics: &state.statistics) }
+        let counted = state.heldCounted
+        state.reader.flush { add($0, counted: counted, to: &batch, statistics: &state.statistics) }
     }
 
-    private func add(_ result: Result<WireEvent, WireError>, to batch: inout Batch, statistics: inout Statistics) {
+    private func add(
+        _ result: Result<WireEvent, WireError>, counted: Bool, to batch: inout Batch, statistics: inout Statistics
+    ) {
         switch result {
         case .success(let event):
+            // Counted-before events come first in a batch (a file is read in order): they are a prefix.
+            if counted, batch.countedBefore == batch.events.count {
+                batch.countedBefore += 1
+                statistics.countedBefore += 1
+            }
             batch.events.append(event)
             statistics.events += 1
         case .failure(let error):

@@ -112,7 +112,7 @@ struct OTLPExchange: Sendable {
         let inflated: [UInt8]
         do {
             let compressed = body.withUnsafeBytes { Array($0) }
-            inflated = try GzipInflater.inflate(compressed, limit: limits.maximumBodyBytes)
+            inflated = try Inflater.inflate(compressed, limit: limits.maximumBodyBytes)
         } catch {
             switch error {
             case .tooLarge:

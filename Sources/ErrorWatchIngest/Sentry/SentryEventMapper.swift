@@ -101,9 +101,30 @@ enum SentryEventMapper {
         event.fingerprint = fingerprint(payload, report: report, message: logMessage)
         event.serviceVersion = SentryJSON.text(payload["release"], limit: 200)
         event.deploymentEnvironment = SentryJSON.text(payload["environment"], limit: 200)
-        event.traceID = SentryJSON.text(trace?["trace_id"], limit: 64)
-        event.spanID = SentryJSON.text(trace?["span_id"], limit: 32)
+        if let trace, isTrace(trace) {
+            event.traceID = SentryJSON.text(trace["trace_id"], limit: 64)
+            event.spanID = SentryJSON.text(trace["span_id"], limit: 32)
+        } else if let id = SentryJSON.text(trace?["trace_id"], limit: 64) {
+            // The SDK's propagation context: an id it makes up for every event outside a transaction, shared by
+            // unrelated errors. Kept as sent, as an attribute, but it links nothing.
+            event.attributes["sentry.propagation_trace_id"] = id
+        }
         return SentryMappedEvent(event: event, report: report)
+    }
+
+    /// Whether an event's trace context names a trace the producer traced: an event inside a transaction or span
+    /// (its `op`), one continuing a trace from upstream (a `parent_span_id`), or one whose sampling context names a
+    /// transaction or a sampling decision. An SDK's bare propagation context (trace and span ids it made up, with
+    /// nothing else) is none of these.
+    static func isTrace(_ trace: [String: Any]) -> Bool {
+        if SentryJSON.text(trace["op"], limit: 200) != nil { return true }
+        if SentryJSON.text(trace["parent_span_id"], limit: 32) != nil { return true }
+        if let sampling = trace["dynamic_sampling_context"] as? [String: Any],
+            sampling["transaction"] != nil || sampling["sampled"] != nil
+        {
+            return true
+        }
+        return false
     }
 
     /// `exception.values` (or a bare list, as older SDKs send).

@@ -118,7 +118,7 @@ struct SentryExchange: Sendable {
         var bytes = body
         if request.encoding != nil {
             do {
-                bytes = try GzipInflater.inflate(body, limit: limits.maximumBodyBytes)
+                bytes = try Inflater.inflate(body, limit: limits.maximumBodyBytes)
             } catch {
                 switch error {
                 case .tooLarge:

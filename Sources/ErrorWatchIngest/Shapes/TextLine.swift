@@ -57,7 +57,18 @@ enum TextLine {
             record.source = logger
             let before = rest[rest.startIndex..<word.startIndex].trimmingSuffix()
             let remainder = String(after) + rest[word.endIndex...]
+            if logger == nil, let named = loggerBefore(before) {
+                // `%(asctime)s - %(name)s - %(levelname)s - %(message)s`, `%(name)-12s %(levelname)-8s`.
+                record.source = named
+                record.message = trimmed(remainder[...])
+                return record
+            }
             record.message = trimmed(before.isEmpty ? remainder[...] : (before + " " + trimmed(remainder[...]))[...])
+            if logger == nil, before.isEmpty, let message = record.message, let (named, text) = loggerAhead(message) {
+                // `%(levelname)s %(name)s: %(message)s`: the logger before a colon, then the message.
+                record.source = named
+                record.message = text
+            }
             return record
         }
         record.message = trimmed(rest[...])
@@ -138,6 +149,55 @@ enum TextLine {
             guard marked || upper || position == 0 else { return nil }
         }
         return (severity, String(token), logger, after)
+    }
+
+    /// The logger named by the text between the time and the level (`app.db -`, `worker |`, `shop.db`): one
+    /// word that reads as a logger name (``isLoggerName(_:)``), with at most a separator after it.
+    private static func loggerBefore(_ text: Substring) -> String? {
+        var word = text
+        while let last = word.utf8.last,
+            last == UInt8(ascii: "-") || last == UInt8(ascii: "|") || last == UInt8(ascii: ":")
+                || last == UInt8(ascii: " ")
+        {
+            word = word.dropLast()
+        }
+        guard !word.isEmpty, !word.utf8.contains(UInt8(ascii: " ")), isLoggerName(word) else { return nil }
+        return String(word)
+    }
+
+    /// The logger that starts a message as `name: text` (`shop.db: query timed out`), and the text after it; `nil`
+    /// when the first word is not a logger name followed by a colon and more text.
+    private static func loggerAhead(_ message: String) -> (String, String)? {
+        let utf8 = message.utf8
+        guard let space = utf8.firstIndex(of: UInt8(ascii: " ")), space > utf8.startIndex,
+            utf8[utf8.index(before: space)] == UInt8(ascii: ":")
+        else { return nil }
+        let word = message[message.startIndex..<utf8.index(before: space)]
+        let text = trimmed(message[space...])
+        guard !text.isEmpty, isLoggerName(word) else { return nil }
+        return (String(word), text)
+    }
+
+    /// Whether `word` reads as a logger name as the logging libraries make them: letters, digits, `_`, `-`, `$`
+    /// and `.`, starting with a letter or `_`, at most 100 bytes; dotted (`app.db`, `MyApp.Service`), or without
+    /// capitals (`worker`, `uvicorn`), so that `Connection:` or `GET` starting a message is not taken for one.
+    static func isLoggerName(_ word: Substring) -> Bool {
+        guard let first = word.utf8.first, word.utf8.count <= 100,
+            (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") || first == UInt8(ascii: "_")
+        else { return false }
+        var dotted = false
+        var capital = false
+        for byte in word.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"),
+                UInt8(ascii: "-"), UInt8(ascii: "$"):
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): capital = true
+            case UInt8(ascii: "."): dotted = true
+            default: return false
+            }
+        }
+        return dotted ? word.utf8.last != UInt8(ascii: ".") : !capital
     }
 
     /// Leading separators and spaces removed: ` - message`, `: message`, `| message`.

@@ -102,7 +102,7 @@ public final class FeedListener: Sendable {
     private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
     private let phase = Mutex(Phase.idle)
     /// The socket file this listener created, recognised at shutdown by device and inode.
-    private let socketIdentity = Mutex<FileIdentity?>(nil)
+    private let socketIdentity = Mutex<SocketFileID?>(nil)
 
     /// Creates a listener; nothing happens until ``start()``.
     ///

@@ -10,11 +10,11 @@ public struct ProducerStatus: Sendable, Hashable {
         /// Gone, for the reason given.
         case disconnected(DisconnectReason)
 
-        /// `connected`, or `disconnected (reason)`.
+        /// `connected`, or `gone (reason)`: its connection closed.
         public var description: String {
             switch self {
             case .connected: "connected"
-            case .disconnected(let reason): "disconnected (\(reason))"
+            case .disconnected(let reason): "gone (\(reason))"
             }
         }
     }

@@ -24,16 +24,16 @@ enum UnixSocketFile {
     }
 
     /// The device and inode of the socket file now at `path`, to recognise it at shutdown.
-    static func identity(of path: String) -> FileIdentity? {
+    static func identity(of path: String) -> SocketFileID? {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return SocketFileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Removes `path` only if it is still the socket we created: not a user's file put there since, nor another
     /// listener's socket. Returns whether it removed it.
     @discardableResult
-    static func removeIfOurs(_ path: String, identity: FileIdentity?) -> Bool {
+    static func removeIfOurs(_ path: String, identity: SocketFileID?) -> Bool {
         guard let identity, Self.identity(of: path) == identity else { return false }
         return unlink(path) == 0
     }
@@ -136,7 +136,7 @@ extension UnixSocketFile {
 }
 
 /// A file's identity: its device and inode.
-struct FileIdentity: Sendable, Hashable {
+struct SocketFileID: Sendable, Hashable {
     var device: UInt64
     var inode: UInt64
 }

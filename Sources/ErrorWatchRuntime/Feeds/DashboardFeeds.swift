@@ -8,8 +8,9 @@ import Synchronization
 
 /// The dashboard's consumers of the ``ErrorStream``, each its own concurrent subscription with its own filter:
 ///
-/// - **Logs**: every event, the newest the inbox can keep buffered (2,048: a frame never shows more; a slow UI
-///   drops the oldest, counted by the stream);
+/// - **Logs**: every event of this process (a remote error is posted by ``RemoteIngest`` itself, in its source's
+///   order), the newest the inbox can keep buffered (2,048: a frame never shows more; a slow UI drops the oldest,
+///   counted by the stream);
 /// - **Errors**: user-origin errors that are not `.expected`, folded by an ``AlertCoalescer`` into alerts;
 /// - **Metrics** and **Issues**: every event, unbounded, counted by type and category through swift-metrics and
 ///   grouped by fingerprint in an ``IssueTracker``, so totals and issue counts are exact however fast errors arrive;
@@ -35,6 +36,8 @@ final class DashboardFeeds: Sendable {
 
     private struct AlertRun {
         var firstSeen: Date
+        var firstReceived: Date
+        var services: [String]
         var title: String
         var typeName: String
         /// A remote error's code as sent (empty when none) and whether it was classified.
@@ -84,7 +87,8 @@ final class DashboardFeeds: Sendable {
             spawn { [self] in
                 var events = logs.makeAsyncIterator()
                 while let event = await events.next() {
-                    inbox.post(streamEvent: event)
+                    // A remote error was posted by the ingest, in its source's order among its log lines.
+                    if !(event.error is RemoteError) { inbox.post(streamEvent: event) }
                     if events.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
@@ -132,11 +136,13 @@ final class DashboardFeeds: Sendable {
         let report = ErrorReport(event)
         let remote = event.error as? RemoteError
         // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
-        // an old log opened from its start still shows what failed (the Issues view keeps the lines' own times).
-        let time = event.timestamp
+        // an old log opened from its start still shows what failed; they say when it happened by its own time.
+        let received = event.timestamp
+        let time = remote?.time ?? received
         func makeRun() -> AlertRun {
             AlertRun(
-                firstSeen: time, title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
+                firstSeen: time, firstReceived: received, services: remote?.serviceName.map { [$0] } ?? [],
+                title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
                 typeName: DashboardEvent.shortTypeName(report.classification.typeName),
                 codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
         }
@@ -154,7 +160,20 @@ final class DashboardFeeds: Sendable {
             (alert, run) = (a, started)
         case .coalesced(let a):
             alert = a
-            run = alertRuns.withLock { $0[a.fingerprint] }
+            run = alertRuns.withLock { runs in
+                // The run's services grow as its errors come from more of them (the first few).
+                if let service = remote?.serviceName, var known = runs[a.fingerprint], known.services.count < 8,
+                    !known.services.contains(service)
+                {
+                    known.services.append(service)
+                    runs[a.fingerprint] = known
+                }
+                if var known = runs[a.fingerprint], time < known.firstSeen {
+                    known.firstSeen = time
+                    runs[a.fingerprint] = known
+                }
+                return runs[a.fingerprint]
+            }
         case .suppressed, .ignored:
             return
         }
@@ -165,7 +184,8 @@ final class DashboardFeeds: Sendable {
                     fingerprint: alert.fingerprint, title: current.title, code: alert.code,
                     severity: report.classification.severity, category: current.classified ? alert.category : nil,
                     count: alert.count, firstSeen: current.firstSeen, lastSeen: time, source: event.source,
-                    typeName: current.typeName, origin: .user, codeText: current.codeText)))
+                    typeName: current.typeName, origin: .user, codeText: current.codeText,
+                    firstReceived: current.firstReceived, lastReceived: received, services: current.services)))
     }
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.
@@ -238,6 +258,7 @@ extension DashboardFeeds {
         return AlertRecord(
             fingerprint: "regressed:" + issue.fingerprint, title: title, code: issue.code, severity: issue.severity,
             category: issue.category, count: 1, firstSeen: issue.lastSeen, lastSeen: issue.lastSeen,
-            source: issue.services.first ?? "", typeName: issue.typeName, origin: .user)
+            source: issue.services.first ?? "", typeName: issue.typeName, origin: .user, firstReceived: now(),
+            lastReceived: now(), services: issue.services)
     }
 }

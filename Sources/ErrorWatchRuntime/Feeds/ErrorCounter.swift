@@ -105,6 +105,10 @@ struct ErrorFacts {
     /// The producer's `service.version` and `deployment.environment.name`, when it sent them.
     var version: String?
     var environment: String?
+    /// Whether an earlier reading of its file counted it in the store already.
+    var countedBefore = false
+    /// Where the dashboard read it: a remote error's receiver's words, `this process` for its own.
+    var from = "this process"
 
     init(_ event: ErrorEvent) {
         time = event.timestamp
@@ -115,6 +119,8 @@ struct ErrorFacts {
             codeText = remote.codeText ?? ""
             classified = remote.isClassified
             (version, environment) = (remote.serviceVersion, remote.environment)
+            countedBefore = remote.countedBefore
+            from = remote.receivedFrom ?? "elsewhere"
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {

@@ -27,14 +27,15 @@ extension DashboardEvent {
             spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment,
             logMessage: remote?.logMessage, codeText: remote?.codeText)
         report = remote?.report
+        channel = remote?.channel
+        originSent = remote?.originSent ?? true
     }
 
     /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,
     /// component, message (else its exception's), and the producer's service, process and host.
-    init(log event: WireEvent, from: String?, receivedAt: Date) {
+    init(log event: WireEvent, from: String?, channel: EventChannel? = nil, receivedAt: Date) {
         self.init(
-            sequence: 0, timestamp: event.time, kind: .log, level: event.effectiveSeverity,
-            source: event.source ?? event.serviceName ?? "remote",
+            sequence: 0, timestamp: event.time, kind: .log, level: event.effectiveSeverity, source: event.source ?? "",
             typeName: event.exceptionType.map(Self.shortTypeName) ?? "",
             message: event.body ?? event.exceptionMessage ?? "", code: nil, category: event.category,
             origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
@@ -42,6 +43,8 @@ extension DashboardEvent {
             host: event.hostName, receivedAt: receivedAt, traceID: event.traceID, spanID: event.spanID,
             serviceVersion: event.serviceVersion, environment: event.deploymentEnvironment,
             codeText: event.shownCode)
+        self.channel = channel
+        originSent = event.origin != nil
     }
 
     /// The `Logs` pane's view of a swift-log record.

@@ -8,9 +8,20 @@ extension IssueTracker {
     /// From now on, keeps what is counted for the store.
     func startStoring() { state.withLock { $0.storing = true } }
 
-    /// Takes what every issue gained since the last call, for one store write.
-    func drainForStore() -> [Draft] {
+    /// Notes that a file's lines up to `mark` are counted: written with the next drain, in the same transaction as
+    /// their counts (an error is counted as it is ingested, before its file's mark is noted).
+    func noteRead(_ mark: FileMark) {
         state.withLock { s in
+            guard s.storing else { return }
+            s.marks[mark.identity] = mark
+        }
+    }
+
+    /// Takes what every issue gained since the last call, and the files' marks, for one store write.
+    func drainForStore() -> (drafts: [Draft], marks: [FileMark]) {
+        state.withLock { s in
+            let marks = Array(s.marks.values)
+            s.marks.removeAll()
             var drafts = s.evictedDrafts
             s.evictedDrafts.removeAll()
             for fingerprint in s.unstored {
@@ -20,7 +31,7 @@ extension IssueTracker {
                 s.issues[fingerprint]!.unstoredTriage = nil
             }
             s.unstored.removeAll(keepingCapacity: true)
-            return drafts
+            return (drafts, marks)
         }
     }
 
@@ -117,7 +128,7 @@ extension IssueTracker.Issue {
                 record.versions[index].count += 1
                 versionFirstSeen = record.versions[index].firstSeen
             } else if record.versions.count < IssueRecord.versionLimit {
-                record.versions.append(IssueVersion(version: version, firstSeen: event.timestamp, count: 1))
+                record.versions.append(IssueVersion(version: version, firstSeen: facts.time, count: 1))
             }
         }
         if let environment = facts.environment, record.environments.count < 16,
@@ -129,7 +140,7 @@ extension IssueTracker.Issue {
         let status = record.triage.status
         if status == .resolved || status == .ignored,
             record.triage.occurred(
-                version: version, versionFirstSeen: versionFirstSeen, count: record.count, at: event.timestamp)
+                version: version, versionFirstSeen: versionFirstSeen, count: record.count, at: facts.time)
         {
             let regressed = record.triage.status == .regressed
             if regressed { outcome.regressedIn = .some(version) }
@@ -139,8 +150,9 @@ extension IssueTracker.Issue {
             }
         }
         if storing {
-            let hour = Int((event.timestamp.timeIntervalSince1970 / 3_600).rounded(.down))
-            unstored.note(event, hour: hour, version: version, environment: facts.environment)
+            // Hours and versions by the error's own time (the producer's), as the occurrences and first/last seen.
+            let hour = Int((facts.time.timeIntervalSince1970 / 3_600).rounded(.down))
+            unstored.note(event, at: facts.time, hour: hour, version: version, environment: facts.environment)
         }
         return outcome
     }
@@ -169,15 +181,15 @@ extension IssueTracker.State {
 }
 
 extension IssueTracker.Unstored {
-    mutating func note(_ event: ErrorEvent, hour: Int, version: String?, environment: String?) {
+    mutating func note(_ event: ErrorEvent, at time: Date, hour: Int, version: String?, environment: String?) {
         count += 1
         if event.origin == .user { userCount += 1 }
         hours[hour, default: 0] += 1
         if let version {
             if let seen = versions[version] {
-                versions[version] = (min(seen.firstSeen, event.timestamp), seen.count + 1)
+                versions[version] = (min(seen.firstSeen, time), seen.count + 1)
             } else {
-                versions[version] = (event.timestamp, 1)
+                versions[version] = (time, 1)
             }
         }
         if let environment, !environments.contains(environment) { environments.append(environment) }

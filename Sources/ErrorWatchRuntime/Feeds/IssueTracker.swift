@@ -65,6 +65,8 @@ final class IssueTracker: Sendable {
         var evictedDrafts: [Draft] = []
         /// Regressions since the last sample, for alerts: the issue and the version it came back in.
         var regressions: [(IssueRecord, String?)] = []
+        /// How far each file read is counted, the latest per file, not yet written.
+        var marks: [FileIdentity: FileMark] = [:]
         /// Every touch in order, each with its stamp; an entry whose stamp is not its issue's latest is stale.
         var touches: Deque<(fingerprint: String, stamp: UInt64)> = []
         var nextTouch: UInt64 = 0
@@ -109,9 +111,23 @@ final class IssueTracker: Sendable {
     /// Counts one error.
     func count(_ event: ErrorEvent) { count(event, facts: ErrorFacts(event)) }
 
-    /// Counts `event`, whose facts the caller already read; only a new issue needs the whole classification.
+    /// Counts `event`, whose facts the caller already read; only a new issue needs the whole classification. An
+    /// error an earlier reading of its file counted (``ErrorFacts/countedBefore``) is not counted again: its issue,
+    /// loaded from the store with that count, lists it among its occurrences, and nothing else changes (no count, no
+    /// regression, nothing for the store).
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
         let (fingerprint, category) = (facts.fingerprint, facts.classified ? facts.category : nil)
+        if facts.countedBefore {
+            state.withLock { s in
+                guard s.issues[fingerprint] != nil else { return }
+                s.issues[fingerprint]!.pending.append(event)
+                if s.issues[fingerprint]!.pending.count > IssueRecord.occurrenceLimit {
+                    s.issues[fingerprint]!.pending.removeFirst()
+                }
+                s.issues[fingerprint]!.changed = true
+            }
+            return
+        }
         let time = facts.time
         let second = Int(time.timeIntervalSince1970.rounded(.down))
         let service = facts.service
@@ -180,7 +196,10 @@ final class IssueTracker: Sendable {
                     sequence: event.sequence, timestamp: remote?.time ?? event.timestamp,
                     message: Self.summary(of: message), service: remote?.serviceName)
             }
-            record.recent = Array((fresh + record.recent).prefix(IssueRecord.occurrenceLimit))
+            // Newest first by their own times, however they arrived (files merged, sources behind one another).
+            record.recent = Array(
+                (fresh + record.recent).sorted { ($0.timestamp, $0.sequence) > ($1.timestamp, $1.sequence) }
+                    .prefix(IssueRecord.occurrenceLimit))
             record.perSecond = (last - 59...last).map { seconds[$0] ?? 0 }
             record.perSecondEnd = Date(timeIntervalSince1970: Double(last))
             state.withLock { s in
@@ -201,6 +220,7 @@ extension IssueTracker.Issue {
         storing: Bool
     ) -> IssueTracker.CountOutcome {
         countOnly(event, time: time, category: category, second: second, service: service)
+        if record.readFrom.count < 8, !record.readFrom.contains(facts.from) { record.readFrom.append(facts.from) }
         return afterCount(event, facts: facts, storing: storing)
     }
 

@@ -14,7 +14,7 @@ public final class ExternalSources: Sendable {
     let ingest: RemoteIngest
     let clock: ErasedClock
     private let listeners: [FeedListener]
-    private let files: [FileFollower]
+    private let files: FileFollower
     private let tailPaths: [String]
     private let readsStandardInput: Bool
     private let format: LogFormat
@@ -73,16 +73,20 @@ public final class ExternalSources: Sendable {
                         names[producer] = made
                         return made
                     }
-                    ingest.ingest(event, from: name)
+                    ingest.ingest(event, from: name, channel: .socket)
                 })
         }
-        files =
+        // Every file in one follower, so that files read together are merged by time; each knows what the store
+        // counted of it before.
+        let ledger: FileTailer.Ledger = { device, inode in ingest.fileMarks(device: device, inode: inode) }
+        let tailers =
             tail.filter { !Self.isFIFO($0) }.map {
-                FileFollower(tailer: FileTailer(path: $0, from: tailStart, format: format), interval: tailInterval)
+                FileTailer(path: $0, from: tailStart, format: format, ledger: ledger)
             }
             + open.filter { !Self.isFIFO($0) }.map {
-                FileFollower(tailer: FileTailer(path: $0, from: .beginning, format: format), interval: tailInterval)
+                FileTailer(path: $0, from: .beginning, format: format, ledger: ledger)
             }
+        files = FileFollower(tailers: tailers, interval: tailInterval)
         receivers = otlp.map { endpoint in ingest.makeOTLPServer(endpoint: endpoint, limits: otlpLimits) }
         sentryReceivers = sentry.map { endpoint in
             var limits = otlpLimits
@@ -151,7 +155,7 @@ public final class ExternalSources: Sendable {
         for follower in followers { follower.start(into: ingest) }
         pipes.withLock { $0 = followers }
         let clock = self.clock
-        for follower in files { follower.start(into: ingest, clock: clock) }
+        files.start(into: ingest, clock: clock)
         if !listeners.isEmpty {
             // A connected producer's row is announced once and updated when it ends; its counts move in the
             // listener's snapshot. Once a second the rows of live producers take them, so a flood does not read
@@ -212,7 +216,7 @@ public final class ExternalSources: Sendable {
         let running = tasks.withLock { $0 }
         for task in running { task.cancel() }
         for task in running { await task.value }
-        for follower in files { await follower.stop() }
+        await files.stop()
         for follower in pipes.withLock({ $0 }) { await follower.stop() }
         for path in socketPaths { CrashCleanup.forget(path) }
         for listener in listeners { await listener.shutdown() }

@@ -26,7 +26,7 @@ final class PipeFollower: Sendable {
         ingest.update(status.withLock { $0 })
         let thread = Thread { [self] in
             let ending = reader.run { batch in
-                for event in batch.events { ingest.ingest(event, from: from) }
+                for event in batch.events { ingest.ingest(event, from: from, channel: .pipe) }
                 let row = status.withLock { row in
                     row.events += UInt64(batch.events.count)
                     row.badLines += batch.badLines.count

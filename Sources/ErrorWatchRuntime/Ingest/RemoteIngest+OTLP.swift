@@ -52,7 +52,7 @@ extension RemoteIngest {
             onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
-                for event in events { ingest(event, from: from) }
+                for event in events { ingest(event, from: from, channel: .otlp) }
             })
     }
 

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
@@ -27,7 +28,7 @@ extension RemoteIngest {
             onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] client, events in
                 let from = "sentry \(client.key) on \(bound())"
-                for mapped in events { ingest(mapped, from: from) }
+                for mapped in events { ingest(mapped, from: from, channel: .sentry) }
             })
         link.receiver = receiver
         return receiver
@@ -35,10 +36,10 @@ extension RemoteIngest {
 
     /// Ingests one event a Sentry item became, with its report: on the wire event (`exception.report`), so
     /// `--record` keeps it and a replayed error's detail is the live one's.
-    public func ingest(_ mapped: SentryMappedEvent, from: String?) {
+    public func ingest(_ mapped: SentryMappedEvent, from: String?, channel: EventChannel? = .sentry) {
         var event = mapped.event
         event.report = mapped.report
-        ingest(event, from: from)
+        ingest(event, from: from, channel: channel)
     }
 
     /// Shows `receiver`'s budgets row when its statistics changed since `shown`; returns what is shown now.

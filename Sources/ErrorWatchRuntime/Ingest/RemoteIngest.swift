@@ -64,23 +64,36 @@ public final class RemoteIngest: Sendable {
 
     /// Ingests one event that arrived from outside; `from` says where the line was read (`socket #3 on
     /// unix:/tmp/ew.sock`, `file /var/log/app.ndjson`), shown in the detail view. The event keeps the producer's
-    /// own time; the time it was read is now.
-    public func ingest(_ event: WireEvent, from: String? = nil) {
+    /// own time; the time it was read is now; `channel` is the kind of way in that read it. `countedBefore`: an
+    /// earlier reading of its file counted it in the store (it is shown, not counted again).
+    public func ingest(
+        _ event: WireEvent, from: String? = nil, channel: EventChannel? = nil, countedBefore: Bool = false
+    ) {
         observer.notify(event)
         switch event.kind {
         case .error:
             guard var remote = RemoteError(event) else { return }
+            let receivedAt = now()
             remote.receivedFrom = from
-            remote.receivedAt = now()
-            let local = stream.add(remote, context: event.errorContext)
+            remote.receivedAt = receivedAt
+            remote.channel = channel
+            remote.countedBefore = countedBefore
+            let context = event.errorContext
+            let local = stream.add(remote, context: context)
+            // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
+            // remote errors to this), rather than a batch behind them through the stream's subscription.
+            if let local {
+                inbox.post(
+                    streamEvent: ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context))
+            }
             // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
-            if let traceID = event.traceID { traces.watch(traceID) }
+            if let traceID = event.traceID { traces.watch(traceID, service: event.serviceName) }
             // Remember which local event the producer's sequence number became, so its handling report joins it.
             if let local, let sequence = event.sequence {
                 joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
             }
         case .log:
-            inbox.post(event: DashboardEvent(log: event, from: from, receivedAt: now()))
+            inbox.post(event: DashboardEvent(log: event, from: from, channel: channel, receivedAt: now()))
         case .metric:
             remoteMetrics.record(event)
         case .status:
@@ -103,6 +116,28 @@ public final class RemoteIngest: Sendable {
                         path: event.handlingPath ?? [], outcome: outcome, handled: event.handlingHandled ?? false)))
         }
     }
+
+    /// What the store remembers of the files it counted, and where to record how far they are counted now; none
+    /// without a store.
+    public struct ReadLedger: Sendable {
+        /// The marks of the files with a device and inode.
+        public var marks: @Sendable (_ device: UInt64, _ inode: UInt64) -> [FileMark]
+        /// Records a mark once the events before it are counted.
+        public var record: @Sendable (FileMark) -> Void
+    }
+
+    private let ledger = Mutex<ReadLedger?>(nil)
+
+    /// Keeps what files were counted through `ledger` (set when a store is in use).
+    func setReadLedger(_ ledger: ReadLedger) { self.ledger.withLock { $0 = ledger } }
+
+    /// What the store counted of the files with `device` and `inode`.
+    public func fileMarks(device: UInt64, inode: UInt64) -> [FileMark] {
+        ledger.withLock { $0 }?.marks(device, inode) ?? []
+    }
+
+    /// Records that a file's lines up to `mark` are ingested (and so counted).
+    public func recordRead(_ mark: FileMark) { ledger.withLock { $0 }?.record(mark) }
 
     /// Takes newer counts for rows already shown: a row that is not shown yet, or has ended, is left alone (a
     /// snapshot taken just before a producer disconnected must not revive its row). Posts once, and only when a

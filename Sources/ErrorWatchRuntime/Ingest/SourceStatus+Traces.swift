@@ -13,11 +13,15 @@ extension SourceStatus {
         if statistics.droppedSpans > 0 {
             parts.append("dropped \(statistics.droppedSpans) spans over \(budget.spansPerTrace) per trace")
         }
+        // What it holds, against its budget: the row says it, and counts spans, not events.
+        let holds =
+            "holds \(Format.count(statistics.traces)) trace\(statistics.traces == 1 ? "" : "s"), "
+            + "\(Format.count(statistics.spans)) of \(Format.count(budget.spans)) spans, "
+            + "\(Format.count(statistics.bytes / 1024)) of \(Format.count(budget.bytes / 1024)) KiB"
         self.init(
-            id: "trace-store", kind: .otlp, name: "trace store",
-            detail: "\(statistics.traces) traces, \(statistics.spans) of \(budget.spans) spans, "
-                + "\(statistics.bytes / 1024) of \(budget.bytes / 1024) KiB",
-            state: parts.isEmpty ? "within budget" : parts.joined(separator: ", "),
-            health: parts.isEmpty ? .ok : .degraded)
+            id: "trace-store", kind: .otlp, name: "trace store", detail: holds,
+            state: ([holds] + parts).joined(separator: "; "), health: parts.isEmpty ? .ok : .degraded,
+            events: UInt64(statistics.spans))
+        countNoun = "spans"
     }
 }

@@ -45,11 +45,16 @@ final class TraceBoard: Sendable {
         for snapshot in snapshots { inbox.post(.traceChanged(snapshot)) }
     }
 
-    /// An error belongs to `traceID`: watch it, and post what the store holds of it now.
-    func watch(_ traceID: String) {
+    /// An error of `service` belongs to `traceID`: watch it, and post what the store holds of it now. A trace none
+    /// of whose spans came yet is posted empty when its spans are expected (its service, or any when it names none,
+    /// sent spans before), so the detail view says it waits for them; otherwise nothing is posted, and the view
+    /// does not promise spans that are never sent here.
+    func watch(_ traceID: String, service: String?) {
         let snapshot: TraceSnapshot? = store.withLock { store in
-            guard !store.isWatched(traceID), store.watch(traceID) else { return nil }
-            return store.snapshot(of: traceID)
+            guard !store.isWatched(traceID) else { return nil }
+            if store.watch(traceID) { return store.snapshot(of: traceID) }
+            let expected = service.map { store.spanServices.contains($0) } ?? !store.spanServices.isEmpty
+            return expected ? TraceSnapshot(traceID: traceID, spans: []) : nil
         }
         if let snapshot { inbox.post(.traceChanged(snapshot)) }
     }

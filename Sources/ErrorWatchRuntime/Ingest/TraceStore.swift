@@ -70,6 +70,11 @@ public struct TraceStore: Sendable {
     private var order: Deque<String> = []
     /// Traces an error named before any of their spans came, oldest first.
     private var pendingWatches: OrderedSet<String> = []
+    /// The services that sent spans (at most ``serviceLimit``; a span without a service counts as `""`): an error
+    /// of one of them may wait for its trace's spans, an error of another has none coming.
+    public private(set) var spanServices: Set<String> = []
+    /// Services remembered as sending spans, at most.
+    public static let serviceLimit = 256
 
     /// Spans listed at most in one snapshot: every failing span and its ancestors first, then the rest in order.
     public static let snapshotLimit = 400
@@ -101,6 +106,7 @@ public struct TraceStore: Sendable {
         // In place: the trace's arrays are uniquely referenced while they grow.
         var trace = traces.removeValue(forKey: traceID)!
         for span in spans {
+            if spanServices.count < Self.serviceLimit { spanServices.insert(span.service ?? "") }
             guard trace.spans.count < budget.spansPerTrace else {
                 trace.dropped += 1
                 statistics.droppedSpans += 1

@@ -66,7 +66,9 @@ struct ExportError: Error, CustomStringConvertible {
 }
 
 extension WireEvent {
-    /// The wire form of a dashboard line: an error with its classification and origin, or a log record.
+    /// The wire form of a dashboard line, with everything the line kept of what its producer sent: an error with its
+    /// type, code as sent, category, messages, stack, location, trace and release, or a log record; an origin only
+    /// when one was said.
     init(_ event: DashboardEvent) {
         let isError = event.kind == .error
         self.init(
@@ -75,7 +77,16 @@ extension WireEvent {
             source: event.source.isEmpty ? nil : event.source,
             exceptionType: isError ? (event.qualifiedTypeName.isEmpty ? event.typeName : event.qualifiedTypeName) : nil,
             exceptionMessage: isError ? event.message : nil, userMessage: isError ? event.userMessage : nil,
-            code: event.code, category: event.category, severity: event.level, origin: event.origin,
-            attempt: event.attempt, sequence: event.sequence < 1 << 63 ? event.sequence : nil, attributes: event.metadata, body: isError ? nil : event.message)
+            code: event.code, category: event.category, severity: event.level,
+            origin: event.originSent ? event.origin : nil,
+            attempt: event.attempt, sequence: event.sequence < 1 << 63 ? event.sequence : nil,
+            attributes: event.metadata, body: isError ? event.logMessage : event.message,
+            exceptionStacktrace: event.stackTrace,
+            codeFilePath: event.location.map { $0.file }, codeLineNumber: event.location.map { Int($0.line) },
+            codeFunction: event.location.flatMap { $0.function.isEmpty ? nil : $0.function },
+            traceID: event.traceID, spanID: event.spanID, serviceVersion: event.serviceVersion,
+            deploymentEnvironment: event.environment)
+        if let code = event.codeText { setVerbatimCode(code) }
+        report = event.report
     }
 }

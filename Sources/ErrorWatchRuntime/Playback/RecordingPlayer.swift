@@ -122,7 +122,7 @@ public struct RecordingPlayer: Sendable {
                 }
                 let deadline = start.advanced(by: placement.at)
                 if deadline > clock.now { try await clock.sleep(until: deadline, tolerance: nil) }
-                ingest.ingest(entry.event, from: "recording " + path)
+                ingest.ingest(entry.event, from: "recording " + path, channel: .recording)
                 previous = entry.event.time
                 played += 1
                 if played % 64 == 0 {

@@ -134,6 +134,12 @@ public final class DashboardRuntime: Sendable {
         let writer = StoreWriter(store: store, tracker: feeds.issues, inbox: inbox, now: { [self] in now })
         let loaded = try writer.load()
         storeWriter.withLock { $0 = writer }
+        // Files read again count only what is past their mark; marks are written with the counts they cover.
+        let tracker = feeds.issues
+        ingest.setReadLedger(
+            RemoteIngest.ReadLedger(
+                marks: { device, inode in (try? store.fileMarks(device: device, inode: inode)) ?? [] },
+                record: { tracker.noteRead($0) }))
         return loaded
     }
 

@@ -98,11 +98,11 @@ public final class StoreWriter: Sendable {
 
     /// One round: drain, write, read back. Runs on the writer's thread (or a test's).
     func flush() {
-        let drafts = tracker.drainForStore()
+        let (drafts, marks) = tracker.drainForStore()
         let date = now()
         if let retry = control.withLock({ $0.retryAt }), date < retry { return }
         do {
-            let batch = StoreBatch(deltas: drafts.map(Self.delta(from:)))
+            let batch = StoreBatch(deltas: drafts.map(Self.delta(from:)), fileMarks: marks)
             let outcome = try store.write(batch)
             let known = control.withLock { $0.sequence }
             let current = try store.sequence()

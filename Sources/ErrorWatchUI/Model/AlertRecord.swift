@@ -21,10 +21,17 @@ public struct AlertRecord: Sendable, Hashable {
     public var category: ErrorCategory?
     /// How many errors were coalesced into this alert; shown as `×12` when above 1.
     public var count: Int
-    /// When the first coalesced error happened.
+    /// When the first coalesced error happened (its producer's time).
     public var firstSeen: Date
-    /// When the latest happened; the age column and fading are relative to it.
+    /// When the latest happened (its producer's time).
     public var lastSeen: Date
+    /// When the dashboard read the first and the latest of them: an alert is what this dashboard raised while it
+    /// ran, so its age, fading and expiry run from these (an old log opened now still shows what failed). Equal to
+    /// ``firstSeen`` and ``lastSeen`` for this process's own errors.
+    public var firstReceived: Date
+    public var lastReceived: Date
+    /// The services whose errors it coalesced (the first few), for `service:` queries.
+    public var services: [String] = []
     /// The component that raised it.
     public var source: String
     /// The error type, so the per-type filter also applies to alerts; empty when unknown.
@@ -36,8 +43,12 @@ public struct AlertRecord: Sendable, Hashable {
     public init(
         fingerprint: String, title: String, code: ErrorCode? = nil, severity: ErrorSeverity,
         category: ErrorCategory?, count: Int = 1, firstSeen: Date, lastSeen: Date, source: String,
-        typeName: String = "", origin: ErrorOrigin = .user, codeText: String? = nil
+        typeName: String = "", origin: ErrorOrigin = .user, codeText: String? = nil, firstReceived: Date? = nil,
+        lastReceived: Date? = nil, services: [String] = []
     ) {
+        self.firstReceived = firstReceived ?? firstSeen
+        self.lastReceived = lastReceived ?? lastSeen
+        self.services = services
         self.codeText = codeText
         self.fingerprint = fingerprint
         self.title = title

@@ -74,6 +74,12 @@ public struct DashboardEvent: Sendable, Hashable {
     public var environment: String?
     /// What an error reporter SDK (Sentry) sent beyond the common fields, shown by the detail view; `nil` otherwise.
     public var report: ExceptionReport?
+    /// The kind of way in that read it from outside (a file, a connection, an exporter); `nil` for this process's
+    /// own events.
+    public var channel: EventChannel?
+    /// Whether its ``origin`` was said by its producer (this process's own events always say); when not, the
+    /// detail view shows no origin.
+    public var originSent = true
 
     /// Creates an event; text fields are sanitised when the reducer receives it.
     public init(
@@ -118,10 +124,11 @@ public struct DashboardEvent: Sendable, Hashable {
     /// The code as shown: the producer's own text, else the stable code, else nothing.
     public var shownCode: String? { codeText ?? code?.description }
 
-    /// How far the event's own time is from when it was read, when that is more than a day: a clock or a time zone
-    /// that is off, or an old line read now. Shown in the detail view; the time itself is shown as it was sent.
+    /// How far the event's own time is from when it was read, when that is more than a day and it came by a live
+    /// way in (a connection, an exporter): a clock or a time zone that is off. A file, a pipe or a recording may
+    /// hold old lines, so theirs are never judged. Shown in the detail view; the time itself is shown as it was sent.
     public var skew: TimeInterval? {
-        guard let receivedAt else { return nil }
+        guard let receivedAt, channel?.isLive == true else { return nil }
         let difference = timestamp.timeIntervalSince(receivedAt)
         return abs(difference) > 86_400 ? difference : nil
     }

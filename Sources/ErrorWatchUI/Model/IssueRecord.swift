@@ -45,6 +45,9 @@ public struct IssueRecord: Sendable, Hashable {
     public var userCount: Int
     /// The services it was seen in, in order of first appearance (at most a few).
     public var services: [String]
+    /// Where this dashboard read it, in order of first appearance (at most a few): `this process`, `file app.log`,
+    /// `socket #3 on unix:/tmp/ew.sock`…; empty for an issue loaded from the store and not seen since.
+    public var readFrom: [String] = []
     /// The first and latest occurrence.
     public var firstSeen: Date
     public var lastSeen: Date

@@ -24,6 +24,12 @@ public struct PatternRecord: Sendable, Hashable {
     public var recent: [UInt64]
     /// How many sequence numbers ``recent`` keeps.
     public static let recentLimit = 100
+    /// The services whose lines it has (the first few), for `service:` queries.
+    public var services: [String] = []
+    /// The components (loggers) whose lines it has (the first few), for `source:` queries.
+    public var sources: [String] = []
+    /// The template this one was folded into once a word of it proved variable; `nil` while it is listed.
+    public var mergedInto: Int?
 
     /// The template as text.
     public var template: String { tokens.joined(separator: " ") }

@@ -40,6 +40,8 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     public var lastProblem: String?
     /// When the last good event arrived.
     public var lastEventAt: Date?
+    /// What ``events`` counts, for the count column (`ev` by default; the trace store counts `spans`).
+    public var countNoun = "ev"
 
     /// A status row.
     public init(

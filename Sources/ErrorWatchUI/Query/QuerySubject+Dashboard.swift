@@ -14,7 +14,8 @@ extension AlertRecord {
     /// What a query looks at in an alert: what users were told is its text.
     public var querySubject: QuerySubject {
         QuerySubject(
-            level: severity, type: typeName, code: shownCode.isEmpty ? nil : shownCode, source: source, origin: origin,
+            level: severity, type: typeName, code: shownCode.isEmpty ? nil : shownCode,
+            service: services.isEmpty ? nil : services.joined(separator: " "), source: source, origin: origin,
             category: category, texts: [title])
     }
 }
@@ -33,5 +34,15 @@ extension IssueRecord {
         subject.hasLatestVersion = latestVersion.map { latest in versions.contains { $0.version == latest } } ?? false
         subject.environments = environments
         return subject
+    }
+}
+
+extension PatternRecord {
+    /// What a query looks at in a template: its words are its text; `level:` its level, `service:` and `source:`
+    /// any of the services and components whose lines it has.
+    public var querySubject: QuerySubject {
+        QuerySubject(
+            level: levelsSeen.first, service: services.isEmpty ? nil : services.joined(separator: " "),
+            source: sources.joined(separator: " "), texts: [template])
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// last minute, and its most recent lines that Logs still keeps, newest first (`[`/`]` select one, `Enter` opens it).
 extension DetailView {
     static func patternLines(_ id: Int, state: DashboardState, width: Int) -> [Line] {
-        guard state.patterns.patterns.indices.contains(id) else { return [Line([("This pattern is no longer kept.", .muted)])] }
+        guard let id = state.patterns.resolved(id) else {
+            return [Line([("This pattern is no longer kept.", .muted)])]
+        }
         let pattern = state.patterns.patterns[id]
         var lines: [Line] = []
         lines += labelled("Template", pattern.template, role: .title, width: width)
@@ -28,7 +30,7 @@ extension DetailView {
 
     /// The template's most recent lines still kept in Logs, newest first.
     static func patternOccurrences(_ id: Int, in state: DashboardState) -> [IssueRecord.Occurrence] {
-        guard state.patterns.patterns.indices.contains(id) else { return [] }
+        guard let id = state.patterns.resolved(id) else { return [] }
         let wanted = Set(state.patterns.patterns[id].recent)
         var found: [IssueRecord.Occurrence] = []
         var index = state.logs.lines.endIndex

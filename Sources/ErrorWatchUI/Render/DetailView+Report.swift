@@ -50,7 +50,10 @@ extension DetailView {
             lines.append(Line([(title, .title), (hint, .muted)]))
         }
         func fields(_ list: [ExceptionReport.Field]) {
-            for field in list { lines += labelled(field.name, field.value, role: .text, width: width) }
+            let keys = keyWidth(list.map(\.name), width: width)
+            for field in list {
+                lines += labelled(field.name, field.value, role: .text, width: width, labelWidth: keys)
+            }
         }
         if !report.exceptions.isEmpty {
             section("Exception chain", report.exceptions.count > 1 ? "  (outermost first)" : "")
@@ -172,7 +175,10 @@ extension DetailView {
         }
         lines.append(Line([]))
         lines.append(Line([("Variables", .title), (frame.variables.isEmpty ? "  (none sent)" : "", .muted)]))
-        for variable in frame.variables { lines += labelled(variable.name, variable.value, role: .text, width: width) }
+        let keys = keyWidth(frame.variables.map(\.name), width: width)
+        for variable in frame.variables {
+            lines += labelled(variable.name, variable.value, role: .text, width: width, labelWidth: keys)
+        }
         return lines
     }
 }

@@ -9,9 +9,14 @@ extension DetailView {
     /// The section for `event`, when it names a trace; nothing otherwise.
     static func traceLines(_ event: DashboardEvent, state: DashboardState, width: Int) -> [Line] {
         guard let traceID = event.traceID else { return [] }
-        var lines = [Line([]), Line([("Trace ", .title), (traceID, .text)])]
-        guard let snapshot = state.traces.snapshot(of: traceID), !snapshot.spans.isEmpty else {
-            lines.append(Line([("No span of this trace received (yet): it fills in as spans arrive.", .muted)]))
+        var lines = [Line([]), Line([("Trace ", .title), (Sanitizer.sanitize(traceID, limit: 64), .text)])]
+        guard let snapshot = state.traces.snapshot(of: traceID) else {
+            // Nothing says spans will come: the producer's service sent none here.
+            lines.append(Line([("Its spans are not sent to this dashboard.", .muted)]))
+            return lines
+        }
+        guard !snapshot.spans.isEmpty else {
+            lines.append(Line([("No span of this trace received yet: it fills in as spans arrive.", .muted)]))
             return lines
         }
         var summary = "\(Format.count(snapshot.storedSpans)) span\(snapshot.storedSpans == 1 ? "" : "s") received"
@@ -94,16 +99,18 @@ extension DetailView {
         return right ? pad + cut : cut + pad
     }
 
-    /// The lines of `event`'s trace in Logs (itself left out), the ``breadcrumbLimit`` most recent, oldest first;
-    /// `nil` when the event names no trace.
+    /// The lines of `event`'s trace in Logs that came before it (itself left out), the ``breadcrumbLimit`` most
+    /// recent, oldest first; `nil` when the event names no trace.
     static func traceBreadcrumbs(of event: DashboardEvent, in state: DashboardState) -> [DashboardEvent]? {
         guard let traceID = event.traceID else { return nil }
+        let lines = state.logs.lines
+        guard let position = lines.lastIndex(where: { $0.sequence == event.sequence }) else { return [] }
         var found: [DashboardEvent] = []
-        var index = state.logs.lines.endIndex
-        while index > state.logs.lines.startIndex, found.count < breadcrumbLimit {
+        var index = position
+        while index > lines.startIndex, found.count < breadcrumbLimit {
             index -= 1
-            let candidate = state.logs.lines[index]
-            if candidate.traceID == traceID, candidate.sequence != event.sequence { found.append(candidate) }
+            let candidate = lines[index]
+            if candidate.traceID == traceID, candidate.timestamp <= event.timestamp { found.append(candidate) }
         }
         return found.reversed()
     }

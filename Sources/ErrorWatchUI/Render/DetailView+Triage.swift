@@ -5,15 +5,7 @@ extension DetailView {
     /// seen in with its count and when it was first seen there.
     static func triageLines(_ issue: IssueRecord, state: DashboardState, width: Int) -> [Line] {
         let triage = issue.triage
-        var status = triage.status.rawValue
-        if triage.isNew(firstSeen: issue.firstSeen, at: state.screen.now) { status += ", new" }
-        if triage.inNextRelease {
-            status += triage.resolvedThrough.map { " in the release after \($0)" } ?? " in the next release"
-        }
-        if let until = triage.ignoredUntil {
-            status += " for " + Format.age(until.timeIntervalSince(state.screen.now)) + " more"
-        }
-        if let until = triage.ignoredUntilCount { status += " until \(Format.count(until)) occurrences" }
+        var status = triage.description(firstSeen: issue.firstSeen, at: state.screen.now)
         status += "  (R resolve · N next release · I ignore · Z snooze · c 100 more · U reopen)"
         var lines = labelled("Status", status, role: triage.status == .regressed ? .alert : .text, width: width)
         if !issue.environments.isEmpty {

@@ -158,7 +158,9 @@ public enum DetailView {
             field("Code", event.shownCode.flatMap { $0.isEmpty ? nil : $0 } ?? "—", .title)
             field("Category", event.category?.label ?? "— (unclassified)")
             field("Severity", event.level.description)
-            field("Origin", event.origin == .background ? "background (counted, never alerted)" : "user")
+            if event.originSent {
+                field("Origin", event.origin == .background ? "background (counted, never alerted)" : "user")
+            }
             field("Attempt", event.attempt.map(String.init))
         } else {
             field("Message", event.message)
@@ -183,7 +185,10 @@ public enum DetailView {
             .prefix(Self.attributeLimit)
         if !attributes.isEmpty {
             section("Attributes")
-            for (key, value) in attributes { lines += labelled(key, value, role: .text, width: width) }
+            let keys = keyWidth(attributes.map(\.key), width: width)
+            for (key, value) in attributes {
+                lines += labelled(key, value, role: .text, width: width, labelWidth: keys)
+            }
         }
         if let location = event.location {
             section("Where")
@@ -267,6 +272,7 @@ public enum DetailView {
         while index > state.logs.lines.startIndex, found.count < breadcrumbLimit {
             index -= 1
             let candidate = state.logs.lines[index]
+            guard candidate.timestamp <= event.timestamp else { continue }
             let same = event.service != nil ? candidate.service == event.service : candidate.from == event.from
             if same, candidate.service == event.service { found.append(candidate) }
         }
@@ -282,7 +288,9 @@ public enum DetailView {
         lines += labelled("Category", alert.category?.label ?? "— (unclassified)", role: .text, width: width)
         lines += labelled("Severity", alert.severity.description, role: .text, width: width)
         lines += labelled("Source", alert.source, role: .text, width: width)
-        lines += times(first: alert.firstSeen, last: alert.lastSeen, state: state, width: width)
+        lines += times(
+            first: alert.firstSeen, last: alert.lastSeen, state: state, width: width,
+            received: (alert.firstReceived, alert.lastReceived))
         lines += latestHandling(.alert(alert.fingerprint), state: state, width: width)
         lines += occurrenceLines(.alert(alert.fingerprint), state: state, width: width)
         return lines
@@ -301,9 +309,14 @@ public enum DetailView {
                 + "\(Format.count(issue.count - issue.userCount)) background)", role: .text, width: width)
         lines += labelled("Category", issue.category?.label ?? "— (unclassified)", role: .text, width: width)
         lines += labelled("Severity", issue.severity.description, role: .text, width: width)
-        lines += labelled(
-            "Services", issue.services.isEmpty ? "this process" : issue.services.joined(separator: ", "),
-            role: .text, width: width)
+        let services =
+            !issue.services.isEmpty
+            ? issue.services.joined(separator: ", ")
+            : issue.readFrom == ["this process"] ? "this process" : "— (none named by its producers)"
+        lines += labelled("Services", services, role: issue.services.isEmpty ? .muted : .text, width: width)
+        if !issue.readFrom.isEmpty, issue.readFrom != ["this process"] {
+            lines += labelled("Read from", issue.readFrom.joined(separator: ", "), role: .text, width: width)
+        }
         lines += times(first: issue.firstSeen, last: issue.lastSeen, state: state, width: width)
         lines += triageLines(issue, state: state, width: width)
         if !issue.perSecond.isEmpty {
@@ -322,15 +335,18 @@ public enum DetailView {
         return lines
     }
 
-    static func times(first: Date, last: Date, state: DashboardState, width: Int) -> [Line] {
-        labelled(
-            "First seen",
-            Format.timestamp(first) + "  (" + Format.relative(state.screen.now.timeIntervalSince(first)) + ")",
-            role: .text, width: width)
-            + labelled(
-                "Last seen",
-                Format.timestamp(last) + "  (" + Format.relative(state.screen.now.timeIntervalSince(last)) + ")",
-                role: .text, width: width)
+    /// First and last seen, the producers' times; with when the dashboard read them beside, where that differs by
+    /// a second or more (an old file read now, a late batch).
+    static func times(
+        first: Date, last: Date, state: DashboardState, width: Int, received: (first: Date, last: Date)? = nil
+    ) -> [Line] {
+        func text(_ date: Date, _ read: Date?) -> String {
+            var text = Format.timestamp(date) + "  (" + Format.relative(state.screen.now.timeIntervalSince(date)) + ")"
+            if let read, abs(read.timeIntervalSince(date)) >= 1 { text += ", received " + Format.timestamp(read) }
+            return text
+        }
+        return labelled("First seen", text(first, received?.first), role: .text, width: width)
+            + labelled("Last seen", text(last, received?.last), role: .text, width: width)
     }
 
     static func occurrenceLines(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
@@ -348,19 +364,32 @@ public enum DetailView {
         return lines
     }
 
-    /// `Label         value`, the value made safe to draw and wrapped under itself.
-    static func labelled(_ label: String, _ value: String, role: ThemeRole, width: Int) -> [Line] {
+    /// `Label         value`, the value made safe to draw and wrapped under itself; labels take `labelWidth`
+    /// columns (a section of keys sizes it to its longest key, ``keyWidth(_:width:)``).
+    static func labelled(
+        _ label: String, _ value: String, role: ThemeRole, width: Int, labelWidth: Int = DetailView.labelWidth
+    ) -> [Line] {
         let valueWidth = max(8, width - labelWidth)
-        let label = Sanitizer.sanitize(label, limit: 60)
+        let label = Sanitizer.sanitize(label, limit: 200)
         let value = Sanitizer.sanitize(value, limit: DashboardReducer.messageLimit)
         return wrap(value, width: valueWidth).enumerated().map { index, part in
-            Line([(index == 0 ? pad(label) : String(repeating: " ", count: labelWidth), .muted), (part, role)])
+            Line([
+                (index == 0 ? pad(label, labelWidth) : String(repeating: " ", count: labelWidth), .muted),
+                (part, role),
+            ])
         }
     }
 
-    static func pad(_ label: String) -> String {
-        let cut = DisplayWidth.truncate(label, to: labelWidth - 1)
-        return cut + String(repeating: " ", count: max(1, labelWidth - DisplayWidth.of(cut)))
+    /// The label column for a section of `keys` (attributes, tags): as wide as the longest key and a space, at least
+    /// ``labelWidth`` and at most half the view, so keys like `exception.escaped` are whole wherever there is room.
+    static func keyWidth(_ keys: some Sequence<String>, width: Int) -> Int {
+        let longest = keys.map { DisplayWidth.of(Sanitizer.sanitize($0, limit: 200)) }.max() ?? 0
+        return max(labelWidth, min(longest + 1, width / 2))
+    }
+
+    static func pad(_ label: String, _ width: Int = DetailView.labelWidth) -> String {
+        let cut = DisplayWidth.truncate(label, to: width - 1)
+        return cut + String(repeating: " ", count: max(1, width - DisplayWidth.of(cut)))
     }
 
     /// `text` in lines of at most `width` columns: at spaces where possible, hard-split otherwise; newlines kept.

@@ -14,7 +14,7 @@ public enum ErrorsPane {
         palette: Palette, patterns: PatternsState = PatternsState()
     ) {
         if errors.view == .patterns {
-            PatternsPane.render(patterns, screen: screen, in: area, into: &buffer, palette: palette)
+            PatternsPane.render(patterns, filter: filter, screen: screen, in: area, into: &buffer, palette: palette)
             return
         }
         if errors.view == .issues {
@@ -186,7 +186,7 @@ public enum ErrorsPane {
         _ alert: AlertRecord, screen: ScreenState, x: Int, y: Int, width: Int, wide: Bool, codeWidth: Int = 6,
         into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let age = screen.now.timeIntervalSince(alert.lastSeen)
+        let age = screen.now.timeIntervalSince(alert.lastReceived)
         let faded = age > DashboardState.alertFadeAfter
         let dim: CellAttributes = faded ? .dim : []
         let severity = palette.style(for: alert.severity).adding(dim)

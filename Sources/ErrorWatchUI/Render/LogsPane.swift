@@ -23,6 +23,11 @@ public enum LogsPane {
             let counts = "\(Format.count(logs.filtered.count)) of \(Format.count(logs.lines.count))"
             label = label.isEmpty ? counts : counts + " · " + label
         }
+        if logs.olderThanKept > 0 {
+            // Lines that came later than their place in a full ring: said, never shown out of order.
+            let older = "\(Format.count(logs.olderThanKept)) older not kept"
+            label = label.isEmpty ? older : label + " · " + older
+        }
         let inner = Dashboard.frame(
             .logs, screen: screen, in: area, into: &buffer, palette: palette,
             label: screen.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
@@ -64,9 +69,15 @@ public enum LogsPane {
         init(_ rows: [DashboardEvent], width: Int) {
             let share = width / 5
             func needed(_ names: some Sequence<String>) -> Int { (names.map(DisplayWidth.of).max() ?? 0) + 1 }
-            source = width >= 70 ? max(14, min(needed(rows.lazy.map(\.source)), share)) : 0
+            source = width >= 70 ? max(14, min(needed(rows.lazy.map(LogsPane.shownSource)), share)) : 0
             type = width >= 90 ? max(16, min(needed(rows.lazy.map(\.typeName)), share)) : (width >= 50 ? 12 : 0)
         }
+    }
+
+    /// The source column: the component that produced the line, else its service, else nothing (a producer that
+    /// named neither).
+    static func shownSource(_ event: DashboardEvent) -> String {
+        event.source.isEmpty ? event.service ?? "" : event.source
     }
 
     static func drawRow(
@@ -87,7 +98,7 @@ public enum LogsPane {
         let typeWidth = columns.type
         if sourceWidth > 0 {
             buffer.write(
-                " " + event.source, x: column, y: y, width: min(sourceWidth, x + width - column),
+                " " + shownSource(event), x: column, y: y, width: min(sourceWidth, x + width - column),
                 style: styled(palette[.muted]))
             column += sourceWidth
         }

@@ -98,7 +98,19 @@ public enum MetricsPane {
         let names = shown.map { line in
             line.service.map { line.name + " · " + $0 } ?? line.name
         }
-        let nameWidth = min(max(8, width / 2), names.map(DisplayWidth.of).max() ?? 8)
+        // A name takes the room its values leave: the name itself (with every label: `{http.route=…,status=500}`)
+        // before a value past the second, and its service (`· shop`) after the first two values.
+        func valuesWidth(_ line: MetricSeries, _ count: Int) -> Int {
+            values(of: line).prefix(count).reduce(-1) {
+                $0 + 1 + ($1.0.isEmpty ? 0 : DisplayWidth.of($1.0) + 1) + DisplayWidth.of($1.1)
+            }
+        }
+        let oneValue = shown.map { valuesWidth($0, 1) }.max() ?? 0
+        let twoValues = shown.map { valuesWidth($0, 2) }.max() ?? 0
+        let longestName = shown.map { DisplayWidth.of($0.name) }.max() ?? 8
+        let longestFull = names.map(DisplayWidth.of).max() ?? 8
+        let nameWidth = max(
+            8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
         for line in shown {
             buffer.write(
                 line.name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(line.name)), style: palette[.text])

@@ -4,10 +4,10 @@
 public enum PatternsPane {
     /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
     public static func render(
-        _ patterns: PatternsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
-        palette: Palette
+        _ patterns: PatternsState, filter: FilterState = FilterState(), screen: ScreenState, in area: Rect,
+        into buffer: inout ScreenBuffer, palette: Palette
     ) {
-        let rows = patterns.byCount
+        let rows = patterns.visible(filter)
         let height = max(0, area.height - 2)
         let selectedIndex =
             screen.focus == .errors && !rows.isEmpty
@@ -18,7 +18,7 @@ public enum PatternsPane {
             if selectedIndex >= start + height { start = selectedIndex - height + 1 }
         }
         var label = ErrorsPane.label(
-            screen, shown: start..<min(rows.count, start + height), matching: rows.count, total: rows.count,
+            screen, shown: start..<min(rows.count, start + height), matching: rows.count, total: patterns.liveCount,
             noun: ("template", "templates"))
         if patterns.otherCount > 0 {
             label += " · \(Format.count(patterns.otherCount)) lines over the \(patterns.capacity)-template limit"
@@ -27,7 +27,8 @@ public enum PatternsPane {
             .errors, screen: screen, in: area, into: &buffer, palette: palette, label: label, title: "Patterns")
         guard !inner.isEmpty else { return }
         if rows.isEmpty {
-            buffer.write("No lines yet.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
+            let text = patterns.liveCount == 0 ? "No lines yet." : "No templates match the filters."
+            buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
         for row in 0..<min(inner.height, rows.count - start) {

@@ -1,3 +1,6 @@
+import ErrorStreaming
+import Foundation
+
 /// The `Sources` pane: one row per producer watched from outside (a `--listen` connection, a `--tail`ed file, a
 /// recording), with its health, name, state, events received, bad lines and the last problem.
 public enum SourcesPane {
@@ -9,7 +12,7 @@ public enum SourcesPane {
         // Listeners' own rows (what they refused or evicted) come first and stay; producers fill the rest.
         let listeners = feeds.sources.filter { $0.kind == .listener }
         let producers = feeds.sources.filter { $0.kind != .listener }
-        let connected = producers.filter { $0.health == .ok || $0.health == .degraded }.count
+        let connected = producers.filter { live($0, now: screen.now) }.count
         var label = "\(connected) of \(Format.count(producers.count + feeds.forgottenSources)) live"
         if feeds.forgottenSources > 0 {
             label += " · \(Format.count(feeds.forgottenSources)) ended unlisted"
@@ -24,9 +27,11 @@ public enum SourcesPane {
         let nameWidth = min(nameRoom, shown.map { DisplayWidth.of($0.name) }.max() ?? 6)
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
-            let health = palette.style(for: source.health)
+            let silent = silence(source, now: screen.now)
+            let shownHealth = silent != nil && source.health == .ok ? StatusHealth.idle : source.health
+            let health = palette.style(for: shownHealth)
             buffer.write(
-                source.health.glyph(unicode: screen.unicode), x: inner.x + 1, y: y, width: 2, style: health)
+                shownHealth.glyph(unicode: screen.unicode), x: inner.x + 1, y: y, width: 2, style: health)
             var column = inner.x + 3
             buffer.write(
                 source.name, x: column, y: y, width: min(nameWidth, inner.maxX - column), style: palette[.title])
@@ -35,6 +40,7 @@ public enum SourcesPane {
             let countsWidth = DisplayWidth.of(counts) + 1
             guard column < inner.maxX - countsWidth else { continue }
             var detail = source.state
+            if let silent { detail = "idle \(Format.age(silent)) · " + detail }
             if let problem = source.lastProblem, source.health != .ok { detail += ": " + problem }
             buffer.write(detail, x: column, y: y, width: inner.maxX - column - countsWidth, style: health)
             buffer.write(
@@ -43,10 +49,29 @@ public enum SourcesPane {
         }
     }
 
-    /// `12 ev`, or `12 ev, 3 bad` when some lines did not read.
+    /// `12 ev`, or `12 ev, 3 bad` when some lines did not read (the trace store counts `spans`).
     static func counts(_ source: SourceStatus) -> String {
         source.badLines > 0
-            ? "\(Format.count(source.events)) ev, \(Format.count(source.badLines)) bad"
-            : "\(Format.count(source.events)) ev"
+            ? "\(Format.count(source.events)) \(source.countNoun), \(Format.count(source.badLines)) bad"
+            : "\(Format.count(source.events)) \(source.countNoun)"
     }
+
+    /// How long a producer that reports as it goes (a connection, an OTLP or Sentry sender) has been silent, when
+    /// that is at least ``idleAfter``; `nil` for one heard from lately, one that ended, or a file or pipe.
+    static func silence(_ source: SourceStatus, now: Date) -> TimeInterval? {
+        guard source.kind == .socket || source.kind == .otlp || source.kind == .sentry,
+            source.health == .ok || source.health == .degraded, source.id != "trace-store",
+            let last = source.lastEventAt
+        else { return nil }
+        let silent = now.timeIntervalSince(last)
+        return silent >= idleAfter ? silent : nil
+    }
+
+    /// Whether a row counts as live in the title: connected or followed, and not silent for ``idleAfter``.
+    static func live(_ source: SourceStatus, now: Date) -> Bool {
+        (source.health == .ok || source.health == .degraded) && silence(source, now: now) == nil
+    }
+
+    /// How long a producer may be silent before its row says `idle`.
+    public static let idleAfter: TimeInterval = 30
 }

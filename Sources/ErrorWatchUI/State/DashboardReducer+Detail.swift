@@ -32,7 +32,7 @@ extension DashboardReducer {
     static func openDetail(state: inout DashboardState) -> Bool {
         let target: DetailTarget
         if state.screen.focus == .errors, state.errors.view == .patterns {
-            guard let pattern = state.patterns.selected else {
+            guard let pattern = state.patterns.selected(state.filter) else {
                 state.screen.statusMessage = "no pattern to open"
                 return true
             }

@@ -1,7 +1,7 @@
 /// Selection in the Patterns view: `j`/`k`, PgUp/PgDn, `g`/`G` move it through the templates by count.
 extension DashboardReducer {
     static func movePatternSelection(_ command: DashboardCommand, state: inout DashboardState) {
-        let rows = state.patterns.byCount
+        let rows = state.patterns.visible(state.filter)
         guard !rows.isEmpty else { return }
         let page = max(1, DashboardLayout(for: state).errorRows)
         var index = state.patterns.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0

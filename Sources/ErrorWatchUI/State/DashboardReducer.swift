@@ -36,11 +36,14 @@ public enum DashboardReducer {
         case .keyPressed(let key):
             changed = handleKey(key, state: &state, effects: &effects)
         case .eventReceived, .eventsReceived:
+            // One timeline: a batch is handed to Logs and Patterns in the order of its lines' own times, so both
+            // number its log lines alike.
+            let ordered = timeOrdered(action)
             let firstLineNumber = state.logs.nextLineNumber
-            changed = state.logs.reduce(action, filter: state.filter)
+            changed = state.logs.reduce(ordered, filter: state.filter)
             changed =
                 state.patterns.reduce(
-                    action, firstLineNumber: firstLineNumber, keptFrom: state.logs.capacity, now: state.screen.now)
+                    ordered, firstLineNumber: firstLineNumber, keptFrom: state.logs.capacity, now: state.screen.now)
                 || changed
         case .handlingReported:
             _ = state.logs.reduce(action, filter: state.filter)
@@ -89,6 +92,22 @@ public enum DashboardReducer {
         let clamped = DetailView.clampedScroll(state.detail.scroll, lines: total, rows: rows)
         defer { state.detail.scroll = clamped }
         return clamped != state.detail.scroll
+    }
+
+    /// `action` with its batch in the order of the events' own times (a stable sort: events of one time keep their
+    /// order); a batch already in order, the common case, is handed back as it is.
+    static func timeOrdered(_ action: DashboardAction) -> DashboardAction {
+        guard case .eventsReceived(let events) = action, events.count > 1 else { return action }
+        var ordered = true
+        for index in 1..<events.count where events[index].timestamp < events[index - 1].timestamp {
+            ordered = false
+            break
+        }
+        if ordered { return action }
+        let sorted = events.enumerated().sorted {
+            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+        }
+        return .eventsReceived(sorted.map(\.element))
     }
 
     static func isAppCommand(_ effect: DashboardEffect) -> Bool {

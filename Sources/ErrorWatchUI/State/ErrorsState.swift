@@ -97,7 +97,7 @@ public struct ErrorsState: Sendable, Equatable {
     /// Drops alerts not seen for ``DashboardState/alertExpiresAfter`` seconds at `date`; returns whether any went.
     mutating func expireAlerts(at date: Date) -> Bool {
         let count = alerts.count
-        alerts.removeAll { date.timeIntervalSince($0.lastSeen) > DashboardState.alertExpiresAfter }
+        alerts.removeAll { date.timeIntervalSince($0.lastReceived) > DashboardState.alertExpiresAfter }
         return count != alerts.count
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The filter slice of ``DashboardState``: the error types shown, the query Logs, Alerts and Issues must match,
+/// The filter slice of ``DashboardState``: the error types shown, the query Logs, Alerts, Issues and Patterns must match,
 /// and the query being typed after `/`. Written only by the key handling.
 ///
 /// ```swift
@@ -43,6 +43,12 @@ public struct FilterState: Sendable, Equatable {
         if !types.isEmpty, !types.contains(issue.typeName) { return false }
         if !query.mentionsStatus, !issue.triage.status.isOpen { return false }
         return query.isEmpty || query.matches(issue.querySubject(at: now, latestVersion: latestVersion))
+    }
+
+    /// Whether a template of the Patterns view passes the query (the type filter does not apply: a template has
+    /// lines of many types).
+    public func matches(_ pattern: PatternRecord) -> Bool {
+        query.isEmpty || query.matches(pattern.querySubject)
     }
 
     /// Whether `other` lets the same lines through (the typed draft aside).

@@ -1,9 +1,16 @@
+import Foundation
 import DequeModule
 import OrderedCollections
 
 /// The Logs slice of ``DashboardState``: the ring of recent lines, the lines that pass the filters, the scroll
 /// position, the selection, the pause, and how the handler tree dealt with recent errors. Written only by
 /// reducers: ``reduce(_:filter:)`` for what arrives, the key handling for scrolling, selecting and pausing.
+///
+/// One timeline: the ring is kept in the order of the lines' own times (their producer's `time`, else when they
+/// were read), whatever order they arrive in. A line that arrives late (another file's, an error that took
+/// another path, an OTLP batch behind another) goes in its place; lines of the same time keep their arrival order.
+/// The ring is the reorder window: a line older than every line it keeps, once it is full, is not kept, and is
+/// counted in ``olderThanKept`` (the pane's title says so) rather than shown out of place.
 public struct LogsState: Sendable, Equatable {
     /// Recent events and log lines, oldest first, at most ``capacity``.
     public internal(set) var lines: Deque<DashboardEvent> = []
@@ -36,6 +43,8 @@ public struct LogsState: Sendable, Equatable {
     /// The number the next log line without one gets: log lines are numbered from 2⁶³ up, so they never collide
     /// with the stream's sequence numbers and can be selected and opened like errors.
     var nextLineNumber: UInt64 = 1 << 63
+    /// Lines that arrived older than every line the full ring keeps, so had no place in it: counted, not shown.
+    public internal(set) var olderThanKept = 0
 
     /// An empty Logs pane keeping at most `capacity` lines.
     public init(capacity: Int = 2_000) { self.capacity = max(1, capacity) }
@@ -59,8 +68,8 @@ public struct LogsState: Sendable, Equatable {
             append(event, filter: filter)
             return true
         case .eventsReceived(let events):
-            // Events further back than the ring holds would be pushed out by later ones of this same batch: they
-            // are counted (pause, scroll position) but not sanitised and stored.
+            // Events further back than the ring holds would be pushed out by later ones of this same batch (the
+            // reducer hands batches over in time order): they are counted but not sanitised and stored.
             let skipped = max(0, events.count - capacity)
             for event in events.prefix(skipped) { account(event, filter: filter) }
             for event in events.dropFirst(skipped) { append(event, filter: filter) }
@@ -82,12 +91,19 @@ public struct LogsState: Sendable, Equatable {
         }
     }
 
-    /// Adds an event to the ring, keeping a scrolled or paused view where it is.
+    /// Adds an event to the ring in its place in time, keeping a scrolled or paused view where it is.
     mutating func append(_ incoming: DashboardEvent, filter: FilterState) {
         var event = incoming
         if event.sequence == 0 {
             event.sequence = nextLineNumber
             nextLineNumber &+= 1
+        }
+        var position = Self.insertionIndex(of: event.timestamp, in: lines)
+        if lines.count >= capacity, position == 0 {
+            // Older than everything the full ring keeps: it would be dropped at once.
+            olderThanKept += 1
+            if isPaused { arrivedWhilePaused += 1 }
+            return
         }
         event.message = Sanitizer.sanitize(event.message, limit: DashboardReducer.messageLimit)
         event.source = Sanitizer.sanitize(event.source, limit: 60)
@@ -104,6 +120,7 @@ public struct LogsState: Sendable, Equatable {
         // it, and the detail view sanitises each value it lays out.
         if lines.count >= capacity {
             let dropped = lines.removeFirst()
+            position -= 1
             if dropped.sequence == selectedSequence { selectedSequence = nil }
             if unexamined > 0 {
                 // Not examined yet, so not in `filtered`: one line less for the refilter to do.
@@ -112,15 +129,47 @@ public struct LogsState: Sendable, Equatable {
                 filtered.removeFirst()
             }
         }
-        lines.append(event)
-        if filter.isActive, filter.matches(event) { filtered.append(event) }
-        account(event, filter: filter)
+        let matches = filter.isActive && filter.matches(event)
+        // Where it lands among the lines the view lists, and how many those were: a line landing below the rows
+        // shown (scrolled up, or paused) moves the view's bottom by one, so what is shown stays put.
+        var listed = lines.count
+        var listedPosition = position
+        if filter.isActive {
+            listed = filtered.count
+            listedPosition = position < unexamined ? 0 : Self.insertionIndex(of: event.timestamp, in: filtered)
+        }
+        let unexaminedPlace = position < unexamined
+        lines.insert(event, at: position)
+        if unexaminedPlace {
+            // Among the lines the refilter has yet to examine: it will.
+            unexamined += 1
+        } else if matches {
+            filtered.insert(event, at: listedPosition)
+        }
+        if isPaused { arrivedWhilePaused += 1 }
+        let listedNow = !filter.isActive || (matches && !unexaminedPlace)
+        if isPaused || scroll > 0, listedNow, listedPosition >= listed - scroll {
+            scroll = min(scroll + 1, lines.count)
+        }
     }
 
-    /// What an arriving event changes besides the ring: the paused count and a scrolled view's position.
+    /// Where a line of time `time` goes in `list` (oldest first): after every line not later than it, found from the
+    /// end (arrivals are nearly always the newest) and by halving beyond.
+    static func insertionIndex(of time: Date, in list: Deque<DashboardEvent>) -> Int {
+        guard let last = list.last, last.timestamp > time else { return list.count }
+        var low = 0
+        var high = list.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].timestamp > time { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// What an arriving event changes besides the ring, for an event not stored (further back than a batch keeps):
+    /// the paused count and a scrolled view's position.
     mutating func account(_ event: DashboardEvent, filter: FilterState) {
         if isPaused { arrivedWhilePaused += 1 }
-        if (isPaused || scroll > 0) && filter.matches(event) { scroll = min(scroll + 1, lines.count) }
     }
 
     /// Starts rebuilding ``filtered`` after the filters changed, and takes its first slice: a history that fits in

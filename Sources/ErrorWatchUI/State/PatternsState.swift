@@ -4,23 +4,32 @@ import Foundation
 /// The Patterns slice of ``DashboardState``: the templates of every line the dashboard received (logs too), mined
 /// Drain-style, and the Patterns view's selection. Written only by reducers.
 ///
-/// Each line's message is first masked (``TemplateMask``: numbers, ids, addresses, quoted strings, paths), then
-/// split into words. Lines are grouped by their number of words and their first word; within a group a line joins
-/// the template it shares the most words with, when at least half of them match, and the words that differ become
-/// `<*>` (Drain's fixed-depth tree, He et al. 2017). Otherwise it starts a template of its own. At most
-/// ``capacity`` templates are kept; a line that would start one more is counted in ``otherCount``, so memory is
-/// bounded however many distinct lines arrive.
+/// Each line's message is first masked (``TemplateMask``: numbers, ids, addresses, quoted strings, paths; the same
+/// masking the issues' fingerprints use), then split into words. Lines are grouped by their level, their number of
+/// words and their first word: lines of different levels never share a template. Within a group a line joins the
+/// template whose words it has (a `<*>` matching any). A line that differs from a template in a few words (at least
+/// half of them the same) does not join it at once: the template notes the differing words, and only once a
+/// position has shown ``variableAfter`` different words has it proved variable; it becomes `<*>`, and the templates
+/// that differed only there are folded into it. Until then the line keeps its words in a template of its own, so
+/// `checkout started for order <num>` and `checkout failed for order <num>` stay two (docs/formats.md, Patterns).
+/// At most ``capacity`` templates are kept; a line that would start one more is counted in ``otherCount``, so
+/// memory is bounded however many distinct lines arrive.
 public struct PatternsState: Sendable, Equatable {
     /// How many templates are kept by default (`--patterns N` changes it).
     public static let defaultCapacity = 500
     /// The most words of a message a template keeps; longer messages are grouped by their first words.
     public static let maximumTokens = 64
-    /// The share of words two lines must have in common to share a template.
+    /// The share of words two lines must have in common to be candidates for one template.
     public static let similarityThreshold = 0.5
+    /// How many different words a position must show before it is taken as variable (`<*>`).
+    public static let variableAfter = 4
     /// How long a template counts as `new` after it first appeared.
     public static let newFor: TimeInterval = 60
+    /// How many services and sources a template keeps, for queries.
+    public static let namesKept = 8
 
-    /// The templates, in order of first appearance.
+    /// The templates, in order of first appearance; a template folded into another (``PatternRecord/mergedInto``)
+    /// stays as a forwarding entry, so ids stay indices.
     public internal(set) var patterns: [PatternRecord] = []
     /// How many templates are kept.
     public let capacity: Int
@@ -30,50 +39,119 @@ public struct PatternsState: Sendable, Equatable {
     public internal(set) var selectedID: Int?
     /// First row shown.
     public internal(set) var scroll = 0
+    /// How many templates are live (not folded into another).
+    public private(set) var liveCount = 0
 
-    /// The templates of each group (word count and first word), by index into ``patterns``.
+    /// The templates of each group (level, word count and first word), by index into ``patterns``.
     private var groups: [String: [Int]] = [:]
+    /// For each template, the different words seen at each position by lines that nearly matched it.
+    private var variants: [Int: [Int: Set<String>]] = [:]
 
     /// No templates yet, keeping at most `capacity`.
     public init(capacity: Int = PatternsState.defaultCapacity) { self.capacity = max(1, capacity) }
 
-    /// The templates by count, most first (ties: the most recently seen first).
+    /// The live templates by count, most first (ties: the most recently seen first).
     public var byCount: [PatternRecord] {
-        patterns.sorted { ($0.count, $0.lastSeen, $1.id) > ($1.count, $1.lastSeen, $0.id) }
+        patterns.filter { $0.mergedInto == nil }.sorted {
+            ($0.count, $0.lastSeen, $1.id) > ($1.count, $1.lastSeen, $0.id)
+        }
     }
 
-    /// Adds one line: its message, level, time and sequence number. Returns the id of its template, or `nil` when
-    /// it was only counted (capacity reached).
+    /// The live templates that pass `filter`, by count.
+    public func visible(_ filter: FilterState) -> [PatternRecord] {
+        let rows = byCount
+        guard filter.isActive else { return rows }
+        return rows.filter { filter.matches($0) }
+    }
+
+    /// The template `id` became: itself, or the one it was folded into.
+    public func resolved(_ id: Int) -> Int? {
+        guard patterns.indices.contains(id) else { return nil }
+        var current = id
+        while let next = patterns[current].mergedInto { current = next }
+        return current
+    }
+
+    /// Adds one line: its message, level, service, source, time and sequence number. Returns the id of its
+    /// template, or `nil` when it was only counted (capacity reached).
     @discardableResult
-    public mutating func add(message: String, level: ErrorSeverity, at time: Date, sequence: UInt64, now: Date) -> Int?
-    {
+    public mutating func add(
+        message: String, level: ErrorSeverity, service: String? = nil, source: String? = nil, at time: Date,
+        sequence: UInt64, now: Date
+    ) -> Int? {
         let tokens = Self.tokens(of: message)
-        let key = "\(tokens.count)\u{1F}" + (tokens.first.map { $0.hasPrefix("<") ? "<*>" : $0 } ?? "")
+        let keys = tokens.map(Self.key)
+        let first = keys.first.map { $0.hasPrefix("<") ? "<*>" : $0 } ?? ""
+        let groupKey = "\(level.rawValue)\u{1F}\(tokens.count)\u{1F}" + first
+        let members = groups[groupKey] ?? []
+        var index: Int?
         var best: (index: Int, score: Double)?
-        for index in groups[key] ?? [] {
-            let score = Self.similarity(tokens, patterns[index].tokens)
-            if score >= Self.similarityThreshold, score > (best?.score ?? -1) { best = (index, score) }
-        }
-        let index: Int
-        if let best {
-            index = best.index
-            for position in tokens.indices where patterns[index].tokens[position] != tokens[position] {
-                patterns[index].tokens[position] = "<*>"
+        for member in members {
+            let template = patterns[member].tokens
+            if Self.matches(keys, template) {
+                index = member
+                break
             }
-        } else {
-            guard patterns.count < capacity else {
+            let score = Self.similarity(keys, template)
+            if score >= Self.similarityThreshold, score > (best?.score ?? -1) { best = (member, score) }
+        }
+        if index == nil, let best {
+            index = learn(keys, near: best.index, group: groupKey)
+        }
+        if index == nil {
+            guard liveCount < capacity else {
                 otherCount += 1
                 return nil
             }
             index = patterns.count
             patterns.append(
                 PatternRecord(
-                    id: index, tokens: tokens, count: 0, levels: Array(repeating: 0, count: ErrorSeverity.allCases.count),
-                    firstSeen: time, lastSeen: time, discovered: now, seconds: [:], recent: []))
-            groups[key, default: []].append(index)
+                    id: patterns.count, tokens: tokens, count: 0,
+                    levels: Array(repeating: 0, count: ErrorSeverity.allCases.count), firstSeen: time, lastSeen: time,
+                    discovered: now, seconds: [:], recent: []))
+            liveCount += 1
+            groups[groupKey, default: []].append(patterns.count - 1)
         }
+        guard let index else { return nil }
         patterns[index].record(level: level, at: time, sequence: sequence)
+        patterns[index].note(service: service, source: source, limit: Self.namesKept)
         return index
+    }
+
+    /// A line whose words are `keys` nearly matched template `near`: its differing words are noted; when every
+    /// position where they differ has shown ``variableAfter`` words, the template takes `<*>` there, folds in the
+    /// templates of `group` it now covers, and the line joins it (its index is returned). Otherwise `nil`: the line
+    /// keeps its words.
+    private mutating func learn(_ keys: [String], near: Int, group: String) -> Int? {
+        let template = patterns[near].tokens
+        var proved = true
+        var differing: [Int] = []
+        for position in keys.indices where template[position] != "<*>" && Self.key(template[position]) != keys[position] {
+            differing.append(position)
+            var seen = variants[near, default: [:]][position] ?? [Self.key(template[position])]
+            if seen.count < Self.variableAfter { seen.insert(keys[position]) }
+            variants[near, default: [:]][position] = seen
+            if seen.count < Self.variableAfter { proved = false }
+        }
+        guard proved, !differing.isEmpty else { return nil }
+        for position in differing {
+            patterns[near].tokens[position] = "<*>"
+            variants[near]?[position] = nil
+        }
+        // Fold in the other templates of the group that the generalised one now covers.
+        let generalised = patterns[near].tokens.map(Self.key)
+        for other in groups[group] ?? [] where other != near {
+            guard Self.matches(patterns[other].tokens.map(Self.key), generalised) else { continue }
+            patterns[near].absorb(patterns[other], namesKept: Self.namesKept)
+            patterns[other].mergedInto = near
+            patterns[other].count = 0
+            patterns[other].recent = []
+            variants[other] = nil
+            liveCount -= 1
+            if selectedID == other { selectedID = near }
+        }
+        groups[group]?.removeAll { patterns[$0].mergedInto != nil }
+        return near
     }
 
     /// The words of a message's template, at most ``maximumTokens``.
@@ -81,11 +159,21 @@ public struct PatternsState: Sendable, Equatable {
         TemplateMask.template(of: message).split(separator: " ").prefix(maximumTokens).map(String.init)
     }
 
+    /// A word as templates are compared: its grouping form (a hex id and a number are both variable parts).
+    static func key(_ token: String) -> String { TemplateMask.groupingKey(ofTemplate: token) }
+
+    /// Whether words `keys` are template `template`'s, a `<*>` matching any word.
+    static func matches(_ keys: [String], _ template: [String]) -> Bool {
+        guard keys.count == template.count else { return false }
+        for (a, b) in zip(keys, template) where b != "<*>" && a != key(b) { return false }
+        return true
+    }
+
     /// The share of positions where `tokens` and `template` hold the same word (`<*>` matches any).
     static func similarity(_ tokens: [String], _ template: [String]) -> Double {
         guard !tokens.isEmpty, tokens.count == template.count else { return tokens.isEmpty ? 1 : 0 }
         var same = 0
-        for (a, b) in zip(tokens, template) where a == b || b == "<*>" { same += 1 }
+        for (a, b) in zip(tokens, template) where a == key(b) || b == "<*>" { same += 1 }
         return Double(same) / Double(tokens.count)
     }
 
@@ -102,7 +190,9 @@ public struct PatternsState: Sendable, Equatable {
                 next &+= 1
             }
             let message = event.logMessage ?? event.message
-            add(message: message, level: event.level, at: event.timestamp, sequence: sequence, now: now)
+            add(
+                message: message, level: event.level, service: event.service, source: event.source,
+                at: event.timestamp, sequence: sequence, now: now)
         }
         switch action {
         case .eventReceived(let event):
@@ -117,10 +207,14 @@ public struct PatternsState: Sendable, Equatable {
         }
     }
 
-    /// The selected template: the selected id's, else the first by count.
-    public var selected: PatternRecord? {
-        if let selectedID, patterns.indices.contains(selectedID) { return patterns[selectedID] }
-        return byCount.first
+    /// The selected template: the selected id's (or the one it was folded into), else the first by count.
+    public var selected: PatternRecord? { selected(FilterState()) }
+
+    /// The selected template among those that pass `filter`: the selected id's (or the one it was folded into),
+    /// else the first by count.
+    public func selected(_ filter: FilterState) -> PatternRecord? {
+        if let selectedID, let id = resolved(selectedID), filter.matches(patterns[id]) { return patterns[id] }
+        return visible(filter).first
     }
 }
 
@@ -136,5 +230,26 @@ extension PatternRecord {
         guard sequence != 0 else { return }
         recent.append(sequence)
         if recent.count > Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit) }
+    }
+
+    /// Keeps `service` and `source` among the names a query can find it by (at most `limit` of each).
+    fileprivate mutating func note(service: String?, source: String?, limit: Int) {
+        if let service, !service.isEmpty, services.count < limit, !services.contains(service) {
+            services.append(service)
+        }
+        if let source, !source.isEmpty, sources.count < limit, !sources.contains(source) { sources.append(source) }
+    }
+
+    /// Takes in the lines of `other`, a template this one now covers.
+    fileprivate mutating func absorb(_ other: PatternRecord, namesKept: Int) {
+        count += other.count
+        for index in levels.indices where index < other.levels.count { levels[index] += other.levels[index] }
+        firstSeen = min(firstSeen, other.firstSeen)
+        lastSeen = max(lastSeen, other.lastSeen)
+        discovered = min(discovered, other.discovered)
+        seconds.merge(other.seconds, uniquingKeysWith: +)
+        recent = Array((recent + other.recent).sorted().suffix(Self.recentLimit))
+        for service in other.services { note(service: service, source: nil, limit: namesKept) }
+        for source in other.sources { note(service: nil, source: source, limit: namesKept) }
     }
 }

@@ -41,9 +41,31 @@ public struct IssueTriage: Sendable, Hashable {
     /// How long an issue counts as new after it was first seen.
     public static let newFor: TimeInterval = 24 * 3_600
 
-    /// Whether an issue first seen at `firstSeen` is new at `now`: first seen within ``newFor`` and still open.
+    /// Whether an issue first seen at `firstSeen` is new at `now`: first seen within ``newFor`` and unresolved (a
+    /// regressed issue is not new: it was resolved once).
     public func isNew(firstSeen: Date, at now: Date) -> Bool {
-        status.isOpen && now.timeIntervalSince(firstSeen) < Self.newFor
+        status == .unresolved && now.timeIntervalSince(firstSeen) < Self.newFor
+    }
+
+    /// Where the issue stands in one word, as the dashboard and `errorwatch issues` both say it: `regressed`,
+    /// `resolved`, `ignored`, `new` (unresolved and first seen within ``newFor``) or `unresolved`.
+    public func word(firstSeen: Date, at now: Date) -> String {
+        isNew(firstSeen: firstSeen, at: now) ? "new" : status.rawValue
+    }
+
+    /// Where the issue stands, in full, as the detail view and `errorwatch issues show` both say it: the status,
+    /// `new` when it is, and what ends it (`resolved in the release after 1.4.0`, `ignored for 50m more`,
+    /// `ignored until 200 occurrences`).
+    public func description(firstSeen: Date, at now: Date) -> String {
+        var text = status.rawValue
+        if isNew(firstSeen: firstSeen, at: now) { text += ", new" }
+        if inNextRelease { text += resolvedThrough.map { " in the release after \($0)" } ?? " in the next release" }
+        if let until = ignoredUntil {
+            let left = until.timeIntervalSince(now)
+            text += left > 0 ? " for \(Format.age(left)) more" : " until \(Format.timestamp(until))"
+        }
+        if let until = ignoredUntilCount { text += " until \(until) occurrences" }
+        return text
     }
 
     /// Applies a decision. `count` is the issue's count now, `newestVersion` the newest version it was seen in.
@@ -74,13 +96,15 @@ public struct IssueTriage: Sendable, Hashable {
         if status != previous || action != .reopen { changedAt = now }
     }
 
-    /// An occurrence was counted (`count` includes it), in `version` first seen by the issue at
-    /// `versionFirstSeen`. Returns whether the status changed: a resolved issue regresses (unless it was resolved
-    /// in the next release and the version is not newer than the one it was resolved through, or unknown); an
-    /// ignore until a count ends when the count is reached.
+    /// An occurrence was counted (`count` includes it) that happened at `now` (its own time), in `version` first
+    /// seen by the issue at `versionFirstSeen`. Returns whether the status changed: a resolved issue regresses
+    /// (unless the occurrence happened before it was resolved, as a line of an old file read now did; or it was
+    /// resolved in the next release and the version is not newer than the one it was resolved through, or unknown);
+    /// an ignore until a count ends when the count is reached.
     public mutating func occurred(version: String?, versionFirstSeen: Date?, count: Int, at now: Date) -> Bool {
         switch status {
         case .resolved:
+            if let resolvedAt = changedAt, now < resolvedAt { return false }
             if inNextRelease {
                 // Without a version nothing says the occurrence is from a newer release: it stays resolved.
                 guard let version else { return false }

@@ -8,7 +8,7 @@ import Foundation
 /// looser timestamps for ErrorWatchIngest, hence `package`.
 package enum RFC3339 {
     /// `2026-11-22T00:40:00.123456Z`.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(27)
         write(date, to: &bytes)

@@ -68,16 +68,25 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     public var environment: String?
     /// The producer's own grouping key (`fingerprint`), if it sent one: when set it is ``fingerprint``.
     public var producerFingerprint: String?
+    /// The kind of way in that read it (a file, a connection, an exporter); set by the receiver, `nil` until then.
+    public var channel: EventChannel?
+    /// Whether the producer said whether a user caused it or it happened in the background (`origin`): when it did
+    /// not, the dashboard treats it as a user's (it alerts) but never shows an origin nobody sent.
+    public var originSent = true
+    /// Whether an earlier reading of the same file already counted this error in the store (its line lies before
+    /// the file's mark): it is shown again, never counted twice. Set by the receiver; `false` for anything new.
+    public var countedBefore = false
     /// What an error reporter SDK sent beyond the wire members (exception chain, frames with source lines and
     /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
     public var report: ExceptionReport?
 
-    /// Creates a remote error from its parts. A `code` other than `X-0` is its ``codeText``.
+    /// Creates a remote error from its parts. A `code` other than `X-0` is its ``codeText``; `source` is the
+    /// component that reported it, part of its fingerprint.
     public init(
         typeName: String, message: String, code: ErrorCode = ErrorCode("X", 0),
         category: ErrorCategory = .unrecoverable, userMessage: String? = nil, severity: ErrorSeverity? = nil,
         serviceName: String? = nil, stackTrace: String? = nil, sourceLocation: CodeLocation? = nil,
-        pid: Int? = nil, hostName: String? = nil, time: Date? = nil
+        pid: Int? = nil, hostName: String? = nil, time: Date? = nil, source: String? = nil
     ) {
         self.typeName = typeName
         self.message = message
@@ -93,8 +102,8 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         self.pid = pid
         self.hostName = hostName
         self.time = time
-        self.templateFingerprint = Self.fingerprint(
-            typeName: typeName, code: codeText, logMessage: nil, message: message)
+        self.templateFingerprint = Fingerprint.make(
+            typeName: typeName, code: codeText, source: source, logMessage: nil, message: message)
     }
 
     /// The remote error an `error` event describes; `nil` for the other kinds.
@@ -103,51 +112,56 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
     /// when absent); without `code.filepath` there is none.
     ///
     /// What the producer did not send stays unsent: no code (``codeText`` is `nil`), no category (``isClassified``
-    /// is `false`), no user message (empty), and the severity the line gave, else `error`.
+    /// is `false`), no user message (empty), and the severity the line gave, else `error`. The fingerprint is
+    /// made once, here.
     public init?(_ event: WireEvent) {
         guard event.kind == .error, let typeName = event.exceptionType else { return nil }
-        let category = event.category ?? .unrecoverable
-        let location = event.codeFilePath.map { file in
+        self.typeName = typeName
+        let message = event.exceptionMessage ?? ""
+        self.message = message
+        code = event.code ?? ErrorCode("X", 0)
+        codeText = event.shownCode
+        category = event.category ?? .unrecoverable
+        isClassified = event.category != nil
+        userMessage = event.userMessage ?? ""
+        severity = event.severity ?? event.category?.defaultSeverity ?? .error
+        serviceName = event.serviceName
+        stackTrace = event.exceptionStacktrace
+        sourceLocation = event.codeFilePath.map { file in
             CodeLocation(
                 file: file, line: UInt(clamping: max(0, event.codeLineNumber ?? 0)), function: event.codeFunction ?? "")
         }
-        self.init(
-            typeName: typeName, message: event.exceptionMessage ?? "", code: event.code ?? ErrorCode("X", 0),
-            category: category, userMessage: event.userMessage ?? "",
-            severity: event.severity ?? event.category?.defaultSeverity ?? .error,
-            serviceName: event.serviceName, stackTrace: event.exceptionStacktrace, sourceLocation: location,
-            pid: event.pid, hostName: event.hostName, time: event.time)
+        pid = event.pid
+        hostName = event.hostName
+        time = event.time
         traceID = event.traceID
         spanID = event.spanID
         serviceVersion = event.serviceVersion
         environment = event.deploymentEnvironment
         producerFingerprint = event.fingerprint
         report = event.report
-        codeText = event.shownCode
-        isClassified = event.category != nil
-        let message = event.exceptionMessage ?? ""
+        originSent = event.origin != nil
         if let body = event.body, !body.isEmpty, body != message { logMessage = body }
-        templateFingerprint = Self.fingerprint(
-            typeName: typeName, code: codeText, logMessage: logMessage, message: message)
+        templateFingerprint = Fingerprint.make(
+            typeName: typeName, code: codeText, source: event.source, logMessage: logMessage, message: message)
     }
 
     /// The fingerprint made from what failed, used when the producer sent none of its own: made once, when the
-    /// error is made, from its type, code and messages (see ``fingerprint(typeName:code:logMessage:message:)``).
+    /// error is made, from its type, code, source and messages (``Fingerprint/make(typeName:code:source:logMessage:message:)``).
     public private(set) var templateFingerprint: String
 
-    /// `<type>#<code>#<template>`: the type name as sent, the code as sent (empty when none), and the template of
-    /// the messages (``TemplateMask``: numbers, ids, addresses, quoted strings, paths and e-mail addresses
-    /// masked), the line's own message's template first and ` | ` before the exception's when there are both.
-    /// Stable across runs and processes, so a store can key issues by it.
+    /// ``Fingerprint/make(typeName:code:source:logMessage:message:)``: the type name and code as sent, the
+    /// component that reported it, and the template of the messages (numbers, ids, addresses, quoted strings,
+    /// paths and e-mail addresses masked). Stable across runs and processes, so a store can key issues by it.
     ///
     /// ```swift
     /// RemoteError.fingerprint(typeName: "Error", code: nil, logMessage: nil, message: "row 12 changed")
-    /// // "Error##row <num> changed"
+    /// // "Error###row <num> changed"
     /// ```
-    public static func fingerprint(typeName: String, code: String?, logMessage: String?, message: String) -> String {
-        let template = TemplateMask.template(of: message)
-        let messages = logMessage.map { TemplateMask.template(of: $0) + " | " + template } ?? template
-        return typeName + "#" + (code ?? "") + "#" + messages
+    public static func fingerprint(
+        typeName: String, code: String?, source: String? = nil, logMessage: String?, message: String
+    ) -> String {
+        Fingerprint.make(typeName: typeName, code: code, source: source, logMessage: logMessage, message: message)
     }
 
     /// The producer's message as sent (the type is shown beside it, from ``typeName``), or the type name alone.
@@ -162,12 +176,13 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
 }
 
 extension WireEvent {
-    /// The context to add a remote error with: source (the producer's component, else its service name),
-    /// severity, origin, attempt, and the attributes as metadata. The service, process and host are not copied
-    /// into the metadata: ``RemoteError`` carries them.
+    /// The context to add a remote error with: source (the producer's component; empty when it named none),
+    /// severity, origin (user when the producer did not say, so that it alerts; ``RemoteError`` keeps whether it
+    /// said), attempt, and the attributes as metadata. The service, process and host are not copied into the
+    /// metadata: ``RemoteError`` carries them.
     public var errorContext: ErrorContext {
         ErrorContext(
-            source: source ?? serviceName ?? "remote", severity: effectiveSeverity, origin: origin ?? .user,
-            attempt: attempt, metadata: attributes)
+            source: source ?? "", severity: effectiveSeverity, origin: origin ?? .user, attempt: attempt,
+            metadata: attributes)
     }
 }
