@@ -288,6 +288,13 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "After exit, print run statistics.")
     var stats = false
 
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "Count the recording's errors into this store, each once however often it is played (default: none).",
+            valueName: "path"))
+    var storePath: String?
+
     func validate() throws {
         try validateSpeed(speed)
     }
@@ -303,6 +310,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let runtime = DashboardRuntime(
             clock: ErasedClock(ContinuousClock()), startDate: player.startDate ?? Date(), timeScale: speed)
+        if let storePath { StoreOptions.attach(path: storePath, to: runtime) }
         try runDashboard(
             runtime: runtime, sources: [ReplaySource(player: player)], appearance: appearance, record: nil,
             stats: stats, launched: launched)

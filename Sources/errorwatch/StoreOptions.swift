@@ -32,7 +32,11 @@ struct StoreOptions: ParsableArguments {
     /// runs without one. Never fails the run.
     func attach(to runtime: DashboardRuntime) {
         guard !noStore else { return }
-        let path = self.path ?? IssueStore.defaultPath()
+        Self.attach(path: path ?? IssueStore.defaultPath(), maxSize: maxSize, to: runtime)
+    }
+
+    /// Opens the store at `path` and hands it to `runtime`, or says why the dashboard runs without one.
+    static func attach(path: String, maxSize: Int64 = IssueStore.defaultMaxSize, to runtime: DashboardRuntime) {
         do {
             let store = try IssueStore.open(at: path, maxSize: maxSize)
             if let notice = store.openingNotice { printError("errorwatch: \(notice)") }

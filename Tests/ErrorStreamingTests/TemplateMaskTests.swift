@@ -20,6 +20,16 @@ struct TemplateMaskTests {
         ("took 12ms, limit 10.5s", "took <num>ms, limit <num>s"),
         ("order_id=4711 failed", "order_id=<num> failed"),
         ("utf8 decoding of v2 payload failed", "utf8 decoding of v2 payload failed"),
+        // Issue 32: ids inside words, commit hashes, pod names, short-prefixed numbers; words with digits stay.
+        ("db query timed out after 2669 ms (query id q-12f76)", "db query timed out after <num> ms (query id q-<hex>)"),
+        ("job req_7f3a9c failed", "job <id> failed"),
+        ("deployed a1b2c3d to web-7f9c8d-x2k4p", "deployed <hex> to web-<hex>-<id>"),
+        ("token for user u640 expired", "token for user u<num> expired"),
+        ("sha256 of utf16 x86_64 win32 md5sum differs", "sha256 of utf16 x86_64 win32 md5sum differs"),
+        ("took 12.5MB and 300ms, 1,234 rows", "took <num>MB and <num>ms, <num> rows"),
+        ("connect 10.1.2.3:5432 failed", "connect <ip> failed"),
+        ("object 0x1f freed", "object <hex> freed"),
+        ("lease job-3f2a9c1e-8b7d-4c2a-9e1f-0a1b2c3d4e5f lost", "lease job-<hex>-<hex>-<hex>-<hex>-<hex> lost"),
         ("  spaced    out  ", "spaced out"),
         ("first line 1\nsecond line 2", "first line <num>"),
         ("", ""),
@@ -64,6 +74,14 @@ struct TemplateMaskTests {
             let c = line(other)
             #expect(TemplateMask.template(of: a) != TemplateMask.template(of: c), "\(a) | \(c)")
         }
+    }
+
+    /// The grouping form reads a hex id and a number alike, so an id that happens to hold only digits groups with
+    /// the others (`q-12345` beside `q-12f76`).
+    @Test func groupingReadsHexAndNumbersAlike() {
+        #expect(TemplateMask.groupingKey(of: "query q-12345 failed") == TemplateMask.groupingKey(of: "query q-12f76 failed"))
+        #expect(TemplateMask.template(of: "query q-12345 failed") == "query q-<num> failed")
+        #expect(TemplateMask.template(of: "query q-12f76 failed") == "query q-<hex> failed")
     }
 
     @Test func onlyTheFirstKilobyteOfTheFirstLineIsRead() {

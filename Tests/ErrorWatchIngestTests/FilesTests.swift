@@ -203,3 +203,70 @@ struct FileTailerProblemTests {
         }
     }
 }
+
+/// Issue 34 item 3 and issue 32 item 2: a `.gz` file is inflated a bounded piece per poll, as its lines are read;
+/// and a file met again by its identity is read from its start with its counted part said so.
+struct FilePacingTests {
+    @Test func aGzFileIsInflatedOnePieceAPoll() throws {
+        let path = try temporaryDirectory() + "/app.ndjson.gz"
+        var plain: [UInt8] = []
+        for sequence in 1...40_000 { plain += goodLine(sequence: UInt64(sequence)) }
+        #expect(plain.count > 6 * FileTailer.maximumBytesPerPoll)
+        try Data(gzip(plain)).write(to: URL(fileURLWithPath: path))
+        let tailer = FileTailer(path: path, format: .wire)
+        var polls = 0
+        var sequences: [UInt64] = []
+        while true {
+            let batch = try tailer.poll()
+            polls += 1
+            // A poll frames at most its share of inflated bytes: its events' lines fit in it.
+            #expect(batch.events.count * (goodLine(sequence: 1).count - 8) <= FileTailer.maximumBytesPerPoll + 65_536)
+            sequences += batch.events.compactMap(\.sequence)
+            if !batch.more { break }
+        }
+        #expect(sequences == Array(1...40_000))
+        #expect(polls >= 6)
+    }
+
+    @Test func aBombCostsOnePieceAPoll() throws {
+        // 64 MiB of one byte, a few KiB compressed: one overlong line, read a piece at a time.
+        let path = try temporaryDirectory() + "/bomb.log.gz"
+        try Data(gzip([UInt8](repeating: 0x41, count: 64 * 1_024 * 1_024))).write(to: URL(fileURLWithPath: path))
+        let tailer = FileTailer(path: path)
+        let first = try tailer.poll()
+        #expect(first.more, "the first poll stops at its piece")
+        #expect(first.events.isEmpty)
+        var polls = 1
+        while try tailer.poll().more { polls += 1 }
+        #expect(polls >= 64)
+        #expect(tailer.statistics.badLines == 1, "one overlong line, counted once")
+    }
+
+    @Test func aFileMetAgainSaysWhatWasCountedBefore() throws {
+        let path = try temporaryDirectory() + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1) + goodLine(sequence: 2)))
+        let first = FileTailer(path: path, format: .wire)
+        let batch = try first.poll()
+        #expect(batch.countedBefore == 0)
+        let mark = try #require(batch.mark)
+        #expect(mark.offset == Int64(goodLine(sequence: 1).count * 2))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(goodLine(sequence: 3)))
+        try handle.close()
+        let again = FileTailer(path: path, format: .wire, ledger: { device, inode in
+            device == mark.identity.device && inode == mark.identity.inode ? [mark] : []
+        })
+        var events: [UInt64] = []
+        var counted = 0
+        while true {
+            let next = try again.poll()
+            events += next.events.compactMap(\.sequence)
+            counted += next.countedBefore
+            if next.isEmpty { break }
+        }
+        #expect(events == [1, 2, 3])
+        #expect(counted == 2)
+        #expect(again.identity == mark.identity)
+    }
+}

@@ -5,6 +5,18 @@ import Testing
 @testable import ErrorWatchUI
 
 struct SemanticVersionTests {
+    /// An occurrence that happened well before the resolution (a line of last week's log opened now) leaves the
+    /// issue resolved; one within a clock's skew of it, or after, regresses it.
+    @Test func anOccurrenceFromBeforeTheResolutionDoesNotRegress() {
+        let resolvedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        var triage = IssueTriage()
+        triage.apply(.resolve, count: 3, newestVersion: nil, at: resolvedAt)
+        let old = triage.occurred(version: nil, versionFirstSeen: nil, count: 4, at: resolvedAt.addingTimeInterval(-86_400))
+        #expect(!old && triage.status == .resolved)
+        let skewed = triage.occurred(version: nil, versionFirstSeen: nil, count: 5, at: resolvedAt.addingTimeInterval(-30))
+        #expect(skewed && triage.status == .regressed)
+    }
+
     @Test func numbersCompareAsNumbers() throws {
         #expect(try #require(SemanticVersion("1.10.0")) > #require(SemanticVersion("1.9.9")))
         #expect(try #require(SemanticVersion("2.0.0")) > #require(SemanticVersion("1.99.99")))

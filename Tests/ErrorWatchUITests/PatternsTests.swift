@@ -55,6 +55,70 @@ struct PatternsTests {
         #expect(patterns.patterns.reduce(0) { $0 + $1.count } == 300)
     }
 
+    /// Issue 32, item 3: a pattern never holds two levels, and a word that differs between a few lines stays a
+    /// word until its position has shown ``PatternsState/variableAfter`` words; then the templates fold into one.
+    @Test func levelsNeverMergeAndAWordStaysUntilItProvesVariable() {
+        var patterns = PatternsState()
+        func add(_ message: String, _ level: ErrorSeverity) {
+            patterns.add(message: message, level: level, at: fixtureStart, sequence: 1, now: fixtureStart)
+        }
+        add("checkout started for order 64084", .info)
+        add("checkout failed for order 64085", .warning)
+        add("checkout started for order 64086", .info)
+        add("checkout failed for order 64087", .info)
+        add("checkout retried for order 64088", .info)
+        #expect(Set(patterns.byCount.map { "\($0.levelsSeen.first!) \($0.template)" }) == [
+            "info checkout started for order <num>", "warning checkout failed for order <num>",
+            "info checkout failed for order <num>", "info checkout retried for order <num>",
+        ])
+        // A fourth word at that position proves it variable: the info lines fold into one template, the warning
+        // line stays apart.
+        add("checkout queued for order 64089", .info)
+        #expect(Set(patterns.byCount.map { "\($0.levelsSeen.first!) \($0.template) \($0.count)" }) == [
+            "info checkout <*> for order <num> 5", "warning checkout failed for order <num> 1",
+        ])
+        #expect(patterns.liveCount == 2)
+        #expect(patterns.byCount.reduce(0) { $0 + $1.count } == 6)
+    }
+
+    /// Issue 32, item 3: hex ids (`q-12f76`, also when they happen to hold only digits) are masked alike in the
+    /// Patterns view and in the issues' fingerprints: 25 timeouts are one template and one key.
+    @Test func hexIdTimeoutsAreOneTemplateAndOneFingerprint() {
+        var random = SeededGenerator(seed: 12)
+        var patterns = PatternsState()
+        var keys: Set<String> = []
+        for index in 0..<25 {
+            let digits = index % 5 == 0 ? "0123456789" : "0123456789abcdef"
+            let id = String((0..<5).map { _ in digits.randomElement(using: &random)! })
+            let message = "db query timed out after \(Int.random(in: 1_000...4_000, using: &random)) ms (query id q-\(id))"
+            patterns.add(message: message, level: .error, at: fixtureStart, sequence: 1, now: fixtureStart)
+            keys.insert(
+                Fingerprint.make(typeName: "Error", code: nil, source: "shop.db", logMessage: nil, message: message))
+        }
+        #expect(patterns.liveCount == 1)
+        #expect(keys.count == 1)
+    }
+
+    /// Issue 32, item 7: the query reaches the Patterns view: `service:` keeps the templates of that service's
+    /// lines, and the title says `N of M`.
+    @Test func theQueryFiltersPatterns() {
+        var state = DashboardState.sample(width: 120, height: 40, events: 0)
+        var lines: [DashboardEvent] = []
+        for (index, service) in ["syncd", "shop", "shop"].enumerated() {
+            var line = Self.line(["sync pass \(index) done", "order \(index) paid", "cart \(index) saved"][index])
+            line.service = service
+            lines.append(line)
+        }
+        _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(lines))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
+        for key in "/service:syncd" { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character(key))) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(state.patterns.visible(state.filter).map(\.template) == ["sync pass <num> done"])
+        let top = Dashboard.render(state).textLines().prefix(3).joined(separator: "\n")
+        #expect(top.contains("1 of 3 templates"))
+    }
+
     @Test func memoryIsBoundedUnderAMillionDistinctLines() {
         var patterns = PatternsState(capacity: 200)
         var random = SeededGenerator(seed: 9)

@@ -195,8 +195,9 @@ public enum TemplateMask {
     ///
     /// - a hex id, `<hex>`: four or more hex digits with at least one digit and one letter (`12f76` in `q-12f76`,
     ///   the parts of a UUID written inside a longer word, a short commit hash);
-    /// - a mixed id, `<id>`: five or more letters and digits, at least two of each, with a letter after a digit
-    ///   (`x2k4p`, a pod name's suffix), so words like `sha256`, `utf16` or `md5sum` stay;
+    /// - a mixed id, `<id>`: five or more letters and digits, at least two of each, mixed both ways (a digit after a
+    ///   letter and a letter after a digit: `x2k4p`, a pod name's suffix), so words like `sha256`, `utf16` or
+    ///   `md5sum` and numbers with units (`300ms`) stay;
     /// - a short prefix and a long number, the number masked: one or two letters then three or more digits
     ///   (`u640` → `u<num>`), where `v2`, `utf8` or `x86` keep their digits;
     /// - otherwise every number that does not continue a word (`12`, `-3.5`, the `42` of `sku-42`, the `12` of
@@ -232,10 +233,12 @@ public enum TemplateMask {
         var hexLetters = 0
         var otherLetters = 0
         var letterAfterDigit = false
+        var digitAfterLetter = false
         var leadingLetters = 0
         var other = false
         for byte in segment {
             if isDigit(byte) {
+                if hexLetters + otherLetters > 0 { digitAfterLetter = true }
                 digits += 1
             } else if isHexLetter(byte) {
                 hexLetters += 1
@@ -254,7 +257,7 @@ public enum TemplateMask {
                 output.append(contentsOf: placeholderHex)
                 return
             }
-            if segment.count >= 5, digits >= 2, letters >= 2, letterAfterDigit {
+            if segment.count >= 5, digits >= 2, letters >= 2, letterAfterDigit, digitAfterLetter {
                 output.append(contentsOf: placeholderID)
                 return
             }
@@ -276,7 +279,15 @@ public enum TemplateMask {
         let count = token.count
         while index < count {
             let byte = token[index]
-            if isDigit(byte), index == 0 || !isLetter(token[index - 1]) && token[index - 1] != 0x5F {
+            if isDigit(byte), index > 0, isLetter(token[index - 1]) || token[index - 1] == 0x5F {
+                // Digits that continue a word (`sha256`, `utf16`, `x86_64`) stay, all of them.
+                var end = index
+                while end < count, isDigit(token[end]) {
+                    output.append(token[end])
+                    end += 1
+                }
+                index = end
+            } else if isDigit(byte) {
                 var end = index + 1
                 while end < count, isDigit(token[end]) || (token[end] == 0x2E && end + 1 < count && isDigit(token[end + 1]))
                     || token[end] == 0x2C && end + 3 < count && isDigit(token[end + 1]) && isDigit(token[end + 3])

@@ -39,3 +39,19 @@ extension FileIdentity {
         return bytes.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: crc32(0, $0.baseAddress, UInt32(length))) }
     }
 }
+
+extension FileIdentity {
+    /// The identity of the regular file at `path` now, and the mark of `unit` among `ledger`'s that was made of
+    /// this very file; `nil` when it cannot be opened.
+    public static func of(
+        path: String, unit: FileMark.Unit, ledger: (_ device: UInt64, _ inode: UInt64) -> [FileMark]
+    ) -> (identity: FileIdentity, mark: FileMark?)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return reading(
+            descriptor: descriptor, info: info, marks: ledger(UInt64(info.st_dev), UInt64(info.st_ino)), unit: unit)
+    }
+}

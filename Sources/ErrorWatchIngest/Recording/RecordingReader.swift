@@ -25,11 +25,15 @@ public final class RecordingReader {
         public var event: WireEvent
         /// Time since the recording's start; never negative and never less than the previous entry's.
         public var offset: Duration
+        /// The event's place among the recording's events, in file order from 0 (bad lines not counted): what a
+        /// store remembers of a recording played into it (``FileMark/Unit/events``).
+        public var position: Int64
 
-        /// An event at `offset`.
-        public init(event: WireEvent, offset: Duration) {
+        /// An event at `offset`, the `position`th of its recording.
+        public init(event: WireEvent, offset: Duration, position: Int64 = 0) {
             self.event = event
             self.offset = offset
+            self.position = position
         }
     }
 
@@ -64,7 +68,14 @@ public final class RecordingReader {
     public var lateCount: Int { window.lateCount }
 
     private let file: RecordingFile
-    private var window: ReorderWindow<WireEvent>
+    private var window: ReorderWindow<Positioned>
+    /// An event with its position in the file.
+    private struct Positioned {
+        var event: WireEvent
+        var position: Int64
+    }
+    /// Good events read from the file so far: the next one's position.
+    private var positions: Int64 = 0
     private var exhausted = false
     private var lastOffset: Duration = .zero
     /// Every bad line's problem, while ``readAll()`` collects them.
@@ -98,21 +109,23 @@ public final class RecordingReader {
             switch line {
             case .success(let event):
                 heldReportBytes += event.report?.estimatedBytes ?? 0
-                window.insert(event, at: event.time)
+                window.insert(Positioned(event: event, position: positions), at: event.time)
+                positions += 1
             case .failure(let problem):
                 badLineCount += 1
                 lastBadLine = problem
                 keptBadLines?.append(problem)
             }
         }
-        guard let (event, time) = window.removeFirst() else { return nil }
+        guard let (positioned, time) = window.removeFirst() else { return nil }
+        let event = positioned.event
         heldReportBytes -= event.report?.estimatedBytes ?? 0
         let start = self.start ?? time
         self.start = start
         // Microseconds, as recordings are written; clamped so no date a line can carry overflows.
         let micros = min(max((time.timeIntervalSince(start) * 1e6).rounded(), 0), 9e18)
         lastOffset = max(lastOffset, .microseconds(Int64(micros)))
-        return Entry(event: event, offset: lastOffset)
+        return Entry(event: event, offset: lastOffset, position: positioned.position)
     }
 
     /// Reads every remaining event into memory, with every bad line's problem. Memory grows with the file: the

@@ -12,6 +12,10 @@ import Foundation
 /// marked: the recording's Sources row says `skipped 1d 2h` in total, and the Logs pane gets a line per shortened
 /// silence with the recorded times on either side of it.
 ///
+/// Played into a store (`replay --store`), each event is counted once however often the recording is played: the
+/// store remembers, by the file's ``FileIdentity``, which events (by position) were played, and a replay shows those
+/// again without counting them (``FileMark/Unit/events``).
+///
 /// ```swift
 /// let player = try RecordingPlayer(path: "session.ndjson", speed: 4)
 /// await player.play(into: runtime.ingest, clock: runtime.clock)
@@ -111,6 +115,16 @@ public struct RecordingPlayer: Sendable {
             return
         }
         publish(playing, reader: reader)
+        // What a store counted of this recording before, and how far this pass counts.
+        let known = FileIdentity.of(path: path, unit: .events) { ingest.fileMarks(device: $0, inode: $1) }
+        var counted = PlayedPositions(mark: known?.mark)
+        func recordMark() {
+            guard let identity = known?.identity, let mark = counted.mark(identity: identity, path: path) else {
+                return
+            }
+            ingest.recordRead(mark)
+        }
+        defer { recordMark() }
         let start = clock.now
         var previous: Date?
         do {
@@ -122,11 +136,15 @@ public struct RecordingPlayer: Sendable {
                 }
                 let deadline = start.advanced(by: placement.at)
                 if deadline > clock.now { try await clock.sleep(until: deadline, tolerance: nil) }
-                ingest.ingest(entry.event, from: "recording " + path, channel: .recording)
+                ingest.ingest(
+                    entry.event, from: "recording " + path, channel: .recording,
+                    countedBefore: counted.counts(entry.position))
+                counted.played(entry.position)
                 previous = entry.event.time
                 played += 1
                 if played % 64 == 0 {
                     publish(playing, reader: reader)
+                    recordMark()
                     // Lets the feeds (and the counting subscription) keep up when many events play at once.
                     try Task.checkCancellation()
                     await Task.yield()
@@ -169,5 +187,45 @@ extension Format {
         if whole < 3600 { return "\(whole / 60)m \(whole % 60)s" }
         if whole < 86_400 { return "\(whole / 3600)h \(whole / 60 % 60)m" }
         return "\(whole / 86_400)d \(whole / 3600 % 24)h"
+    }
+}
+
+/// Which events of a recording (by position) are counted: those an earlier pass counted (its mark) and those this
+/// pass played. Kept as the lowest position not yet counted and the counted ones above it, which a replay's reorder
+/// window keeps few (events play in time order, at most a window away from file order).
+struct PlayedPositions {
+    private let before: FileMark?
+    /// Every position below it is counted.
+    private(set) var floor: Int64
+    /// Counted positions above ``floor``.
+    private(set) var above: Set<Int64> = []
+    private var changed = false
+
+    init(mark: FileMark?) {
+        before = mark
+        floor = mark?.offset ?? 0
+        above = Set(mark?.beyond ?? [])
+    }
+
+    /// Whether an earlier pass counted the event at `position`.
+    func counts(_ position: Int64) -> Bool { before?.counts(position: position) ?? false }
+
+    /// The event at `position` was played (and counted, if it was not before).
+    mutating func played(_ position: Int64) {
+        guard position >= floor, !above.contains(position) else { return }
+        changed = true
+        if position == floor {
+            floor += 1
+            while above.remove(floor) != nil { floor += 1 }
+        } else {
+            above.insert(position)
+        }
+    }
+
+    /// The mark to record when something changed since the last one.
+    mutating func mark(identity: FileIdentity, path: String) -> FileMark? {
+        guard changed else { return nil }
+        changed = false
+        return FileMark(identity: identity, path: path, offset: floor, unit: .events, beyond: above.sorted())
     }
 }

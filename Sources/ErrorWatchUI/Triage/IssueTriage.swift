@@ -38,6 +38,11 @@ public struct IssueTriage: Sendable, Hashable {
         self.opened = opened
     }
 
+    /// How far before its resolution an occurrence may have happened and still regress the issue: a producer's
+    /// clock a little behind the dashboard's, a line buffered for a while. Older ones (a log of last week opened now)
+    /// happened before the fix and leave it resolved.
+    public static let resolutionTolerance: TimeInterval = 300
+
     /// How long an issue counts as new after it was first seen.
     public static let newFor: TimeInterval = 24 * 3_600
 
@@ -98,13 +103,15 @@ public struct IssueTriage: Sendable, Hashable {
 
     /// An occurrence was counted (`count` includes it) that happened at `now` (its own time), in `version` first
     /// seen by the issue at `versionFirstSeen`. Returns whether the status changed: a resolved issue regresses
-    /// (unless the occurrence happened before it was resolved, as a line of an old file read now did; or it was
-    /// resolved in the next release and the version is not newer than the one it was resolved through, or unknown);
-    /// an ignore until a count ends when the count is reached.
+    /// (unless the occurrence happened well before it was resolved, more than ``resolutionTolerance``, as a line of
+    /// an old file read now did; or it was resolved in the next release and the version is not newer than the one it
+    /// was resolved through, or unknown); an ignore until a count ends when the count is reached.
     public mutating func occurred(version: String?, versionFirstSeen: Date?, count: Int, at now: Date) -> Bool {
         switch status {
         case .resolved:
-            if let resolvedAt = changedAt, now < resolvedAt { return false }
+            if let resolvedAt = changedAt, now < resolvedAt.addingTimeInterval(-Self.resolutionTolerance) {
+                return false
+            }
             if inNextRelease {
                 // Without a version nothing says the occurrence is from a newer release: it stays resolved.
                 guard let version else { return false }
