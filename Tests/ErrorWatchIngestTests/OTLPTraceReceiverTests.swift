@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 import SwiftProtobuf
 import Testing

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 import Synchronization
 import Testing
@@ -34,17 +35,17 @@ struct SentryTransactionSpansTests {
     @Test func theTransactionIsTheRootAndItsSpansHangFromTheirParents() throws {
         let mapped = try Self.spans(Self.transaction)
         #expect(mapped.rejected == 0)
-        #expect(mapped.spans.map { OTLPSpan.hex(spanID: $0.spanID) } == [
+        #expect(mapped.spans.map { TraceSpan.hex($0.spanID) } == [
             "830dd69515c89dfa", "1111111111111111", "2222222222222222", "3333333333333333",
         ])
-        #expect(mapped.spans.map { $0.parentSpanID.map { OTLPSpan.hex(spanID: $0) } } == [
+        #expect(mapped.spans.map { $0.parentSpanID.map { TraceSpan.hex($0) } } == [
             nil, "830dd69515c89dfa", "1111111111111111", "830dd69515c89dfa",
         ])
         #expect(mapped.spans.allSatisfy { $0.traceID == Self.trace })
         // Names in the words of a failed span's error: `op: description` (the transaction's name for the root).
         #expect(mapped.spans.map(\.name) == ["task: checkout", "db.query: SELECT stock", "db.connect", "http.client: GET /price"])
         // Sentry sends no span kind and no service: both stay unknown.
-        #expect(mapped.spans.allSatisfy { $0.kind == .unspecified && $0.serviceName == nil })
+        #expect(mapped.spans.allSatisfy { $0.kind == .unspecified && $0.service == nil })
     }
 
     @Test func statusesAreTheSDKsWordsAndOnlyANonOkStatusIsAnError() throws {
@@ -84,7 +85,7 @@ struct SentryTransactionSpansTests {
                       {"span_id":"4444444444444444","trace_id":"B4A8DF4141A14AF9B93407BB7F4CE3E9"}]}
             """#)
         #expect(mapped.rejected == 6)
-        #expect(mapped.spans.map { OTLPSpan.hex(spanID: $0.spanID) } == [
+        #expect(mapped.spans.map { TraceSpan.hex($0.spanID) } == [
             "830dd69515c89dfa", "3333333333333333", "4444444444444444",
         ])
         // A span naming another trace keeps it, as sent.

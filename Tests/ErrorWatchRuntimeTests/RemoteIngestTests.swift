@@ -36,8 +36,8 @@ struct RemoteIngestTests {
         #expect(received[0].source == "checkout")
         // The producer's service and process travel typed on the error, not as metadata strings.
         let remote = try #require(received[0].error as? RemoteError)
-        #expect(remote.serviceName == "checkout-api")
-        #expect(remote.pid == 4242)
+        #expect(remote.provenance.service == "checkout-api")
+        #expect(remote.provenance.pid == 4242)
     }
 
     @Test func remoteLogsGoToTheLogsPaneAndMetricsToTheBackend() {

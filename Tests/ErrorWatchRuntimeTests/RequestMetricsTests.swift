@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import Foundation
@@ -11,9 +12,9 @@ import Testing
 struct RequestMetricsTests {
     static let start = Date(timeIntervalSince1970: 1_767_258_000)
 
-    static func span(_ name: String, kind: OTLPSpan.Kind = .server, ms: UInt64, failed: Bool = false) -> OTLPSpan {
-        OTLPSpan(
-            traceID: "4bf92f3577b34da6a3ce929d0e0e4736", spanID: 1, name: name, kind: kind, serviceName: "shop",
+    static func span(_ name: String, kind: TraceSpan.Kind = .server, ms: UInt64, failed: Bool = false) -> TraceSpan {
+        TraceSpan(
+            traceID: "4bf92f3577b34da6a3ce929d0e0e4736", spanID: 1, name: name, kind: kind, service: "shop",
             startUnixNano: 1_000_000_000, endUnixNano: 1_000_000_000 + ms * 1_000_000, status: failed ? .error : .unset)
     }
 
@@ -23,7 +24,7 @@ struct RequestMetricsTests {
         // 10 s of traffic: 20 requests a second, one in ten failed, taking 10…200 ms.
         for second in 0..<10 {
             clock.withLock { $0 = Self.start.addingTimeInterval(Double(second)) }
-            var spans: [OTLPSpan] = []
+            var spans: [TraceSpan] = []
             for index in 0..<20 {
                 let ms = UInt64(10 * (index + 1))
                 spans.append(Self.span("POST /checkout", ms: ms, failed: index % 10 == 0))

@@ -53,10 +53,10 @@ struct SentrySourcesTests {
         #expect(received.count == 1)
         let remote = try #require(received.first?.error as? RemoteError)
         #expect(remote.typeName == "InventoryError")
-        #expect(remote.serviceVersion == "shop@1.4.2")
-        #expect(remote.environment == "staging")
+        #expect(remote.provenance.serviceVersion == "shop@1.4.2")
+        #expect(remote.provenance.environment == "staging")
         #expect(remote.report?.exceptions.first?.frames.first?.variables == [.init("shelf", "'north'")])
-        #expect(remote.receivedFrom == "sentry sentry.python/2.75.0 shop@1.4.2 on \(SentryEndpoint(port: port))")
+        #expect(remote.provenance.receivedFrom == "sentry sentry.python/2.75.0 shop@1.4.2 on \(SentryEndpoint(port: port))")
         // The Logs pane's view keeps the report for the detail.
         let shown = DashboardEvent(try #require(received.first))
         #expect(shown.report == remote.report)

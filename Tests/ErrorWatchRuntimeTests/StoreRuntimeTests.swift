@@ -40,7 +40,7 @@ struct StoreRuntimeTests {
         let path = Self.folder() + "/store.sqlite"
         do {
             let first = try runtime(IssueStore.open(at: path))
-            for _ in 0..<5 { first.stream.add(remote(version: "1.0.0")) }
+            for _ in 0..<5 { first.stream.add(remote: remote(version: "1.0.0")) }
             first.flushStore()
         }
         let store = try IssueStore.open(at: path)
@@ -53,7 +53,7 @@ struct StoreRuntimeTests {
         #expect(issue.versions.map(\.version) == ["1.0.0"])
         #expect(issue.environments == ["prod"])
         #expect(issue.storeID != nil)
-        for _ in 0..<2 { second.stream.add(remote(version: "1.1.0")) }
+        for _ in 0..<2 { second.stream.add(remote: remote(version: "1.1.0")) }
         second.flushStore()
         let stored = try #require(try store.issues(changedAfter: 0).issues.first)
         #expect(stored.record.count == 7)
@@ -78,7 +78,7 @@ struct StoreRuntimeTests {
         let store = try IssueStore.open(at: path)
         do {
             let first = try runtime(store)
-            first.stream.add(error)
+            first.stream.add(remote: error)
             first.flushStore()
         }
         let stored = try #require(try store.issues(changedAfter: 0).issues.first)
@@ -97,7 +97,7 @@ struct StoreRuntimeTests {
         let path = Self.folder() + "/store.sqlite"
         do {
             let first = try runtime(IssueStore.open(at: path))
-            for _ in 0..<3 { first.stream.add(remote(version: "1.0.0")) }
+            for _ in 0..<3 { first.stream.add(remote: remote(version: "1.0.0")) }
             first.flushStore()
         }
         let store = try IssueStore.open(at: path)
@@ -118,13 +118,13 @@ struct StoreRuntimeTests {
         let path = Self.folder() + "/store.sqlite"
         let store = try IssueStore.open(at: path)
         let runtime = try runtime(store)
-        runtime.stream.add(remote(version: "2.0.0"))
+        runtime.stream.add(remote: remote(version: "2.0.0"))
         runtime.flushStore()
         let fingerprint = try #require(runtime.feeds.issues.sample(at: t0).changed.first?.fingerprint)
         runtime.perform(.triage(fingerprint: fingerprint, .resolve))
         runtime.flushStore()
         #expect(try store.issues(changedAfter: 0).issues.first?.record.triage.status == .resolved)
-        runtime.stream.add(remote(version: "2.0.1", at: 60))
+        runtime.stream.add(remote: remote(version: "2.0.1", at: 60))
         let regressions = runtime.feeds.issues.takeRegressions()
         #expect(regressions.map(\.1) == ["2.0.1"])
         #expect(
@@ -139,20 +139,20 @@ struct StoreRuntimeTests {
     @Test func resolvedInNextReleaseIgnoresOldVersionsAndRegressesOnANewerOne() throws {
         let store = try IssueStore.open(at: Self.folder() + "/store.sqlite")
         let runtime = try runtime(store)
-        runtime.stream.add(remote(version: "1.9.9"))
+        runtime.stream.add(remote: remote(version: "1.9.9"))
         let fingerprint = try #require(runtime.feeds.issues.sample(at: t0).changed.first?.fingerprint)
         runtime.perform(.triage(fingerprint: fingerprint, .resolveInNextRelease))
-        runtime.stream.add(remote(version: "1.9.9", at: 1))
-        runtime.stream.add(remote(version: nil, at: 2))
+        runtime.stream.add(remote: remote(version: "1.9.9", at: 1))
+        runtime.stream.add(remote: remote(version: nil, at: 2))
         #expect(runtime.feeds.issues.takeRegressions().isEmpty)
-        runtime.stream.add(remote(version: "1.10.0", at: 3))
+        runtime.stream.add(remote: remote(version: "1.10.0", at: 3))
         #expect(runtime.feeds.issues.takeRegressions().map(\.1) == ["1.10.0"])
     }
 
     @Test func aTriageFromAnotherProcessReachesTheTrackerAtTheNextWrite() throws {
         let path = Self.folder() + "/store.sqlite"
         let runtime = try runtime(IssueStore.open(at: path))
-        runtime.stream.add(remote(version: nil))
+        runtime.stream.add(remote: remote(version: nil))
         runtime.flushStore()
         _ = runtime.feeds.issues.sample(at: t0)
         let cli = try IssueStore.open(at: path)
@@ -163,7 +163,7 @@ struct StoreRuntimeTests {
         #expect(seen.triage.status == .ignored)
         #expect(seen.triage.ignoredUntilCount == 4)
         // Counting goes on here, and the ignore ends at its count.
-        for offset in 1...3 { runtime.stream.add(remote(version: nil, at: Double(offset))) }
+        for offset in 1...3 { runtime.stream.add(remote: remote(version: nil, at: Double(offset))) }
         #expect(runtime.feeds.issues.sample(at: t0).changed.first?.triage.status == .unresolved)
     }
 
@@ -171,10 +171,10 @@ struct StoreRuntimeTests {
         let path = Self.folder() + "/store.sqlite"
         let a = try runtime(IssueStore.open(at: path))
         let b = try runtime(IssueStore.open(at: path))
-        a.stream.add(remote(version: "1.0.0"))
+        a.stream.add(remote: remote(version: "1.0.0"))
         a.flushStore()
         b.stream.add(ErrorWatchRuntimeTestsLocalError())
-        b.stream.add(remote(version: "1.0.0"))
+        b.stream.add(remote: remote(version: "1.0.0"))
         b.flushStore()
         a.flushStore()
         let seenByA = a.feeds.issues.sample(at: t0).changed
@@ -189,4 +189,11 @@ struct ErrorWatchRuntimeTestsLocalError: ClassifiedError {
     var category: ErrorCategory { .bug }
     var userMessage: String { "failed" }
     var technicalMessage: String { "local failure" }
+}
+
+extension ErrorStream {
+    /// Adds a remote error as the dashboard's ingest does: with the error in its context, where consumers read it.
+    func add(remote error: RemoteError) {
+        add(error, context: ErrorContext(source: "pay", remote: error))
+    }
 }

@@ -67,14 +67,14 @@ struct TraceStoreTests {
             clock: ErasedClock(ManualClock()), startDate: Date(timeIntervalSince1970: 1_767_258_000),
             traceBudget: .init(spans: 300))
         let trace = "4bf92f3577b34da6a3ce929d0e0e4736"
-        func otlp(_ id: UInt64, trace: String = trace) -> OTLPSpan {
-            OTLPSpan(traceID: trace, spanID: id, parentSpanID: id == 1 ? nil : 1, name: "span \(id)", serviceName: "shop")
+        func otlp(_ id: UInt64, trace: String = trace) -> TraceSpan {
+            TraceSpan(traceID: trace, spanID: id, parentSpanID: id == 1 ? nil : 1, name: "span \(id)", service: "shop")
         }
         // An error names the trace before any span came (a log record's error, say).
         runtime.ingest.ingest(
             WireEvent(
                 kind: .error, time: Date(), serviceName: "shop", exceptionType: "CardDeclined", traceID: trace,
-                spanID: OTLPSpan.hex(spanID: 2)))
+                spanID: TraceSpan.hex(2)))
         _ = runtime.inbox.drain()
         runtime.ingest.ingest(spans: [otlp(1), otlp(2)])
         var snapshots = runtime.inbox.drain().compactMap { action -> TraceSnapshot? in

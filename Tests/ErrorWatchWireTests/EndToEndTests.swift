@@ -44,7 +44,7 @@ struct EndToEndTests {
         #expect(first.source == "inventory.sync" && first.origin == .background && first.context.attempt == 3)
         #expect(first.severity == .warning && second.severity == .error)
         let provenance = try #require(first.error as? RemoteError)
-        #expect(provenance.serviceName == "warehouse" && provenance.pid == 77)
+        #expect(provenance.provenance.service == "warehouse" && provenance.provenance.pid == 77)
 
         await forwarder.shutdown()
         #expect(forwarder.statistics.sent == 2)

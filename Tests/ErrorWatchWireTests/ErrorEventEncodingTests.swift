@@ -20,9 +20,10 @@ struct ErrorEventEncodingTests {
         stream.add(URLError(.timedOut), context: ErrorContext(metadata: [tricky: tricky, "a": "", "z": "1"]))
         stream.add(
             RemoteError(
-                typeName: "Shop.Outage", message: tricky, code: "N-503", category: .transient, serviceName: "remote",
+                typeName: "Shop.Outage", message: tricky, code: "N-503", category: .transient,
                 stackTrace: "at a\nat b",
-                sourceLocation: CodeLocation(file: "Shop/Remote.swift", line: 41, function: "")),
+                sourceLocation: CodeLocation(file: "Shop/Remote.swift", line: 41, function: ""),
+                provenance: Provenance(time: Date(), service: "remote")),
             context: ErrorContext(attempt: -2))
         stream.add(RemoteError(typeName: "Shop.Bare", message: ""))
         _ = reportBug("stock went below zero", to: stream, source: "inventory")

@@ -32,10 +32,10 @@ struct TraceAndReleaseMemberTests {
 
     @Test func aRemoteErrorCarriesThemTyped() throws {
         let error = try #require(RemoteError(Self.event))
-        #expect(error.traceID == "4bf92f3577b34da6a3ce929d0e0e4736")
-        #expect(error.spanID == "00f067aa0ba902b7")
-        #expect(error.serviceVersion == "2.4.1")
-        #expect(error.environment == "staging")
+        #expect(error.provenance.traceID == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(error.provenance.spanID == "00f067aa0ba902b7")
+        #expect(error.provenance.serviceVersion == "2.4.1")
+        #expect(error.provenance.environment == "staging")
         // The producer's fingerprint wins over type and code.
         #expect(error.fingerprint == "payments-gateway-down")
         var plain = Self.event

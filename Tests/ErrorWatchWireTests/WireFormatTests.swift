@@ -119,7 +119,9 @@ struct WireFormatTests {
         #expect(classification.fingerprint == "Shop.PaymentError#N-503#checkout.pay#gateway said <num>")
         let context = Self.checkoutFailure.errorContext
         #expect(context.source == "checkout.pay" && context.origin == .background && context.attempt == 2)
-        #expect(remote.serviceName == "shop" && remote.pid == 4242 && remote.hostName == "build-7")
+        #expect(
+            remote.provenance.service == "shop" && remote.provenance.pid == 4242
+                && remote.provenance.host == "build-7")
         #expect(RemoteError(WireEvent(kind: .log, time: Self.time, body: "x")) == nil)
     }
 

@@ -14,6 +14,10 @@ public struct ErrorContext: Sendable, Hashable {
     public var attempt: Int?
     /// Free-form key-value pairs, shown in logs and sent on the wire.
     public var metadata: [String: String]
+    /// For an error another process reported, the error itself with everything its producer said and where it came
+    /// from (the same value the event's ``ErrorEvent/error`` is): consumers read it here, never by casting the error.
+    /// `nil` for this process's own errors.
+    public var remote: RemoteError?
 
     /// Creates a context; every field has a default, so `ErrorContext()` describes an unlabelled user error.
     public init(
@@ -21,13 +25,15 @@ public struct ErrorContext: Sendable, Hashable {
         severity: ErrorSeverity = .error,
         origin: ErrorOrigin = .user,
         attempt: Int? = nil,
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:],
+        remote: RemoteError? = nil
     ) {
         self.source = source
         self.severity = severity
         self.origin = origin
         self.attempt = attempt
         self.metadata = metadata
+        self.remote = remote
     }
 
     /// The context used by ``ErrorStream/add(_:)``: source `"app"`, severity `.error`, origin `.user`.

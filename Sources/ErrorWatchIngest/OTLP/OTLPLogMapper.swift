@@ -16,7 +16,7 @@ struct OTLPMappedBatch: Sendable {
         var dropped: Int = 0
         var events: [WireEvent] = []
         /// The accepted spans of a trace export.
-        var spans: [OTLPSpan] = []
+        var spans: [TraceSpan] = []
     }
 
     var groups: [Group] = []

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOCore
@@ -6,7 +7,7 @@ import NIOPosix
 import Synchronization
 
 /// An OTLP/HTTP receiver: `POST /v1/logs`, `POST /v1/metrics` and `POST /v1/traces`, in binary protobuf or
-/// OTLP/JSON, gzip or not, mapped onto ``WireEvent``s and, for traces, ``OTLPSpan``s (docs/otlp.md has the mapping,
+/// OTLP/JSON, gzip or not, mapped onto ``WireEvent``s and, for traces, ``TraceSpan``s (docs/otlp.md has the mapping,
 /// the limits and the status codes).
 ///
 /// Every accepted batch goes to `onEvents` with its sender's row, on the connection's event loop, before the
@@ -64,7 +65,7 @@ public final class OTLPReceiver: Sendable {
         traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOHTTP1
@@ -29,7 +30,7 @@ public struct OTLPRequestDecoder: Sendable {
         /// Why the request failed, when it did.
         public var problem: String?
         /// The spans of an accepted trace export, in request order; empty otherwise.
-        public var spans: [OTLPSpan] = []
+        public var spans: [TraceSpan] = []
     }
 
     private let exchange: OTLPExchange

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOCore
@@ -14,7 +15,7 @@ struct OTLPRequestWork: Sendable {
     let registry: OTLPSourceRegistry
     let connections: OTLPConnections
     let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
-    let deliverSpans: @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void
+    let deliverSpans: @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void
 
     /// Handles `body` (holding `reserved` bytes of the body budget, given back once it is decoded) for `peer`;
     /// returns the answer. The events are delivered before it returns: a sender that has its `200` finds its events

@@ -2,7 +2,7 @@ import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 
-/// Maps OTLP spans onto errors and ``OTLPSpan``s, following OpenTelemetry's semantic conventions (docs/otlp.md,
+/// Maps OTLP spans onto errors and ``TraceSpan``s, following OpenTelemetry's semantic conventions (docs/otlp.md,
 /// "Traces"):
 /// - every span event named `exception` is an error (`exception.type`, `exception.message`,
 ///   `exception.stacktrace`), whatever the span's status;
@@ -26,7 +26,7 @@ enum OTLPTraceMapper {
     ) -> OTLPMappedBatch {
         var batch = OTLPMappedBatch()
         // Pass 1: check every span and collect its candidate errors; pass 2 (one lock) decides which to count.
-        var accepted: [(group: Int, span: OTLPProtoTraceSpan, scope: String, mapped: OTLPSpan)] = []
+        var accepted: [(group: Int, span: OTLPProtoTraceSpan, scope: String, mapped: TraceSpan)] = []
         var candidates: [OTLPTraceMemory.SpanFailures] = []
         for resourceSpans in request.resourceSpans {
             let identity = OTLPResourceIdentity(resourceSpans.resource)
@@ -61,10 +61,10 @@ enum OTLPTraceMapper {
                     candidates.append(
                         OTLPTraceMemory.SpanFailures(
                             traceID: ids.trace, spanID: ids.span, parentSpanID: ids.parent, failures: failures))
-                    let mapped = OTLPSpan(
+                    let mapped = TraceSpan(
                         traceID: ids.trace, spanID: ids.span, parentSpanID: ids.parent,
                         name: OTLPAttributes.clipped(span.name, to: maximumNameLength), kind: kind(span.kind),
-                        serviceName: identity.serviceName, startUnixNano: span.startTimeUnixNano,
+                        service: identity.serviceName, startUnixNano: span.startTimeUnixNano,
                         endUnixNano: span.endTimeUnixNano, status: status(span.status.code),
                         statusMessage: span.status.message.isEmpty
                             ? nil : OTLPAttributes.clipped(span.status.message, to: OTLPAttributes.maximumValueLength))
@@ -148,7 +148,7 @@ enum OTLPTraceMapper {
     /// One error: an exception event's, or (`exception` nil) an error status's.
     static func error(
         exception: OTLPProtoTraceSpan.Event?, failure: OTLPTraceMemory.Failure, span: OTLPProtoTraceSpan,
-        mapped: OTLPSpan, scope: String, identity: OTLPResourceIdentity, at receivedAt: Date
+        mapped: TraceSpan, scope: String, identity: OTLPResourceIdentity, at receivedAt: Date
     ) -> WireEvent {
         var attributes: [String: String] = [:]
         var stacktrace: String?
@@ -180,12 +180,12 @@ enum OTLPTraceMapper {
             attributes: attributes,
             exceptionStacktrace: stacktrace.map { OTLPAttributes.clipped($0, to: OTLPAttributes.maximumStacktraceLength) })
         event.traceID = mapped.traceID
-        event.spanID = OTLPSpan.hex(spanID: mapped.spanID)
+        event.spanID = TraceSpan.hex(mapped.spanID)
         identity.stamp(&event)
         return event
     }
 
-    static func kind(_ kind: OTLPProtoTraceSpan.SpanKind) -> OTLPSpan.Kind {
+    static func kind(_ kind: OTLPProtoTraceSpan.SpanKind) -> TraceSpan.Kind {
         switch kind {
         case .internal: .internal
         case .server: .server
@@ -196,7 +196,7 @@ enum OTLPTraceMapper {
         }
     }
 
-    static func status(_ code: OTLPProtoTraceStatus.StatusCode) -> OTLPSpan.Status {
+    static func status(_ code: OTLPProtoTraceStatus.StatusCode) -> TraceSpan.Status {
         switch code {
         case .ok: .ok
         case .error: .error

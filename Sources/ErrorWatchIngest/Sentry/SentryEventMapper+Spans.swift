@@ -1,10 +1,11 @@
+import ErrorStreaming
 import Foundation
 
 extension SentryEventMapper {
-    /// A transaction's spans for the trace store, as ``OTLPSpan``s, the type the OTLP receivers hand on: the
+    /// A transaction's spans for the trace store, as ``TraceSpan``s, the type the OTLP receivers hand on: the
     /// transaction itself (its `contexts.trace`) as one span, then each of `spans[]` (the first ``Limits/spans``).
     struct TransactionSpans: Equatable {
-        var spans: [OTLPSpan] = []
+        var spans: [TraceSpan] = []
         /// Spans left out because an id was missing or malformed (a span id is 16 hex digits, a trace id 32, neither
         /// all zeros; a parent id, when sent, like a span id).
         var rejected = 0
@@ -56,7 +57,7 @@ extension SentryEventMapper {
     /// `status`; `nil` when an id is missing or malformed.
     private static func span(
         _ object: [String: Any], traceID: String, description: String?, start: Any?, end: Any?
-    ) -> OTLPSpan? {
+    ) -> TraceSpan? {
         guard let spanID = Self.spanID(object["span_id"]) else { return nil }
         var parent: UInt64?
         if let sent = object["parent_span_id"], !(sent is NSNull) {
@@ -68,13 +69,13 @@ extension SentryEventMapper {
         let name = SentryJSON.cut(
             [op, description].compactMap { $0 }.joined(separator: ": "), OTLPTraceMapper.maximumNameLength)
         let word = SentryJSON.text(object["status"], limit: 64)
-        let status: OTLPSpan.Status =
+        let status: TraceSpan.Status =
             switch word {
             case nil: .unset
             case "ok"?: .ok
             default: .error
             }
-        return OTLPSpan(
+        return TraceSpan(
             traceID: traceID, spanID: spanID, parentSpanID: parent, name: name, kind: .unspecified,
             startUnixNano: unixNanos(start), endUnixNano: unixNanos(end), status: status,
             statusMessage: status == .error ? word : nil, errors: status == .error ? 1 : 0)

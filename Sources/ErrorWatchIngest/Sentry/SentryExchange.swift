@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOHTTP1
@@ -49,7 +50,7 @@ struct SentryExchange: Sendable {
         var release: String?
         var events: [SentryMappedEvent] = []
         /// Its transactions' spans, for the trace store.
-        var spans: [OTLPSpan] = []
+        var spans: [TraceSpan] = []
         var attachments = 0
         var skipped = 0
     }

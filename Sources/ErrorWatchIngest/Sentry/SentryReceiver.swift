@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOCore
@@ -40,7 +41,7 @@ public final class SentryReceiver: Sendable {
     private let registry: SentrySourceRegistry
     private let exchange: SentryExchange
     private let onEvents: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
-    private let onSpans: @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void
+    private let onSpans: @Sendable (SentrySourceStatus, [TraceSpan]) -> Void
     private let phase = Mutex(Phase.idle)
     private let connections: OTLPConnections
 
@@ -63,7 +64,7 @@ public final class SentryReceiver: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [SentrySourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (SentrySourceStatus, [TraceSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
     ) {
         self.endpoint = endpoint

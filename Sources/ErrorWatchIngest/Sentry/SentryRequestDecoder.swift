@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOHTTP1
@@ -21,7 +22,7 @@ public struct SentryRequestDecoder: Sendable {
         /// The events of an accepted request, in request order; empty otherwise.
         public var events: [SentryMappedEvent]
         /// The spans of its transactions, for the trace store, in request order; empty otherwise.
-        public var spans: [OTLPSpan] = []
+        public var spans: [TraceSpan] = []
         /// Items skipped (of types not read, or broken) and attachments counted.
         public var skipped: Int
         /// Why the request failed, or what was wrong with its items.

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -9,7 +10,7 @@ struct SentryRequestWork: HTTPIngestService {
     let registry: SentrySourceRegistry
     let connections: OTLPConnections
     let deliver: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
-    let deliverSpans: @Sendable (SentrySourceStatus, [OTLPSpan]) -> Void
+    let deliverSpans: @Sendable (SentrySourceStatus, [TraceSpan]) -> Void
 
     func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<SentryExchange.Accepted> { exchange.check(head) }
 

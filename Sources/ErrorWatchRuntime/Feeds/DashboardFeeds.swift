@@ -88,7 +88,7 @@ final class DashboardFeeds: Sendable {
                 var events = logs.makeAsyncIterator()
                 while let event = await events.next() {
                     // A remote error was posted by the ingest, in its source's order among its log lines.
-                    if !(event.error is RemoteError) { inbox.post(streamEvent: event) }
+                    if event.context.remote == nil { inbox.post(streamEvent: event) }
                     if events.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
@@ -134,14 +134,14 @@ final class DashboardFeeds: Sendable {
 
     private func receiveAlert(_ event: ErrorEvent) {
         let report = ErrorReport(event)
-        let remote = event.error as? RemoteError
+        let remote = event.context.remote
         // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
         // an old log opened from its start still shows what failed; they say when it happened by its own time.
         let received = event.timestamp
-        let time = remote?.time ?? received
+        let time = remote?.provenance.time ?? received
         func makeRun() -> AlertRun {
             AlertRun(
-                firstSeen: time, firstReceived: received, services: remote?.serviceName.map { [$0] } ?? [],
+                firstSeen: time, firstReceived: received, services: remote?.provenance.service.map { [$0] } ?? [],
                 title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
                 typeName: DashboardEvent.shortTypeName(report.classification.typeName),
                 codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
@@ -162,7 +162,7 @@ final class DashboardFeeds: Sendable {
             alert = a
             run = alertRuns.withLock { runs in
                 // The run's services grow as its errors come from more of them (the first few).
-                if let service = remote?.serviceName, var known = runs[a.fingerprint], known.services.count < 8,
+                if let service = remote?.provenance.service, var known = runs[a.fingerprint], known.services.count < 8,
                     !known.services.contains(service)
                 {
                     known.services.append(service)

@@ -112,15 +112,16 @@ struct ErrorFacts {
 
     init(_ event: ErrorEvent) {
         time = event.timestamp
-        if let remote = event.error as? RemoteError {
+        if let remote = event.context.remote {
+            let provenance = remote.provenance
             (typeName, category, fingerprint, service) =
-                (remote.typeName, remote.category, remote.fingerprint, remote.serviceName)
-            time = remote.time ?? event.timestamp
+                (remote.typeName, remote.category, remote.fingerprint, provenance.service)
+            time = provenance.time
             codeText = remote.codeText ?? ""
             classified = remote.isClassified
-            (version, environment) = (remote.serviceVersion, remote.environment)
-            countedBefore = remote.countedBefore
-            from = remote.receivedFrom ?? "elsewhere"
+            (version, environment) = (provenance.serviceVersion, provenance.environment)
+            countedBefore = provenance.countedBefore
+            from = provenance.receivedFrom ?? "elsewhere"
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {

@@ -5,46 +5,47 @@ import ErrorWatchWire
 import Foundation
 
 extension DashboardEvent {
-    /// The `Logs` pane's view of a stream event: classified, with the short type name. A remote error keeps its
-    /// producer's time, service, process and host, and where and when the dashboard read it.
+    /// The `Logs` pane's view of a stream event: classified, with the short type name. A remote error is read from
+    /// its context: its words, codes and times as its producer sent them, and its provenance as it is.
     public init(_ event: ErrorEvent) {
-        // One cast for a remote error (the common case under a flood): its classification, provenance, stack trace
-        // and location all come from it.
-        let remote = event.error as? RemoteError
-        let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
-        // What a remote producer did not send stays unsent: no code, no category, no user message.
+        if let remote = event.context.remote {
+            self.init(remote, sequence: event.sequence, context: event.context)
+            return
+        }
+        let classification = Classification(of: event.error)
         let userMessage = classification.userMessage.isEmpty ? nil : classification.userMessage
         self.init(
-            sequence: event.sequence, timestamp: remote?.time ?? event.timestamp, kind: .error,
-            level: event.severity, source: event.source, typeName: Self.shortTypeName(classification.typeName),
-            message: classification.technicalMessage, userMessage: userMessage,
-            code: remote == nil ? classification.code : nil,
-            category: remote?.isClassified == false ? nil : classification.category, origin: event.origin,
-            attempt: event.context.attempt, metadata: event.metadata, qualifiedTypeName: classification.typeName,
-            fingerprint: classification.fingerprint, service: remote?.serviceName, from: remote?.receivedFrom,
-            stackTrace: remote?.stackTrace, location: remote == nil ? event.location : remote?.sourceLocation,
-            pid: remote?.pid, host: remote?.hostName, receivedAt: remote?.receivedAt, traceID: remote?.traceID,
-            spanID: remote?.spanID, serviceVersion: remote?.serviceVersion, environment: remote?.environment,
-            logMessage: remote?.logMessage, codeText: remote?.codeText)
-        report = remote?.report
-        channel = remote?.channel
-        originSent = remote?.originSent ?? true
+            sequence: event.sequence, timestamp: event.timestamp, kind: .error, level: event.severity,
+            source: event.source, typeName: Self.shortTypeName(classification.typeName),
+            message: classification.technicalMessage, userMessage: userMessage, code: classification.code,
+            category: classification.category, origin: event.origin, attempt: event.context.attempt,
+            metadata: event.metadata, qualifiedTypeName: classification.typeName,
+            fingerprint: classification.fingerprint, location: event.location)
     }
 
-    /// The `Logs` pane's view of a log line from outside, read from `from` at `receivedAt`: its own time, level,
-    /// component, message (else its exception's), and the producer's service, process and host.
-    init(log event: WireEvent, from: String?, channel: EventChannel? = nil, receivedAt: Date) {
+    /// The `Logs` pane's view of an error another process reported: what it did not send stays unsent (no code, no
+    /// category, no user message).
+    init(_ remote: RemoteError, sequence: UInt64, context: ErrorContext) {
+        self.init(
+            sequence: sequence, timestamp: remote.provenance.time, kind: .error, level: context.severity,
+            source: context.source, typeName: Self.shortTypeName(remote.typeName), message: remote.technicalMessage,
+            userMessage: remote.userMessage.isEmpty ? nil : remote.userMessage,
+            category: remote.isClassified ? remote.category : nil, origin: context.origin, attempt: context.attempt,
+            metadata: context.metadata, qualifiedTypeName: remote.typeName, fingerprint: remote.fingerprint,
+            stackTrace: remote.stackTrace, location: remote.sourceLocation, logMessage: remote.logMessage,
+            codeText: remote.codeText, provenance: remote.provenance)
+        report = remote.report
+    }
+
+    /// The `Logs` pane's view of a log line from outside: its own time, level, component, message (else its
+    /// exception's), as sent, and where it came from.
+    init(log event: WireEvent, provenance: Provenance) {
         self.init(
             sequence: 0, timestamp: event.time, kind: .log, level: event.effectiveSeverity, source: event.source ?? "",
             typeName: event.exceptionType.map(Self.shortTypeName) ?? "",
             message: event.body ?? event.exceptionMessage ?? "", code: nil, category: event.category,
             origin: event.origin ?? .user, attempt: event.attempt, metadata: event.attributes,
-            qualifiedTypeName: event.exceptionType ?? "", service: event.serviceName, from: from, pid: event.pid,
-            host: event.hostName, receivedAt: receivedAt, traceID: event.traceID, spanID: event.spanID,
-            serviceVersion: event.serviceVersion, environment: event.deploymentEnvironment,
-            codeText: event.shownCode)
-        self.channel = channel
-        originSent = event.origin != nil
+            qualifiedTypeName: event.exceptionType ?? "", codeText: event.shownCode, provenance: provenance)
     }
 
     /// The `Logs` pane's view of a swift-log record.

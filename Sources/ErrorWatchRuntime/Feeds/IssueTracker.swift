@@ -188,13 +188,13 @@ final class IssueTracker: Sendable {
         for (stored, pending, seconds) in taken {
             var record = stored
             let fresh = pending.reversed().map { event in
-                let remote = event.error as? RemoteError
-                let technical = Classification(of: event.error).technicalMessage
+                let remote = event.context.remote
+                let technical = remote?.technicalMessage ?? Classification(of: event.error).technicalMessage
                 // A log-derived error's occurrence reads as its line did: its own sentence, then the exception's.
                 let message = remote?.logMessage.map { $0 + " — " + technical } ?? technical
                 return IssueRecord.Occurrence(
-                    sequence: event.sequence, timestamp: remote?.time ?? event.timestamp,
-                    message: Self.summary(of: message), service: remote?.serviceName)
+                    sequence: event.sequence, timestamp: remote?.provenance.time ?? event.timestamp,
+                    message: Self.summary(of: message), service: remote?.provenance.service)
             }
             // Newest first by their own times, however they arrived (files merged, sources behind one another).
             record.recent = Array(

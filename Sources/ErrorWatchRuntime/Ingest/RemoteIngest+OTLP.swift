@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
@@ -36,7 +37,7 @@ extension RemoteIngest {
         /// The senders' rows a request changed, posted once together; those the receiver forgot, removed.
         var onStatus: @Sendable ([OTLPSourceStatus], [String]) -> Void
         /// Accepted spans into the trace store and the request metrics.
-        var onSpans: @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void
+        var onSpans: @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void
         /// Accepted events, ingested from `otlp SERVICE/INSTANCE on ENDPOINT`.
         var onEvents: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     }
@@ -58,7 +59,7 @@ extension RemoteIngest {
 
     /// Keeps spans a receiver accepted in the trace store (the traces errors belong to reach their detail views as
     /// spans arrive), and counts the server and consumer spans as requests for the Metrics pane.
-    public func ingest(spans: [OTLPSpan]) {
+    public func ingest(spans: [TraceSpan]) {
         traces.insert(spans)
         requestMetrics.record(spans)
     }

@@ -72,13 +72,13 @@ public final class RemoteIngest: Sendable {
         observer.notify(event)
         switch event.kind {
         case .error:
-            guard var remote = RemoteError(event) else { return }
             let receivedAt = now()
-            remote.receivedFrom = from
-            remote.receivedAt = receivedAt
-            remote.channel = channel
-            remote.countedBefore = countedBefore
-            let context = event.errorContext
+            // One value from here to the screen and the store: the error with its provenance, made once.
+            guard
+                let remote = RemoteError(
+                    event, from: from, receivedAt: receivedAt, channel: channel, countedBefore: countedBefore)
+            else { return }
+            let context = event.errorContext(for: remote)
             let local = stream.add(remote, context: context)
             // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
             // remote errors to this), rather than a batch behind them through the stream's subscription.
@@ -93,7 +93,10 @@ public final class RemoteIngest: Sendable {
                 joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
             }
         case .log:
-            inbox.post(event: DashboardEvent(log: event, from: from, channel: channel, receivedAt: now()))
+            inbox.post(
+                event: DashboardEvent(
+                    log: event,
+                    provenance: Provenance(event, from: from, receivedAt: now(), channel: channel)))
         case .metric:
             remoteMetrics.record(event)
         case .status:

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import Synchronization
@@ -22,14 +23,14 @@ final class TraceBoard: Sendable {
     var budget: TraceStore.Budget { store.withLock { $0.budget } }
 
     /// Keeps `spans` (of any traces), posting the watched traces they changed.
-    func insert(_ spans: [OTLPSpan]) {
+    func insert(_ spans: [TraceSpan]) {
         guard !spans.isEmpty else { return }
         // Grouped by trace in order of first appearance: one insertion, and at most one snapshot, per trace.
         var order: [String] = []
         var byTrace: [String: [TraceSpan]] = [:]
         for span in spans {
             if byTrace[span.traceID] == nil { order.append(span.traceID) }
-            byTrace[span.traceID, default: []].append(TraceSpan(span))
+            byTrace[span.traceID, default: []].append(span)
         }
         let snapshots: [TraceSnapshot] = store.withLock { store in
             var snapshots: [TraceSnapshot] = []
@@ -57,17 +58,5 @@ final class TraceBoard: Sendable {
             return expected ? TraceSnapshot(traceID: traceID, spans: []) : nil
         }
         if let snapshot { inbox.post(.traceChanged(snapshot)) }
-    }
-}
-
-extension TraceSpan {
-    /// The span a receiver handed on, for the trace view.
-    init(_ span: OTLPSpan) {
-        self.init(
-            spanID: span.spanID, parentSpanID: span.parentSpanID, name: span.name,
-            kind: Kind(rawValue: span.kind.rawValue) ?? .unspecified, service: span.serviceName,
-            startUnixNano: span.startUnixNano, endUnixNano: span.endUnixNano,
-            status: Status(rawValue: span.status.rawValue) ?? .unset, statusMessage: span.statusMessage,
-            errors: span.errors)
     }
 }

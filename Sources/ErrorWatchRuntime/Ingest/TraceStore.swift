@@ -1,3 +1,4 @@
+import ErrorStreaming
 import DequeModule
 import OrderedCollections
 import ErrorWatchUI

@@ -30,7 +30,7 @@ public final class SessionRecorder: Sendable {
     public func start(stream: ErrorStream, now: @escaping @Sendable () -> Date = { Date() }) {
         let events = stream.events(bufferingPolicy: .unbounded)
         let started = Task { [self] in
-            for await event in events where !(event.error is RemoteError) {
+            for await event in events where event.context.remote == nil {
                 write(encoder.wireEvent(for: event))
             }
         }

@@ -150,14 +150,15 @@ public final class StoreWriter: Sendable {
 
     /// One event in full: a remote error keeps its producer's fields; this process's own its classification.
     static func occurrence(from event: ErrorEvent) -> StoredOccurrence {
-        if let remote = event.error as? RemoteError {
+        if let remote = event.context.remote {
+            let provenance = remote.provenance
             return StoredOccurrence(
-                timestamp: remote.time ?? event.timestamp, receivedAt: remote.receivedAt, message: remote.message,
+                timestamp: provenance.time, receivedAt: provenance.receivedAt, message: remote.message,
                 logMessage: remote.logMessage,
-                userMessage: remote.userMessage.isEmpty ? nil : remote.userMessage, service: remote.serviceName,
-                version: remote.serviceVersion, environment: remote.environment, host: remote.hostName,
-                pid: remote.pid, source: event.source.isEmpty ? nil : event.source, traceID: remote.traceID,
-                spanID: remote.spanID, stack: remote.stackTrace, attributes: event.metadata)
+                userMessage: remote.userMessage.isEmpty ? nil : remote.userMessage, service: provenance.service,
+                version: provenance.serviceVersion, environment: provenance.environment, host: provenance.host,
+                pid: provenance.pid, source: event.source.isEmpty ? nil : event.source, traceID: provenance.traceID,
+                spanID: provenance.spanID, stack: remote.stackTrace, attributes: event.metadata)
         }
         let classification = Classification(of: event.error)
         return StoredOccurrence(

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import Foundation
@@ -68,12 +69,12 @@ final class RequestMetrics: Sendable {
     var uncounted: Int { state.withLock { $0.uncounted } }
 
     /// Counts the server and consumer spans of `spans` (others are not requests).
-    func record(_ spans: [OTLPSpan]) {
+    func record(_ spans: [TraceSpan]) {
         let at = now()
         let second = Int64(at.timeIntervalSince1970.rounded(.down))
         state.withLock { state in
             for span in spans where span.kind == .server || span.kind == .consumer {
-                let key = Key(service: span.serviceName ?? "unknown_service", name: span.name)
+                let key = Key(service: span.service ?? "unknown_service", name: span.name)
                 if state.entries[key] == nil {
                     guard state.entries.count < Self.maximumSeries else {
                         state.uncounted += 1

@@ -16,9 +16,6 @@ public struct DashboardEvent: Sendable, Hashable {
     public var sequence: UInt64
     /// When it happened, as its producer says (a remote line's own time); shown as UTC `HH:MM:SS`.
     public var timestamp: Date
-    /// When the dashboard read it from outside (a socket, a file, a pipe, OTLP); `nil` for this process's own
-    /// events. Shown in the detail view beside the producer's time.
-    public var receivedAt: Date?
     /// An error from the stream or a log line.
     public var kind: Kind
     /// Severity or log level; picks the colour of the level tag.
@@ -51,37 +48,21 @@ public struct DashboardEvent: Sendable, Hashable {
     public var qualifiedTypeName: String
     /// The key alerts and issues group errors by (type and code by default); `nil` for log lines.
     public var fingerprint: String?
-    /// The producing service (`service.name`); `nil` for the dashboard's own process.
-    public var service: String?
-    /// The producing process (`process.pid`), if the producer said.
-    public var pid: Int?
-    /// The producing host (`host.name`), if the producer said.
-    public var host: String?
-    /// Where the event came from: `this process`, a socket peer, a tailed file, a recording.
-    public var from: String?
+    /// Where an event from outside came from and when (service, version, environment, host, process, trace, where
+    /// and when the dashboard read it, through which way in): one value, as the receiver made it. `nil` for the
+    /// dashboard's own process's events. The accessors below read it.
+    public var provenance: Provenance?
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
     public var stackTrace: String?
     /// Where the error was added or thrown (`File.swift:42 in function()`), if known. Kept as the stream's
     /// compact location and turned into text only when a detail view shows it.
     public var location: CodeLocation?
-    /// The trace the event belongs to (32 lowercase hex digits), if the producer said.
-    public var traceID: String?
-    /// The span the event belongs to (16 lowercase hex digits), if the producer said.
-    public var spanID: String?
-    /// The producer's version (`service.version`), as it wrote it, if it said.
-    public var serviceVersion: String?
-    /// Where the producer runs (`deployment.environment.name`), if it said.
-    public var environment: String?
     /// What an error reporter SDK (Sentry) sent beyond the common fields, shown by the detail view; `nil` otherwise.
     public var report: ExceptionReport?
-    /// The kind of way in that read it from outside (a file, a connection, an exporter); `nil` for this process's
-    /// own events.
-    public var channel: EventChannel?
-    /// Whether its ``origin`` was said by its producer (this process's own events always say); when not, the
-    /// detail view shows no origin.
-    public var originSent = true
 
-    /// Creates an event; text fields are sanitised when the reducer receives it.
+    /// Creates an event; text fields are sanitised when the reducer receives it. The provenance members (`service`,
+    /// `from`, `pid`, `host`, `receivedAt`, `traceID`, `spanID`, `serviceVersion`, `environment`) make its
+    /// ``provenance`` when any is given; `provenance` itself wins over them.
     public init(
         sequence: UInt64, timestamp: Date, kind: Kind, level: ErrorSeverity, source: String, typeName: String,
         message: String, userMessage: String? = nil, code: ErrorCode? = nil, category: ErrorCategory? = nil,
@@ -89,21 +70,22 @@ public struct DashboardEvent: Sendable, Hashable {
         qualifiedTypeName: String = "", fingerprint: String? = nil, service: String? = nil, from: String? = nil,
         stackTrace: String? = nil, location: CodeLocation? = nil, pid: Int? = nil, host: String? = nil,
         receivedAt: Date? = nil, traceID: String? = nil, spanID: String? = nil, serviceVersion: String? = nil,
-        environment: String? = nil, logMessage: String? = nil, codeText: String? = nil
+        environment: String? = nil, logMessage: String? = nil, codeText: String? = nil, provenance: Provenance? = nil
     ) {
-        self.traceID = traceID
-        self.spanID = spanID
-        self.serviceVersion = serviceVersion
-        self.environment = environment
+        let given =
+            service != nil || from != nil || pid != nil || host != nil || receivedAt != nil || traceID != nil
+            || spanID != nil || serviceVersion != nil || environment != nil
+        self.provenance =
+            provenance
+            ?? (given
+                ? Provenance(
+                    time: timestamp, service: service, serviceVersion: serviceVersion, environment: environment,
+                    host: host, pid: pid, traceID: traceID, spanID: spanID, receivedFrom: from, receivedAt: receivedAt)
+                : nil)
         self.logMessage = logMessage
         self.codeText = codeText
-        self.pid = pid
-        self.host = host
-        self.receivedAt = receivedAt
         self.qualifiedTypeName = qualifiedTypeName
         self.fingerprint = fingerprint
-        self.service = service
-        self.from = from
         self.stackTrace = stackTrace
         self.location = location
         self.sequence = sequence
@@ -121,15 +103,70 @@ public struct DashboardEvent: Sendable, Hashable {
         self.metadata = metadata
     }
 
+    /// The producing service (`service.name`); `nil` for the dashboard's own process or a producer that named none.
+    public var service: String? {
+        get { provenance?.service }
+        set { withProvenance { $0.service = newValue } }
+    }
+    /// The producing process (`process.pid`) and host (`host.name`), if the producer said.
+    public var pid: Int? {
+        get { provenance?.pid }
+        set { withProvenance { $0.pid = newValue } }
+    }
+    public var host: String? {
+        get { provenance?.host }
+        set { withProvenance { $0.host = newValue } }
+    }
+    /// Where the dashboard read it (`this process` has none): a socket peer, a file, a recording.
+    public var from: String? {
+        get { provenance?.receivedFrom }
+        set { withProvenance { $0.receivedFrom = newValue } }
+    }
+    /// When the dashboard read it from outside; `nil` for this process's own events.
+    public var receivedAt: Date? {
+        get { provenance?.receivedAt }
+        set { withProvenance { $0.receivedAt = newValue } }
+    }
+    /// The trace and span it belongs to, if the producer said.
+    public var traceID: String? {
+        get { provenance?.traceID }
+        set { withProvenance { $0.traceID = newValue } }
+    }
+    public var spanID: String? {
+        get { provenance?.spanID }
+        set { withProvenance { $0.spanID = newValue } }
+    }
+    /// The producer's version (`service.version`) and environment (`deployment.environment.name`), if it said.
+    public var serviceVersion: String? {
+        get { provenance?.serviceVersion }
+        set { withProvenance { $0.serviceVersion = newValue } }
+    }
+    public var environment: String? {
+        get { provenance?.environment }
+        set { withProvenance { $0.environment = newValue } }
+    }
+    /// The kind of way in that read it; `nil` for this process's own events.
+    public var channel: EventChannel? {
+        get { provenance?.channel }
+        set { withProvenance { $0.channel = newValue } }
+    }
+    /// Whether its ``origin`` was said by its producer (this process's own events always say).
+    public var originSent: Bool {
+        get { provenance?.originSent ?? true }
+        set { withProvenance { $0.originSent = newValue } }
+    }
+
+    private mutating func withProvenance(_ change: (inout Provenance) -> Void) {
+        var value = provenance ?? Provenance(time: timestamp)
+        change(&value)
+        provenance = value
+    }
+
     /// The code as shown: the producer's own text, else the stable code, else nothing.
     public var shownCode: String? { codeText ?? code?.description }
 
     /// How far the event's own time is from when it was read, when that is more than a day and it came by a live
     /// way in (a connection, an exporter): a clock or a time zone that is off. A file, a pipe or a recording may
     /// hold old lines, so theirs are never judged. Shown in the detail view; the time itself is shown as it was sent.
-    public var skew: TimeInterval? {
-        guard let receivedAt, channel?.isLive == true else { return nil }
-        let difference = timestamp.timeIntervalSince(receivedAt)
-        return abs(difference) > 86_400 ? difference : nil
-    }
+    public var skew: TimeInterval? { provenance?.skew }
 }

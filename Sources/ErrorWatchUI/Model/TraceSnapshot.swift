@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// The spans of one trace received so far, as the runtime's trace store last saw them: what the **Trace** section

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import Foundation
 
 /// The detail view's **Trace** section: the spans of the event's trace received so far, as a tree with a

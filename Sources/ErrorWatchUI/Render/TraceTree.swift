@@ -1,3 +1,5 @@
+import ErrorStreaming
+
 /// The spans of a trace arranged as a tree for drawing: each root, then its children depth first, children in order
 /// of their start. Never hangs and never drops a span: a span whose parent was not received, or is itself, is a
 /// root with a note; spans that only reach each other through a cycle of parents are drawn as roots of what they

@@ -26,8 +26,10 @@ extension WireEncoder {
     func appendLine(for event: ErrorEvent, to out: inout [UInt8]) throws(WireError) {
         guard RFC3339.canFormat(event.timestamp) else { throw .invalid(.time) }
         let start = out.count
-        // Comparing metatypes first spares every other error a dynamic cast.
-        let remote = type(of: event.error) == RemoteError.self ? event.error as? RemoteError : nil
+        // A relayed error is read from its context; an app that added a RemoteError itself without one has it
+        // found by its type (comparing metatypes first spares every other error a dynamic cast).
+        let remote =
+            event.context.remote ?? (type(of: event.error) == RemoteError.self ? event.error as? RemoteError : nil)
         let typeName: String
         let technicalMessage: String
         let userMessage: String
@@ -52,7 +54,7 @@ extension WireEncoder {
         writeHeader(Self.errorOpening, time: event.timestamp, stamped: false, &out)
         if let stamp {
             out.append(contentsOf: stamp)
-        } else if let serviceName = remote?.serviceName {
+        } else if let serviceName = remote?.provenance.service {
             out.appendKey(.serviceName)
             WireEvent.writeString(serviceName, &out)
         }

@@ -51,11 +51,12 @@ public struct WireEncoder: Sendable {
     /// message, stack trace and location.
     public func wireEvent(for event: ErrorEvent) -> WireEvent {
         let classification = Classification(of: event.error)
-        let remote = event.error as? RemoteError
+        let remote =
+            event.context.remote ?? (type(of: event.error) == RemoteError.self ? event.error as? RemoteError : nil)
         let location = event.location
         let function = location?.function
         return WireEvent(
-            kind: .error, time: event.timestamp, serviceName: source?.serviceName ?? remote?.serviceName,
+            kind: .error, time: event.timestamp, serviceName: source?.serviceName ?? remote?.provenance.service,
             pid: source?.pid, hostName: source?.host, source: event.source,
             exceptionType: remote?.typeName ?? classification.typeName,
             exceptionMessage: remote?.message ?? classification.technicalMessage,

@@ -1,3 +1,4 @@
+import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import GRPCCore
@@ -67,7 +68,7 @@ public final class OTLPGRPCReceiver: Sendable {
         traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
         onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (OTLPSourceStatus, [OTLPSpan]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint

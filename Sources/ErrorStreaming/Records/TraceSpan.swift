@@ -1,9 +1,13 @@
-import Foundation
-
-/// One span of a trace as the detail view's **Trace** section draws it: where it sits in the tree, what it was,
-/// how long it took and how it ended. Times are the producer's nanoseconds since 1970, 0 when it sent none.
+/// One span of a trace, the one span type from the receivers (OTLP, Sentry transactions) to the trace store and the
+/// screen: where it sits in its trace's tree, what it was, how long it took and how it ended, and nothing the views
+/// do not use. Ids are the producer's: the trace as 32 lower-case hex digits, span ids of 8 bytes as numbers (their
+/// hex is ``hex(_:)``). Times are the producer's nanoseconds since 1970, 0 when it sent none.
+///
+/// ```swift
+/// let span = TraceSpan(traceID: "4bf92f3577b34da6a3ce929d0e0e4736", spanID: 7, name: "POST /pay", kind: .server)
+/// ```
 public struct TraceSpan: Sendable, Hashable {
-    /// What side of a call the span is.
+    /// What side of a call the span is (OTLP's `SpanKind`; `unspecified` also for values not known here).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case unspecified
         case `internal`
@@ -13,22 +17,24 @@ public struct TraceSpan: Sendable, Hashable {
         case consumer
     }
 
-    /// How the span ended.
+    /// How the span ended (OTLP's `Status.code`; `unset` also for codes not known here).
     public enum Status: String, Sendable, Hashable, CaseIterable {
         case unset
         case ok
         case error
     }
 
+    /// The trace, as 32 lower-case hex digits.
+    public var traceID: String
     /// The span's id.
     public var spanID: UInt64
     /// Its parent's id; `nil` for a root. It may name a span never received, or the span itself.
     public var parentSpanID: UInt64?
-    /// Its name, as sent.
+    /// Its name, as sent (clipped to 256 characters).
     public var name: String
     /// Its kind.
     public var kind: Kind
-    /// The producing service.
+    /// The producing service (the resource's `service.name`).
     public var service: String?
     /// Start and end, in nanoseconds since 1970; 0 when not sent.
     public var startUnixNano: UInt64
@@ -42,10 +48,11 @@ public struct TraceSpan: Sendable, Hashable {
 
     /// A span from its parts.
     public init(
-        spanID: UInt64, parentSpanID: UInt64? = nil, name: String, kind: Kind = .internal, service: String? = nil,
-        startUnixNano: UInt64 = 0, endUnixNano: UInt64 = 0, status: Status = .unset, statusMessage: String? = nil,
-        errors: Int = 0
+        traceID: String = "", spanID: UInt64, parentSpanID: UInt64? = nil, name: String, kind: Kind = .internal,
+        service: String? = nil, startUnixNano: UInt64 = 0, endUnixNano: UInt64 = 0, status: Status = .unset,
+        statusMessage: String? = nil, errors: Int = 0
     ) {
+        self.traceID = traceID
         self.spanID = spanID
         self.parentSpanID = parentSpanID
         self.name = name
