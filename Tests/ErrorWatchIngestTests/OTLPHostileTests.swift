@@ -142,8 +142,9 @@ struct OTLPHostileTests {
             let identity = OTLPResourceIdentity(OTLPFixtures.resource(instance: "i-\(index)"))
             return OTLPMappedBatch.Group(identity: identity, records: 1)
         }
-        let outcome = OTLPExchange.Outcome(response: OTLPExchange.status(.ok, ""), batch: batch)
-        let rows = registry.record(outcome, peer: "127.0.0.1:1", host: "127.0.0.1", at: Date())
+        let outcome = OTLPExchange.Outcome(
+            result: .accepted(batch, answer: OTLPProtoExportLogsServiceRequest.answer(rejected: 0, message: "")))
+        let rows = registry.record(outcome, grpc: false, peer: "127.0.0.1:1", host: "127.0.0.1", at: Date())
         #expect(rows.count == 5_000)
         let made = calls.withLock { $0 }
         #expect(made.count == 1)
@@ -153,8 +154,9 @@ struct OTLPHostileTests {
         // The next request forgets the least recently heard, and says so.
         batch.groups = [batch.groups[0]]
         registry.record(
-            OTLPExchange.Outcome(response: OTLPExchange.status(.ok, ""), batch: batch), peer: "p", host: "h", at: Date()
-        )
+            OTLPExchange.Outcome(
+                result: .accepted(batch, answer: OTLPProtoExportLogsServiceRequest.answer(rejected: 0, message: ""))),
+            grpc: false, peer: "p", host: "h", at: Date())
         #expect(calls.withLock { $0.last?.changed == 1 && $0.last?.forgotten == 1 })
     }
 

@@ -93,7 +93,8 @@ public final class StreamReader: Sendable {
     public func run(_ body: (Batch) -> Void) -> Ending {
         defer { if closeWhenDone { close(descriptor) } }
         var framer = LineFramer()
-        var reader = LineReader(format: format)
+        // A live stream: a line without a time of its own was written about when it was read.
+        var reader = LineReader(format: format, inheritingTimes: false)
         var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
         var sawData = false
         let timeout = Int32(clamping: pollInterval.wholeMilliseconds())

@@ -50,15 +50,14 @@ public struct OTLPRequestDecoder: Sendable {
         if let contentType { headers.add(name: "content-type", value: contentType) }
         if let contentEncoding { headers.add(name: "content-encoding", value: contentEncoding) }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path, headers: headers)
+        let outcome: OTLPExchange.Outcome
         switch exchange.check(head) {
-        case .refused(let response):
-            return Answer(status: Int(response.status.code), events: [], rejected: 0, problem: response.message)
-        case .accepted(let accepted):
-            let outcome = exchange.complete(accepted, body: body)
-            return Answer(
-                status: Int(outcome.response.status.code), events: outcome.batch?.events ?? [],
-                rejected: outcome.batch?.rejected ?? 0, problem: outcome.problem,
-                spans: outcome.batch?.groups.flatMap(\.spans) ?? [])
+        case .refused(let refused, _): outcome = refused
+        case .accepted(let accepted): outcome = exchange.complete(accepted, body: body)
         }
+        return Answer(
+            status: Int(outcome.refusal?.answer.http.code ?? 200), events: outcome.batch?.events ?? [],
+            rejected: outcome.batch?.rejected ?? 0, problem: outcome.problem,
+            spans: outcome.batch?.groups.flatMap(\.spans) ?? [])
     }
 }

@@ -2,14 +2,15 @@ import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 import NIOCore
+import NIOHTTP1
+import SwiftProtobuf
 
-/// What a complete request costs the receiver: the body inflated, decoded and mapped, its senders counted and its
-/// events and spans delivered, linear in the request's size. Runs on the connection's event loop for small bodies
-/// and on NIO's thread pool for large ones (``OTLPReceiver/Limits/inlineDecodeBytes``), so one large request never
-/// holds a loop that other connections share.
-///
-/// The `export(…)` entry points take a request already decoded, for a transport that decodes its own messages
-/// (gRPC): they count, map and deliver exactly as an HTTP request is, and return the same ``OTLPExchange/Outcome``.
+/// What a complete request costs the receiver: the body inflated, decoded and mapped (``OTLPExchange``), its senders
+/// counted and its events and spans delivered, linear in the request's size; then, for OTLP/HTTP, the answer. Runs
+/// on the connection's event loop for small bodies and on NIO's thread pool for large ones
+/// (``OTLPReceiver/Limits/inlineDecodeBytes``), so one large request never holds a loop that other connections
+/// share. A transport that decodes its own messages (gRPC) calls ``finish(_:grpc:peer:host:)`` with the outcome and
+/// renders it itself.
 struct OTLPRequestWork: Sendable {
     let exchange: OTLPExchange
     let registry: OTLPSourceRegistry
@@ -17,43 +18,11 @@ struct OTLPRequestWork: Sendable {
     let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
     let deliverSpans: @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void
 
-    /// Handles `body` (holding `reserved` bytes of the body budget, given back once it is decoded) for `peer`;
-    /// returns the answer. The events are delivered before it returns: a sender that has its `200` finds its events
-    /// ingested.
-    func run(
-        _ request: OTLPExchange.Accepted, body: ByteBuffer, reserved: Int, peer: String, host: String
-    ) -> OTLPExchange.Response {
-        let outcome: OTLPExchange.Outcome
-        do {
-            defer { connections.release(reserved) }
-            outcome = exchange.complete(request, body: body)
-        }
-        return finish(outcome, peer: peer, host: host).response
-    }
-
-    /// A decoded logs export from `peer` (address and port; `host` alone): counted, mapped and delivered.
-    func export(logs request: OTLPProtoExportLogsServiceRequest, peer: String, host: String) -> OTLPExchange.Outcome {
-        finish(exchange.accept(logs: request), peer: peer, host: host)
-    }
-
-    /// A decoded metrics export from `peer`: counted, mapped and delivered.
-    func export(
-        metrics request: OTLPProtoExportMetricsServiceRequest, peer: String, host: String
-    ) -> OTLPExchange.Outcome {
-        finish(exchange.accept(metrics: request), peer: peer, host: host)
-    }
-
-    /// A decoded trace export from `peer`: counted, mapped (errors from spans, spans for the trace store) and
-    /// delivered. The outcome says how to answer: ``OTLPExchange/Outcome/refused`` not empty is "behind, retry after
-    /// ``OTLPReceiver/Limits/retryAfterSeconds``" (HTTP 503, gRPC `UNAVAILABLE`); else the batch's `rejected` and
-    /// `rejectionMessage` are the `partial_success` (``OTLPExchange/traceResponse(_:)`` builds the message).
-    func export(traces request: OTLPProtoExportTraceServiceRequest, peer: String, host: String) -> OTLPExchange.Outcome {
-        finish(exchange.accept(traces: request), peer: peer, host: host)
-    }
-
-    /// Counts `outcome` in its senders' rows and delivers its events and spans, sender by sender.
-    func finish(_ outcome: OTLPExchange.Outcome, peer: String, host: String) -> OTLPExchange.Outcome {
-        let sources = registry.record(outcome, peer: peer, host: host, at: Date())
+    /// Counts `outcome` in its senders' rows (answers named as `grpc` or HTTP says them) and delivers its events and
+    /// spans, sender by sender, spans first: an error of a trace finds its spans stored.
+    @discardableResult
+    func finish(_ outcome: OTLPExchange.Outcome, grpc: Bool, peer: String, host: String) -> OTLPExchange.Outcome {
+        let sources = registry.record(outcome, grpc: grpc, peer: peer, host: host, at: Date())
         if let batch = outcome.batch {
             for (group, source) in zip(batch.groups, sources) {
                 if !group.spans.isEmpty { deliverSpans(source, group.spans) }
@@ -61,5 +30,65 @@ struct OTLPRequestWork: Sendable {
             }
         }
         return outcome
+    }
+}
+
+/// OTLP/HTTP as an ``HTTPIngestService``: the head checked and the body handled by ``OTLPExchange``, its outcome
+/// rendered as an HTTP answer in the request's format (an export response, or a `google.rpc.Status` with the
+/// refusal's status code and a `Retry-After` when the sender should retry).
+extension OTLPRequestWork: HTTPIngestService {
+    func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<OTLPExchange.Accepted> {
+        switch exchange.check(head) {
+        case .accepted(let accepted): .accepted(accepted)
+        case .refused(let outcome, let format): .refused(response(outcome, format))
+        }
+    }
+
+    func refusal(_ status: HTTPResponseStatus, _ message: String, for accepted: OTLPExchange.Accepted?)
+        -> HTTPIngestResponse
+    {
+        response(.refused(.init(httpStatus: status), message), accepted?.format ?? .protobuf)
+    }
+
+    func record(refused response: HTTPIngestResponse, problem: String?, peer: String, host: String) {
+        let outcome = OTLPExchange.Outcome.refused(
+            .init(httpStatus: response.status), problem ?? response.message ?? "HTTP \(response.status.code)")
+        registry.record(outcome, grpc: false, peer: peer, host: host, at: Date())
+    }
+
+    func run(
+        _ request: OTLPExchange.Accepted, body: ByteBuffer, reserved: Int, peer: String, host: String
+    ) -> HTTPIngestResponse {
+        let outcome: OTLPExchange.Outcome
+        do {
+            defer { connections.release(reserved) }
+            outcome = exchange.complete(request, body: body)
+        }
+        finish(outcome, grpc: false, peer: peer, host: host)
+        return response(outcome, request.format)
+    }
+
+    /// The HTTP answer for `outcome`, in `format`.
+    func response(_ outcome: OTLPExchange.Outcome, _ format: OTLPExchange.BodyFormat) -> HTTPIngestResponse {
+        switch outcome.result {
+        case .accepted(_, let answer):
+            return HTTPIngestResponse(status: .ok, contentType: format.contentType, body: Self.encode(answer, format))
+        case .refused(let refusal, let message, _):
+            var body = OTLPProtoStatus()
+            body.code = refusal.answer.code.rawValue
+            body.message = message
+            var response = HTTPIngestResponse(
+                status: refusal.answer.http, contentType: format.contentType, body: Self.encode(body, format),
+                message: message)
+            if refusal.retryable { response.retryAfter = exchange.limits.retryAfterSeconds }
+            return response
+        }
+    }
+
+    static func encode(_ message: any SwiftProtobuf.Message, _ format: OTLPExchange.BodyFormat) -> [UInt8] {
+        switch format {
+        case .protobuf: (try? message.serializedBytes()) ?? []
+        case .json: (try? message.jsonUTF8Bytes()) ?? Array("{}".utf8)
+        }
     }
 }

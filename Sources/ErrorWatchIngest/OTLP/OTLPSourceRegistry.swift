@@ -24,11 +24,13 @@ final class OTLPSourceRegistry: Sendable {
     /// Every sender, by key.
     var snapshot: [OTLPSourceStatus] { table.withLock { Array($0.rows.values) }.sorted { $0.key < $1.key } }
 
-    /// Counts what a request from `peer` (address and port; `host` alone) became; returns the rows of an accepted
-    /// batch's groups, in order. `onStatus` hears once of every row the request changed, each once, and of the
-    /// senders forgotten to make room.
+    /// Counts what a request from `peer` (address and port; `host` alone) became, its answers named as `grpc` or HTTP
+    /// says them; returns the rows of an accepted batch's groups, in order. `onStatus` hears once of every row the
+    /// request changed, each once, and of the senders forgotten to make room.
     @discardableResult
-    func record(_ outcome: OTLPExchange.Outcome, peer: String, host: String, at date: Date) -> [OTLPSourceStatus] {
+    func record(
+        _ outcome: OTLPExchange.Outcome, grpc: Bool, peer: String, host: String, at date: Date
+    ) -> [OTLPSourceStatus] {
         var forgotten: [String] = []
         var order: [String] = []
         var seen = Set<String>()
@@ -68,18 +70,19 @@ final class OTLPSourceRegistry: Sendable {
                     }
                     groupRows.append(row)
                 }
-            } else if !outcome.refused.isEmpty {
-                for identity in outcome.refused {
-                    _ = update(identity.key, identity) { status, first in
-                        if first { status.refused += 1 }
-                        status.lastProblem = outcome.problem
+            } else if case .refused(let refusal, let message, let resources) = outcome.result {
+                if refusal == .behind, !resources.isEmpty {
+                    for identity in resources {
+                        _ = update(identity.key, identity) { status, first in
+                            if first { status.refused += 1 }
+                            status.lastProblem = message
+                        }
                     }
-                }
-            } else if outcome.response.status != .ok {
-                _ = update("client " + host, nil) { status, _ in
-                    status.badRequests += 1
-                    let answer = outcome.answerName ?? String(outcome.response.status.code)
-                    status.lastProblem = "\(answer): \(outcome.problem ?? "")"
+                } else {
+                    _ = update("client " + host, nil) { status, _ in
+                        status.badRequests += 1
+                        status.lastProblem = "\(refusal.answerName(grpc: grpc)): \(message)"
+                    }
                 }
             }
             // Only senders listed before the request are news when forgotten; one heard from again is listed.

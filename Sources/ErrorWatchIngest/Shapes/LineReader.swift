@@ -24,9 +24,15 @@ public struct LineReader: Sendable {
     private var folder = TracebackFolder()
 
     /// Creates a reader; `maximumLineBytes` is the wire decoder's limit (the framer enforces it first).
-    public init(format: LogFormat = .auto, maximumLineBytes: Int = LineFramer.defaultMaximumLineBytes) {
+    /// `inheritingTimes`: whether a line without a time of its own takes the previous line's (a file read from any
+    /// point, whose lines' order is their time) or the time it was read (a live stream: a pipe, a connection).
+    public init(
+        format: LogFormat = .auto, maximumLineBytes: Int = LineFramer.defaultMaximumLineBytes,
+        inheritingTimes: Bool = true
+    ) {
         self.format = format
         self.decoder = WireDecoder(maximumLineBytes: maximumLineBytes)
+        folder.inheritsTimes = inheritingTimes
     }
 
     /// Whether a plain-text line is held until the next line or ``flush(_:)``.

@@ -27,6 +27,9 @@ struct TracebackFolder {
 
     /// The time of the last line emitted that carried one, from this folder's source.
     private var lastTime: Date?
+    /// Whether a line without a time takes the previous line's (a file, whose lines' places are their order) or
+    /// keeps the time it was read (a live stream, where it was written about when it was read).
+    var inheritsTimes = true
 
     /// Whether a line is held, waiting to learn whether a trace follows it.
     var hasPending: Bool { pending != nil }
@@ -36,7 +39,7 @@ struct TracebackFolder {
     mutating func stamp(_ record: inout LogRecord) {
         if let own = record.ownTime {
             lastTime = own
-        } else {
+        } else if inheritsTimes {
             record.inheritedTime = lastTime
         }
     }

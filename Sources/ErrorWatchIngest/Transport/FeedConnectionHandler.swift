@@ -43,7 +43,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         self.registry = registry
         self.configuration = configuration
         self.onEvent = onEvent
-        self.reader = LineReader(format: configuration.format, maximumLineBytes: configuration.maximumLineBytes)
+        self.reader = LineReader(
+            format: configuration.format, maximumLineBytes: configuration.maximumLineBytes, inheritingTimes: false)
         self.framer = LineFramer(maximumLineBytes: configuration.maximumLineBytes)
     }
 

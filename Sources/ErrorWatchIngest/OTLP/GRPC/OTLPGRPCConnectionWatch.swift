@@ -21,9 +21,8 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let breach = Self.breach(error) {
             let peer = Self.peer(context.remoteAddress)
-            let outcome = OTLPExchange.Outcome(
-                response: OTLPExchange.status(.badRequest, breach), problem: breach, answerName: "PROTOCOL_ERROR")
-            _ = registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
+            _ = registry.record(
+                .refused(.protocolError, breach), grpc: true, peer: peer.address, host: peer.host, at: Date())
         }
         context.fireErrorCaught(error)
     }

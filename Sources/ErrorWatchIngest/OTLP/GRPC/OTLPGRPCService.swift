@@ -82,14 +82,17 @@ struct OTLPGRPCService: RegistrableRPCService {
             throw error
         }
         // Read in place: the message is the transport's buffer (OTLPGRPCBytes).
-        var outcome = body.withUnsafeBytes { bytes in
+        let outcome = body.withUnsafeBytes { bytes in
             exchange.complete(.init(signal: signal, format: .protobuf, gzip: false), body: bytes.bytes)
         }
-        let status = Self.status(outcome.response)
-        if let status { outcome.answerName = Self.name(status.code) }
-        _ = work.finish(outcome, peer: peer.address, host: peer.host)
-        if let status { throw status }
-        return StreamingServerResponse(single: ServerResponse(message: GRPCNIOTransportBytes(outcome.response.body)))
+        work.finish(outcome, grpc: true, peer: peer.address, host: peer.host)
+        switch outcome.result {
+        case .accepted(_, let answer):
+            let bytes = (try? answer.serializedBytes() as [UInt8]) ?? []
+            return StreamingServerResponse(single: ServerResponse(message: GRPCNIOTransportBytes(bytes)))
+        case .refused(let refusal, let message, _):
+            throw status(refusal, message)
+        }
     }
 
     /// The call's one message, within ``OTLPReceiver/Limits/requestTimeout`` of the call's start: a client that
@@ -128,29 +131,33 @@ struct OTLPGRPCService: RegistrableRPCService {
 
     /// Counts a call that failed before its message could be handled against its client's row.
     private func record(failure error: RPCError, peer: (address: String, host: String)) {
-        let response = OTLPExchange.status(.badRequest, error.message)
-        let outcome = OTLPExchange.Outcome(
-            response: response, problem: error.message, answerName: Self.name(error.code))
-        registry.record(outcome, peer: peer.address, host: peer.host, at: Date())
+        let refusal: OTLPExchange.Refusal =
+            switch error.code {
+            case .resourceExhausted: .tooLarge
+            case .deadlineExceeded: .deadline
+            case .unavailable: .behind
+            default: .undecodable
+            }
+        registry.record(.refused(refusal, error.message), grpc: true, peer: peer.address, host: peer.host, at: Date())
     }
 
-    /// The gRPC status for an OTLP/HTTP answer that is not a `200`; `nil` for a `200`.
-    static func status(_ response: OTLPExchange.Response) -> GoogleRPCStatus? {
-        let message = response.message ?? "HTTP \(response.status.code)"
-        switch response.status {
-        case .ok:
-            return nil
-        case .serviceUnavailable, .tooManyRequests:
-            // Retryable, and the SDK waits as long as RetryInfo asks (OTLP specification, "Throttling").
-            let delay = Duration.seconds(response.retryAfter ?? 1)
-            return GoogleRPCStatus(code: .unavailable, message: message, details: .retryInfo(.init(delay: delay)))
-        case .payloadTooLarge:
-            return GoogleRPCStatus(code: .resourceExhausted, message: message, details: [])
-        case .badRequest, .unsupportedMediaType:
-            return GoogleRPCStatus(code: .invalidArgument, message: message, details: [])
-        default:
-            return GoogleRPCStatus(code: .internalError, message: message, details: [])
-        }
+    /// The gRPC status that ends a refused call: the refusal's code from the exchange's one table, with a
+    /// `RetryInfo` asking for the receiver's retry delay when the sender should retry (OTLP specification,
+    /// "Throttling": the SDK waits as long as it asks).
+    func status(_ refusal: OTLPExchange.Refusal, _ message: String) -> GoogleRPCStatus {
+        let code: RPCError.Code =
+            switch refusal.answer.code {
+            case .invalidArgument: .invalidArgument
+            case .deadlineExceeded: .deadlineExceeded
+            case .notFound: .notFound
+            case .resourceExhausted: .resourceExhausted
+            case .unimplemented: .unimplemented
+            case .unavailable: .unavailable
+            case .unknown: .unknown
+            }
+        guard refusal.retryable else { return GoogleRPCStatus(code: code, message: message, details: []) }
+        let delay = Duration.seconds(limits.retryAfterSeconds)
+        return GoogleRPCStatus(code: code, message: message, details: .retryInfo(.init(delay: delay)))
     }
 
     /// A status code's name as the specification writes it: `INVALID_ARGUMENT`.
