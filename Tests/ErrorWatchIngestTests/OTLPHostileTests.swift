@@ -134,7 +134,7 @@ struct OTLPHostileTests {
 
     @Test func oneRequestNamingThousandsOfResourcesIsOneStatusUpdateWithinTheTable() throws {
         let calls = Mutex<[(changed: Int, forgotten: Int)]>([])
-        let registry = OTLPSourceRegistry(capacity: 100) { changed, forgotten in
+        let registry = SenderRegistry(capacity: 100) { changed, forgotten in
             calls.withLock { $0.append((changed.count, forgotten.count)) }
         }
         var batch = OTLPMappedBatch()
@@ -161,7 +161,7 @@ struct OTLPHostileTests {
     }
 
     @Test func theSourceTableForgetsTheLeastRecentlyHeard() {
-        var table = OTLPSourceTable(capacity: 3)
+        var table = RecentSourceTable(capacity: 3)
         var forgotten: [String] = []
         for key in ["a", "b", "c", "a", "d", "e"] {
             table.touch(key, peer: "p", forgetting: &forgotten) { $0.requests += 1 }

@@ -119,18 +119,18 @@ func post(
 /// Collects what a receiver delivered.
 final class OTLPProbe: Sendable {
     private let state = Mutex<
-        (events: [WireEvent], sources: [String: OTLPSourceStatus], spans: [TraceSpan], problems: [String: [String]])
+        (events: [WireEvent], sources: [String: SenderStatus], spans: [TraceSpan], problems: [String: [String]])
     >(([], [:], [], [:]))
 
     var events: [WireEvent] { state.withLock { $0.events } }
-    var sources: [String: OTLPSourceStatus] { state.withLock { $0.sources } }
+    var sources: [String: SenderStatus] { state.withLock { $0.sources } }
     var spans: [TraceSpan] { state.withLock { $0.spans } }
     /// Every problem a sender's row reported, in order (a row's `lastProblem` keeps only the latest).
     var problems: [String: [String]] { state.withLock { $0.problems } }
 
-    func deliver(_ source: OTLPSourceStatus, _ events: [WireEvent]) { state.withLock { $0.events += events } }
-    func deliver(_ source: OTLPSourceStatus, spans: [TraceSpan]) { state.withLock { $0.spans += spans } }
-    func update(_ changed: [OTLPSourceStatus], forgetting forgotten: [String]) {
+    func deliver(_ source: SenderStatus, _ events: [WireEvent]) { state.withLock { $0.events += events } }
+    func deliver(_ source: SenderStatus, spans: [TraceSpan]) { state.withLock { $0.spans += spans } }
+    func update(_ changed: [SenderStatus], forgetting forgotten: [String]) {
         state.withLock { state in
             for status in changed {
                 if let problem = status.lastProblem, problem != state.sources[status.key]?.lastProblem

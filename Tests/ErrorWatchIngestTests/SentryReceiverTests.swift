@@ -8,16 +8,16 @@ import Testing
 
 /// Collects what a Sentry receiver delivered.
 final class SentryProbe: Sendable {
-    private let state = Mutex<(events: [SentryMappedEvent], sources: [String: SentrySourceStatus])>(([], [:]))
+    private let state = Mutex<(events: [SentryMappedEvent], sources: [String: SenderStatus])>(([], [:]))
 
     var events: [SentryMappedEvent] { state.withLock { $0.events } }
-    var sources: [String: SentrySourceStatus] { state.withLock { $0.sources } }
+    var sources: [String: SenderStatus] { state.withLock { $0.sources } }
 
-    func deliver(_ source: SentrySourceStatus, _ events: [SentryMappedEvent]) {
+    func deliver(_ source: SenderStatus, _ events: [SentryMappedEvent]) {
         state.withLock { $0.events += events }
     }
 
-    func update(_ changed: [SentrySourceStatus], forgetting forgotten: [String]) {
+    func update(_ changed: [SenderStatus], forgetting forgotten: [String]) {
         state.withLock { state in
             for status in changed { state.sources[status.key] = status }
             for key in forgotten { state.sources[key] = nil }
@@ -67,9 +67,9 @@ struct SentryReceiverTests {
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"id":"9ec79c33ec9942ab8353589fcb2e04dc"}"#)
         #expect(probe.events.map(\.event.exceptionType) == ["ValueError"])
         let row = try #require(probe.sources["sentry.python/2.75.0 shop@1"])
-        #expect(row.envelopes == 1)
+        #expect(row.requests == 1)
         #expect(row.events == 1)
-        #expect(row.skippedItems == 1)  // the client report
+        #expect(row.rejected == 1)  // the client report
         #expect(row.displayName == "sentry.python/2.75.0 (shop@1)")
     }
 
@@ -149,7 +149,7 @@ struct SentryReceiverTests {
         #expect(response.headers["retry-after"] == "1")
         #expect(response.headers["x-sentry-rate-limits"] == "1::key")
         #expect(probe.events.isEmpty)
-        #expect(probe.sources["sentry.python/2.75.0 shop@1"]?.rateLimited == 1)
+        #expect(probe.sources["sentry.python/2.75.0 shop@1"]?.refused == 1)
     }
 
     @Test func brokenItemsAreSkippedCountedAndTheRestKept() async throws {
@@ -163,7 +163,7 @@ struct SentryReceiverTests {
         #expect(probe.events.count == 1)
         let row = try #require(probe.sources["sentry.python/2.75.0 shop@1"])
         #expect(row.attachments == 1)
-        #expect(row.skippedItems == 3)  // the client report, the event that is not JSON, the broken header
+        #expect(row.rejected == 3)  // the client report, the event that is not JSON, the broken header
         #expect(row.lastProblem != nil)
     }
 }

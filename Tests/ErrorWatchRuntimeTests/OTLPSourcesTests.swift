@@ -133,7 +133,7 @@ struct OTLPSourcesTests {
         var table = SourceTable(endedKept: 100)
         let endpoint = OTLPEndpoint(port: 4318)
         let senders = (0..<3_000).map { index in
-            var sender = OTLPSourceStatus(key: "svc/i-\(index)", peer: "127.0.0.1:1")
+            var sender = SenderStatus(key: "svc/i-\(index)", peer: "127.0.0.1:1")
             sender.serviceName = "svc"
             sender.instanceID = "i-\(index)"
             return SourceStatus(sender, receiver: endpoint)

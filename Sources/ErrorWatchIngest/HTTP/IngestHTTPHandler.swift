@@ -39,7 +39,7 @@ final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler 
     }
 
     private let work: Service
-    private let connections: OTLPConnections
+    private let connections: ConnectionSlots
     private let limits: OTLPReceiver.Limits
     private var state = State.waiting(started: true)
     /// Bytes of the body budget this connection holds.
@@ -49,7 +49,7 @@ final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler 
     private var peer = "unknown"
     private var peerHost = "unknown"
 
-    init(service: Service, connections: OTLPConnections, limits: OTLPReceiver.Limits) {
+    init(service: Service, connections: ConnectionSlots, limits: OTLPReceiver.Limits) {
         self.work = service
         self.connections = connections
         self.limits = limits

@@ -30,21 +30,11 @@ public final class OTLPReceiver: Sendable {
     /// What a receiver had to do to stay within its ``Limits``: shown in the receiver's row of the `Sources` pane.
     public typealias Statistics = HTTPReceiverStatistics
 
-    private enum Phase {
-        case idle
-        case listening(any Channel, OTLPEndpoint)
-        case shutDown
-    }
-
     /// The endpoint asked for.
     public let endpoint: OTLPEndpoint
     /// The limits in force.
-    public let limits: Limits
-    private let group: any EventLoopGroup
-    private let registry: OTLPSourceRegistry
-    private let work: OTLPRequestWork
-    private let phase = Mutex(Phase.idle)
-    private let connections: OTLPConnections
+    public var limits: Limits { receiver.limits }
+    private let receiver: HTTPReceiver<OTLPRequestWork>
 
     /// Creates a receiver; nothing happens until ``start()``.
     ///
@@ -64,94 +54,44 @@ public final class OTLPReceiver: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
-        onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void = { _, _ in },
-        onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+        onStatus: @escaping @Sendable (_ changed: [SenderStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (SenderStatus, [TraceSpan]) -> Void = { _, _ in },
+        onEvents: @escaping @Sendable (SenderStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint
-        self.limits = limits
-        self.group = eventLoopGroup
-        self.connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
-        let registry = OTLPSourceRegistry(onStatus: onStatus)
-        self.registry = registry
-        self.work = OTLPRequestWork(
-            exchange: OTLPExchange(
-                limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom,
-                now: { Date() }),
-            registry: registry, connections: connections, deliver: onEvents, deliverSpans: onSpans)
+        let registry = SenderRegistry(onStatus: onStatus)
+        let exchange = OTLPExchange(
+            limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom, now: { Date() })
+        receiver = HTTPReceiver(
+            address: .tcp(host: endpoint.host, port: endpoint.port), name: "\(endpoint)", limits: limits,
+            group: eventLoopGroup
+        ) { connections in
+            OTLPRequestWork(
+                exchange: exchange, registry: registry, connections: connections, deliver: onEvents,
+                deliverSpans: onSpans)
+        }
     }
 
     /// Every sender heard from (at most 1,024: the least recently heard give way).
-    public var sources: [OTLPSourceStatus] { registry.snapshot }
+    public var sources: [SenderStatus] { receiver.service.registry.snapshot }
 
     /// The endpoint actually bound (port 0 becomes the port chosen), once started.
     public var localEndpoint: OTLPEndpoint? {
-        phase.withLock { phase in
-            if case .listening(_, let endpoint) = phase { return endpoint }
-            return nil
-        }
+        receiver.boundAddress.map { OTLPEndpoint(host: endpoint.host, port: $0.port, transport: .http) }
     }
 
     /// Connections open now.
-    public var openConnections: Int { connections.count }
+    public var openConnections: Int { receiver.connections.count }
 
     /// Bytes of request bodies held now, across connections (within ``Limits/bodyBudgetBytes``).
-    public var bodyBytesInFlight: Int { connections.bodyBytes }
+    public var bodyBytesInFlight: Int { receiver.connections.bodyBytes }
 
     /// What the receiver had to do to stay within its limits so far.
-    public var statistics: Statistics { connections.statistics }
+    public var statistics: Statistics { receiver.connections.statistics }
 
     /// Starts listening; throws when the address cannot be bound.
-    public func start() async throws {
-        guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
-            throw WireTransportError.alreadyStarted
-        }
-        let limits = self.limits
-        let connections = self.connections
-        let work = self.work
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Answers are small: a fixed send buffer bounds what a client that never reads can leave in the kernel
-            // (autotuning would let each connection grow to megabytes) and makes it noticed after a few hundred.
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelInitializer { channel in
-                guard connections.admit(channel) else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in connections.remove(channel) }
-                return channel.eventLoop.makeCompletedFuture {
-                    try IngestHTTPHandler.configure(
-                        channel.pipeline.syncOperations,
-                        IngestHTTPHandler(service: work, connections: work.connections, limits: limits))
-                }
-            }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
-        } catch {
-            throw ListenProblem.error(error, endpoint: "\(endpoint)") ?? error
-        }
-        let bound = OTLPEndpoint(host: endpoint.host, port: channel.localAddress?.port ?? endpoint.port)
-        let accepted = phase.withLock { phase in
-            guard case .idle = phase else { return false }
-            phase = .listening(channel, bound)
-            return true
-        }
-        if !accepted {
-            try? await channel.close()
-            throw WireTransportError.alreadyStarted
-        }
-    }
+    public func start() async throws { try await receiver.start() }
 
     /// Stops accepting and closes every connection.
-    public func shutdown() async {
-        let previous = phase.withLock { phase in
-            defer { phase = .shutDown }
-            return phase
-        }
-        guard case .listening(let server, _) = previous else { return }
-        try? await server.close()
-        for channel in connections.all {
-            try? await channel.close()
-        }
-    }
+    public func shutdown() async { await receiver.shutdown() }
 }

@@ -13,10 +13,10 @@ import SwiftProtobuf
 /// renders it itself.
 struct OTLPRequestWork: Sendable {
     let exchange: OTLPExchange
-    let registry: OTLPSourceRegistry
-    let connections: OTLPConnections
-    let deliver: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
-    let deliverSpans: @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void
+    let registry: SenderRegistry
+    let connections: ConnectionSlots
+    let deliver: @Sendable (SenderStatus, [WireEvent]) -> Void
+    let deliverSpans: @Sendable (SenderStatus, [TraceSpan]) -> Void
 
     /// Counts `outcome` in its senders' rows (answers named as `grpc` or HTTP says them) and delivers its events and
     /// spans, sender by sender, spans first: an error of a trace finds its spans stored.

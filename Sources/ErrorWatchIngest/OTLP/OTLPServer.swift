@@ -11,7 +11,7 @@ public protocol OTLPServer: Sendable {
     /// What the receiver had to do to stay within its limits so far.
     var statistics: OTLPReceiver.Statistics { get }
     /// Every sender heard from.
-    var sources: [OTLPSourceStatus] { get }
+    var sources: [SenderStatus] { get }
 
     /// Starts listening; throws a ``ErrorWatchWire/WireTransportError/cannotListen(endpoint:reason:)`` when the
     /// address cannot be bound (a port in use).

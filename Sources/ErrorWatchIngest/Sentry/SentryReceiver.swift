@@ -25,25 +25,13 @@ import Synchronization
 /// await receiver.shutdown()
 /// ```
 public final class SentryReceiver: Sendable {
-    private enum Phase {
-        case idle
-        case listening(any Channel, SentryEndpoint)
-        case shutDown
-    }
-
     /// The endpoint asked for.
     public let endpoint: SentryEndpoint
     /// The limits in force.
-    public let limits: HTTPReceiverLimits
+    public var limits: HTTPReceiverLimits { receiver.limits }
     /// The key SDKs must send, when one is required (`--sentry-key`).
     public let requiredKey: String?
-    private let group: any EventLoopGroup
-    private let registry: SentrySourceRegistry
-    private let exchange: SentryExchange
-    private let onEvents: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
-    private let onSpans: @Sendable (SentrySourceStatus, [TraceSpan]) -> Void
-    private let phase = Mutex(Phase.idle)
-    private let connections: OTLPConnections
+    private let receiver: HTTPReceiver<SentryRequestWork>
 
     /// Creates a receiver; nothing happens until ``start()``.
     ///
@@ -63,89 +51,41 @@ public final class SentryReceiver: Sendable {
         limits: HTTPReceiverLimits = HTTPReceiverLimits(maximumBodyBytes: 20 * 1024 * 1024),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
-        onStatus: @escaping @Sendable (_ changed: [SentrySourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (SentrySourceStatus, [TraceSpan]) -> Void = { _, _ in },
-        onEvents: @escaping @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
+        onStatus: @escaping @Sendable (_ changed: [SenderStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (SenderStatus, [TraceSpan]) -> Void = { _, _ in },
+        onEvents: @escaping @Sendable (SenderStatus, [SentryMappedEvent]) -> Void
     ) {
         self.endpoint = endpoint
-        self.limits = limits
         self.requiredKey = requiredKey
-        self.group = eventLoopGroup
-        self.connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
-        self.registry = SentrySourceRegistry(onStatus: onStatus)
-        self.exchange = SentryExchange(limits: limits, requiredKey: requiredKey, admit: hasRoom, now: { Date() })
-        self.onEvents = onEvents
-        self.onSpans = onSpans
+        let registry = SenderRegistry(onStatus: onStatus)
+        let exchange = SentryExchange(limits: limits, requiredKey: requiredKey, admit: hasRoom, now: { Date() })
+        receiver = HTTPReceiver(
+            address: .tcp(host: endpoint.host, port: endpoint.port), name: "\(endpoint)", limits: limits,
+            group: eventLoopGroup
+        ) { connections in
+            SentryRequestWork(
+                exchange: exchange, registry: registry, connections: connections, deliver: onEvents,
+                deliverSpans: onSpans)
+        }
     }
 
     /// Every client heard from (at most 1,024: the least recently heard give way).
-    public var sources: [SentrySourceStatus] { registry.snapshot }
+    public var sources: [SenderStatus] { receiver.service.registry.snapshot }
 
     /// The endpoint actually bound (port 0 becomes the port chosen), once started.
     public var localEndpoint: SentryEndpoint? {
-        phase.withLock { phase in
-            if case .listening(_, let endpoint) = phase { return endpoint }
-            return nil
-        }
+        receiver.boundAddress.map { SentryEndpoint(host: endpoint.host, port: $0.port) }
     }
 
     /// Connections open now.
-    public var openConnections: Int { connections.count }
+    public var openConnections: Int { receiver.connections.count }
 
     /// What the receiver had to do to stay within its limits so far.
-    public var statistics: HTTPReceiverStatistics { connections.statistics }
+    public var statistics: HTTPReceiverStatistics { receiver.connections.statistics }
 
     /// Starts listening; throws when the address cannot be bound.
-    public func start() async throws {
-        guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
-            throw WireTransportError.alreadyStarted
-        }
-        let work = SentryRequestWork(
-            exchange: exchange, registry: registry, connections: connections, deliver: onEvents,
-            deliverSpans: onSpans)
-        let (limits, connections) = (self.limits, self.connections)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Answers are small: a fixed send buffer bounds what a client that never reads leaves in the kernel.
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelInitializer { channel in
-                guard connections.admit(channel) else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in connections.remove(channel) }
-                return channel.eventLoop.makeCompletedFuture {
-                    try IngestHTTPHandler.configure(
-                        channel.pipeline.syncOperations,
-                        IngestHTTPHandler(service: work, connections: connections, limits: limits))
-                }
-            }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: endpoint.host, port: endpoint.port).get()
-        } catch {
-            throw ListenProblem.error(error, endpoint: "\(endpoint)") ?? error
-        }
-        let bound = SentryEndpoint(host: endpoint.host, port: channel.localAddress?.port ?? endpoint.port)
-        let accepted = phase.withLock { phase in
-            guard case .idle = phase else { return false }
-            phase = .listening(channel, bound)
-            return true
-        }
-        if !accepted {
-            try? await channel.close()
-            throw WireTransportError.alreadyStarted
-        }
-    }
+    public func start() async throws { try await receiver.start() }
 
     /// Stops accepting and closes every connection.
-    public func shutdown() async {
-        let previous = phase.withLock { phase in
-            defer { phase = .shutDown }
-            return phase
-        }
-        guard case .listening(let server, _) = previous else { return }
-        try? await server.close()
-        for channel in connections.all {
-            try? await channel.close()
-        }
-    }
+    public func shutdown() async { await receiver.shutdown() }
 }

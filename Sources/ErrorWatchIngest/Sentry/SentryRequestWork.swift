@@ -7,10 +7,10 @@ import NIOHTTP1
 /// its events delivered (before the SDK has its answer), linear in the request's size.
 struct SentryRequestWork: HTTPIngestService {
     let exchange: SentryExchange
-    let registry: SentrySourceRegistry
-    let connections: OTLPConnections
-    let deliver: @Sendable (SentrySourceStatus, [SentryMappedEvent]) -> Void
-    let deliverSpans: @Sendable (SentrySourceStatus, [TraceSpan]) -> Void
+    let registry: SenderRegistry
+    let connections: ConnectionSlots
+    let deliver: @Sendable (SenderStatus, [SentryMappedEvent]) -> Void
+    let deliverSpans: @Sendable (SenderStatus, [TraceSpan]) -> Void
 
     func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<SentryExchange.Accepted> { exchange.check(head) }
 

@@ -87,12 +87,6 @@ public final class FeedListener: Sendable {
         public init() {}
     }
 
-    private enum Phase {
-        case idle
-        case listening(any Channel, Endpoint)
-        case shutDown
-    }
-
     /// The endpoint asked for.
     public let endpoint: Endpoint
     /// The limits in force.
@@ -100,9 +94,7 @@ public final class FeedListener: Sendable {
     private let group: any EventLoopGroup
     private let registry: ProducerRegistry
     private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
-    private let phase = Mutex(Phase.idle)
-    /// The socket file this listener created, recognised at shutdown by device and inode.
-    private let socketIdentity = Mutex<SocketFileID?>(nil)
+    private let core: ReceiverCore
 
     /// Creates a listener; nothing happens until ``start()``.
     ///
@@ -122,6 +114,10 @@ public final class FeedListener: Sendable {
         self.endpoint = endpoint
         self.configuration = configuration
         self.group = eventLoopGroup
+        switch endpoint {
+        case .unix(let path): core = ReceiverCore(address: .unix(path: path), name: endpoint.description)
+        case .tcp(let host, let port): core = ReceiverCore(address: .tcp(host: host, port: port), name: endpoint.description)
+        }
         self.registry = ProducerRegistry(
             keptDisconnected: configuration.keptDisconnected, maximumConnections: configuration.maximumConnections,
             partialLineBudget: configuration.partialLineBudget, evictionGrace: TimeAmount(configuration.evictionGrace),
@@ -137,9 +133,10 @@ public final class FeedListener: Sendable {
 
     /// The endpoint actually bound (a TCP port 0 becomes the port chosen), once started.
     public var localEndpoint: Endpoint? {
-        phase.withLock { phase in
-            if case .listening(_, let endpoint) = phase { return endpoint }
-            return nil
+        switch core.boundAddress {
+        case .tcp(let host, let port)?: .tcp(host: host, port: port)
+        case .unix(let path)?: .unix(path: path)
+        case nil: nil
         }
     }
 
@@ -148,9 +145,6 @@ public final class FeedListener: Sendable {
     /// A Unix socket is created with mode 0600. A stale socket file (nobody accepts on it) is replaced; a live
     /// one throws ``WireTransportError/addressInUse(path:)``; a path that is not a socket is never removed.
     public func start() async throws {
-        guard phase.withLock({ if case .idle = $0 { true } else { false } }) else {
-            throw WireTransportError.alreadyStarted
-        }
         let registry = self.registry
         let configuration = self.configuration
         let onEvent = self.onEvent
@@ -167,34 +161,10 @@ public final class FeedListener: Sendable {
                         FeedConnectionHandler(registry: registry, configuration: configuration, onEvent: onEvent))
                 }
             }
-        let channel: any Channel
-        let bound: Endpoint
-        do {
-            switch endpoint {
-            case .unix(let path):
-                channel = try await UnixSocketFile.bind(bootstrap, path: path, group: group)
-                bound = endpoint
-                socketIdentity.withLock { $0 = UnixSocketFile.identity(of: path) }
-            case .tcp(let host, let port):
-                channel = try await bootstrap.bind(host: host, port: port).get()
-                bound = .tcp(host: host, port: channel.localAddress?.port ?? port)
-            }
-        } catch {
-            throw ListenProblem.error(error, endpoint: endpoint.description) ?? error
-        }
-        let accepted = phase.withLock { phase in
-            guard case .idle = phase else { return false }
-            phase = .listening(channel, bound)
-            return true
-        }
-        if !accepted {
-            try? await channel.close()
-            throw WireTransportError.alreadyStarted
-        }
+        let (channel, _) = try await core.start(bootstrap, group: group)
         Self.manageAcceptance(of: channel, registry: registry, grace: TimeAmount(configuration.evictionGrace))
     }
 
-    /// Stops accepting, closes every producer's connection (state `listenerShutdown`) and removes the socket file.
     /// Closes a connection from outside its handler, on its event loop, saying why.
     static func close(_ channel: any Channel, reason: ProducerStatus.DisconnectReason) {
         channel.pipeline.handler(type: FeedConnectionHandler.self).whenSuccess { _ in
@@ -206,19 +176,14 @@ public final class FeedListener: Sendable {
         }
     }
 
+    /// Stops accepting, closes every producer's connection (state `listenerShutdown`) and removes the socket file.
     public func shutdown() async {
-        let previous = phase.withLock { phase in
-            defer { phase = .shutDown }
-            return phase
+        let registry = self.registry
+        await core.shutdown {
+            for channel in registry.beginShutdown() {
+                Self.close(channel, reason: .listenerShutdown)
+                try? await channel.closeFuture.get()
+            }
         }
-        guard case .listening(let server, let bound) = previous else { return }
-        try? await server.close()
-        for channel in registry.beginShutdown() {
-            Self.close(channel, reason: .listenerShutdown)
-            try? await channel.closeFuture.get()
-        }
-        // Only the socket this listener created is removed: a file put at the path since, or another listener's
-        // socket, is left alone.
-        if case .unix(let path) = bound { UnixSocketFile.removeIfOurs(path, identity: socketIdentity.withLock { $0 }) }
     }
 }

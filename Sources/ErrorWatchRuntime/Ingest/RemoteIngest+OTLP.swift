@@ -35,11 +35,11 @@ extension RemoteIngest {
         /// Admission: ``hasRoom(for:)``.
         var hasRoom: @Sendable (Int) -> Bool
         /// The senders' rows a request changed, posted once together; those the receiver forgot, removed.
-        var onStatus: @Sendable ([OTLPSourceStatus], [String]) -> Void
+        var onStatus: @Sendable ([SenderStatus], [String]) -> Void
         /// Accepted spans into the trace store and the request metrics.
-        var onSpans: @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void
+        var onSpans: @Sendable (SenderStatus, [TraceSpan]) -> Void
         /// Accepted events, ingested from `otlp SERVICE/INSTANCE on ENDPOINT`.
-        var onEvents: @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+        var onEvents: @Sendable (SenderStatus, [WireEvent]) -> Void
     }
 
     func otlpFeed(_ endpoint: OTLPEndpoint) -> OTLPFeed {

@@ -29,24 +29,44 @@ extension SourceStatus {
 }
 
 extension SourceStatus {
-    /// The `Sources` pane's view of an OTLP sender on `receiver`: one row per resource (service and instance),
-    /// or per client address for requests that never decoded.
-    init(_ sender: OTLPSourceStatus, receiver: OTLPEndpoint) {
+    /// The `Sources` pane's view of a sender on a receiver of requests (one row per OTLP resource, per Sentry client
+    /// and release, or per client address for requests that never decoded), in its protocol's words: `3 exports ·
+    /// 1 refused (503)`, `2 envelopes · 4 items skipped · 1 refused (429)`.
+    init(_ sender: SenderStatus, id: String, kind: Kind, requests noun: (String, String), refusal: String) {
         var detail: [String] = []
         if let pid = sender.pid { detail.append("pid \(pid)") }
         if let host = sender.hostName { detail.append(host) }
         detail.append(sender.peer)
-        var state = sender.requests == 1 ? "1 export" : "\(sender.requests) exports"
-        if sender.refused > 0 {
-            state += " · \(sender.refused) refused (\(receiver.transport == .grpc ? "UNAVAILABLE" : "503"))"
-        }
-        let problems = Int(clamping: sender.rejected + sender.badRequests)
+        var state = "\(sender.requests) \(sender.requests == 1 ? noun.0 : noun.1)"
+        if sender.attachments > 0 { state += " · \(sender.attachments) attachments (not kept)" }
+        if kind == .sentry, sender.rejected > 0 { state += " · \(sender.rejected) items skipped" }
+        if sender.refused > 0 { state += " · \(sender.refused) refused (\(refusal))" }
+        // What went wrong in requests that decoded (OTLP's rejected records) and requests that did not.
+        let problems = Int(clamping: (kind == .sentry ? 0 : sender.rejected) + sender.badRequests)
+        let health: StatusHealth =
+            problems > 0 || sender.refused > 0 || (kind == .sentry && sender.lastProblem != nil) ? .degraded : .ok
         self.init(
-            id: Self.otlpID(key: sender.key, receiver: receiver), kind: .otlp, name: sender.displayName,
-            detail: detail.joined(separator: " · "), state: state,
-            health: problems > 0 || sender.refused > 0 ? .degraded : .ok, events: sender.events, badLines: problems,
-            lastProblem: sender.lastProblem, lastEventAt: sender.lastEventAt)
+            id: id, kind: kind, name: sender.displayName, detail: detail.joined(separator: " · "), state: state,
+            health: health, events: sender.events, badLines: problems, lastProblem: sender.lastProblem,
+            lastEventAt: sender.lastEventAt)
     }
+
+    /// The row of an OTLP sender on `receiver`.
+    init(_ sender: SenderStatus, receiver: OTLPEndpoint) {
+        self.init(
+            sender, id: Self.otlpID(key: sender.key, receiver: receiver), kind: .otlp, requests: ("export", "exports"),
+            refusal: receiver.transport == .grpc ? "UNAVAILABLE" : "503")
+    }
+
+    /// The row of a Sentry SDK client on `receiver`.
+    init(_ client: SenderStatus, receiver: SentryEndpoint) {
+        self.init(
+            client, id: Self.sentryID(key: client.key, receiver: receiver), kind: .sentry,
+            requests: ("envelope", "envelopes"), refusal: "429")
+    }
+
+    /// The id of the row of the Sentry client `key` on `receiver`.
+    static func sentryID(key: String, receiver: SentryEndpoint) -> String { "sentry:\(key)@\(receiver)" }
 }
 
 extension SourceStatus {

@@ -12,9 +12,9 @@ import NIOHTTP2
 final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
-    private let registry: OTLPSourceRegistry
+    private let registry: SenderRegistry
 
-    init(registry: OTLPSourceRegistry) {
+    init(registry: SenderRegistry) {
         self.registry = registry
     }
 
@@ -56,7 +56,7 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
 
     /// Puts a watch on a connection just after its HTTP/2 handler, the one place its breaches are reported
     /// (the gRPC connection handler after it keeps them to itself).
-    static func install(on channel: any Channel, registry: OTLPSourceRegistry) -> EventLoopFuture<Void> {
+    static func install(on channel: any Channel, registry: SenderRegistry) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
             let http2 = try operations.handler(type: NIOHTTP2Handler.self)

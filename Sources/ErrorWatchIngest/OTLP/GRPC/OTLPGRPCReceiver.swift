@@ -67,9 +67,9 @@ public final class OTLPGRPCReceiver: Sendable {
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
         traces: OTLPTraceMemory = OTLPTraceMemory(),
         hasRoom: @escaping @Sendable (Int) -> Bool = { _ in true },
-        onStatus: @escaping @Sendable (_ changed: [OTLPSourceStatus], _ forgotten: [String]) -> Void = { _, _ in },
-        onSpans: @escaping @Sendable (OTLPSourceStatus, [TraceSpan]) -> Void = { _, _ in },
-        onEvents: @escaping @Sendable (OTLPSourceStatus, [WireEvent]) -> Void
+        onStatus: @escaping @Sendable (_ changed: [SenderStatus], _ forgotten: [String]) -> Void = { _, _ in },
+        onSpans: @escaping @Sendable (SenderStatus, [TraceSpan]) -> Void = { _, _ in },
+        onEvents: @escaping @Sendable (SenderStatus, [WireEvent]) -> Void
     ) {
         self.endpoint = endpoint
         self.limits = limits
@@ -78,16 +78,16 @@ public final class OTLPGRPCReceiver: Sendable {
             limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom, now: { Date() })
         // The connection table is the HTTP receiver's (its `run` gives back body budget); the gRPC service calls
         // `finish` only, and HTTP/2's own limits stand in for it (see ``maximumStreamsPerConnection``).
-        let connections = OTLPConnections(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
+        let connections = ConnectionSlots(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
         self.service = OTLPGRPCService(
             work: OTLPRequestWork(
-                exchange: exchange, registry: OTLPSourceRegistry(onStatus: onStatus), connections: connections,
+                exchange: exchange, registry: SenderRegistry(onStatus: onStatus), connections: connections,
                 deliver: onEvents, deliverSpans: onSpans),
             limits: limits)
     }
 
     /// Every sender heard from (at most 1,024: the least recently heard give way).
-    public var sources: [OTLPSourceStatus] { service.registry.snapshot }
+    public var sources: [SenderStatus] { service.registry.snapshot }
 
     /// The endpoint actually bound (port 0 becomes the port chosen), once started.
     public var localEndpoint: OTLPEndpoint? {

@@ -6,7 +6,7 @@ import GRPCProtobuf
 import Synchronization
 
 /// The collector services' `Export` methods, answered with the OTLP/HTTP receiver's decoding and mapping
-/// (``OTLPExchange``) and its table of senders (``OTLPSourceRegistry``): one way of handling a request, two
+/// (``OTLPExchange``) and its table of senders (``SenderRegistry``): one way of handling a request, two
 /// transports. The methods are the generated descriptors (scripts/generate-otlp-grpc.sh); the messages arrive as
 /// bytes (``OTLPGRPCBytes``).
 ///
@@ -21,7 +21,7 @@ struct OTLPGRPCService: RegistrableRPCService {
     let work: OTLPRequestWork
     let limits: OTLPReceiver.Limits
     var exchange: OTLPExchange { work.exchange }
-    var registry: OTLPSourceRegistry { work.registry }
+    var registry: SenderRegistry { work.registry }
     /// Calls cancelled because their message had not arrived within the request deadline.
     let timedOutCalls = Counter()
     /// Calls waiting for their message now.

@@ -1,25 +1,14 @@
 import HeapModule
 
-/// A row of a ``RecentSourceTable``: a sender known by key, last heard from at `peer`.
-protocol RecentSourceRow: Sendable {
-    /// A sender not heard from yet.
-    init(key: String, peer: String)
-    /// The address of the last connection that sent for it.
-    var peer: String { get set }
-}
-
-/// The OTLP receiver's senders.
-typealias OTLPSourceTable = RecentSourceTable<OTLPSourceStatus>
-
-extension OTLPSourceStatus: RecentSourceRow {}
-
 /// A receiver's senders as a pure table, indexed by key, that forgets the least recently heard sender past its
 /// capacity in amortised O(log n): never a scan of every sender per record.
 ///
 /// Recency is a counter bumped at each touch; a min-heap holds `(touch, key)` pairs and may hold stale ones (a
 /// sender touched again since), skipped when they reach the top. The heap is rebuilt from the rows when stale
 /// pairs outnumber live ones, so it stays within twice the rows.
-struct RecentSourceTable<Row: RecentSourceRow> {
+struct RecentSourceTable {
+    typealias Row = SenderStatus
+
     private struct Touch: Comparable {
         var tick: UInt64
         var key: String

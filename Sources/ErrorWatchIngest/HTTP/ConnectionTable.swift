@@ -1,7 +1,7 @@
 import NIOCore
 
 /// The receiver's connection slots and body budget as a pure state machine (our `BroadcastLog` pattern): its events
-/// return what to do, and ``OTLPConnections`` does it after releasing its lock.
+/// return what to do, and ``ConnectionSlots`` does it after releasing its lock.
 ///
 /// **Fair slots.** Each connection says what it holds: an unfinished request (from its first byte, or from the
 /// connection's opening, until its answer is flushed), a request being decoded, or nothing (kept alive between
@@ -12,7 +12,7 @@ import NIOCore
 ///
 /// **Bodies.** The bytes of request bodies held across connections stay within a budget: a body is reserved before
 /// it is buffered and released once its request is answered or its connection closes.
-struct OTLPConnectionTable {
+struct ConnectionTable {
     /// What a connection holds its slot for; `since` orders connections by age (a counter, not a clock).
     enum Holding: Equatable {
         /// A request started (or the connection opened) and is not answered yet: evictable, oldest first.
@@ -47,7 +47,7 @@ struct OTLPConnectionTable {
     /// Body bytes reserved now.
     private(set) var bodyBytes = 0
     /// What the table had to do so far.
-    private(set) var statistics = OTLPReceiver.Statistics()
+    private(set) var statistics = HTTPReceiverStatistics()
 
     init(capacity: Int, bodyBudget: Int) {
         self.capacity = capacity

@@ -1,12 +1,12 @@
 import NIOCore
 import Synchronization
 
-/// The receiver's ``OTLPConnectionTable`` under a lock: connections are closed after it is released.
-final class OTLPConnections: Sendable {
-    private let table: Mutex<OTLPConnectionTable>
+/// The receiver's ``ConnectionTable`` under a lock: connections are closed after it is released.
+final class ConnectionSlots: Sendable {
+    private let table: Mutex<ConnectionTable>
 
     init(capacity: Int, bodyBudget: Int) {
-        table = Mutex(OTLPConnectionTable(capacity: capacity, bodyBudget: bodyBudget))
+        table = Mutex(ConnectionTable(capacity: capacity, bodyBudget: bodyBudget))
     }
 
     /// Keeps `channel` (evicting the oldest holder when every slot is taken); `false` when it must be closed.
@@ -23,14 +23,14 @@ final class OTLPConnections: Sendable {
     }
 
     /// What `channel` holds its slot for now.
-    func hold(_ channel: any Channel, _ holding: OTLPConnectionTable.Holding) {
+    func hold(_ channel: any Channel, _ holding: ConnectionTable.Holding) {
         table.withLock { $0.hold(ObjectIdentifier(channel), holding) }
     }
 
     func remove(_ channel: any Channel) { table.withLock { $0.remove(ObjectIdentifier(channel)) } }
 
     /// Reserves `bytes` more of body for a body of `total` bytes.
-    func reserve(_ bytes: Int, forBodyOf total: Int) -> OTLPConnectionTable.Reservation {
+    func reserve(_ bytes: Int, forBodyOf total: Int) -> ConnectionTable.Reservation {
         table.withLock { $0.reserve(bytes, forBodyOf: total) }
     }
 
@@ -48,5 +48,5 @@ final class OTLPConnections: Sendable {
     /// Body bytes held now.
     var bodyBytes: Int { table.withLock { $0.bodyBytes } }
 
-    var statistics: OTLPReceiver.Statistics { table.withLock { $0.statistics } }
+    var statistics: HTTPReceiverStatistics { table.withLock { $0.statistics } }
 }
