@@ -155,7 +155,15 @@ for e in errors:
     what = f"{e.get('exception.type')}: {e.get('exception.message')}"
     check(e.get("service.version") == "shop@1.4.2", f"{what}: release not kept")
     check(e.get("deployment.environment.name") == "staging", f"{what}: environment not kept")
-    check(len(e.get("trace_id") or "") == 32, f"{what}: no trace id")
+    # Only an error inside a transaction names a trace; the SDK's bare propagation id (shared by unrelated errors
+    # outside any transaction) is kept as sent, as an attribute, and links nothing.
+    traced = e.get("exception.type") in ("KeyError", "span.internal_error")
+    if traced:
+        check(len(e.get("trace_id") or "") == 32, f"{what}: no trace id")
+    else:
+        check(not e.get("trace_id"), f"{what}: the SDK's propagation id was taken for a trace")
+        check(len((e.get("attributes") or {}).get("sentry.propagation_trace_id") or "") == 32,
+              f"{what}: the SDK's propagation id was not kept")
     check((e.get("fingerprint") or "").startswith("sentry:"), f"{what}: no grouping")
 crashes = [e for e in errors if e.get("exception.type") == "InventoryError"]
 check(all(e.get("code.function") == "restock" and e.get("code.filepath", "").endswith("sentry_producer.py")
