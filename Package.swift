@@ -141,6 +141,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                // The error counter's top-K table (smallest count first).
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -264,6 +266,8 @@ let package = Package(
                 "ErrorWatchTerminalTesting",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                // A trigger that refuses writes, to pause a store on purpose.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["__Snapshots__", "Fixtures"]
         ),

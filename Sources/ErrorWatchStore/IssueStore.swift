@@ -151,11 +151,14 @@ public final class IssueStore: Sendable {
         return (error as NSError).localizedDescription
     }
 
+    /// `20261127T093005Z`: a moment in UTC, to the second, for a file name (the house's civil calendar, no
+    /// Foundation formatter).
     static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
+        guard let (second, _) = CivilDate.parts(of: date) else { return "unknown-time" }
+        let days = second >= 0 ? second / 86_400 : (second - 86_399) / 86_400
+        let (year, month, day) = CivilDate.civil(fromDays: days)
+        let time = second - days * 86_400
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)\(two(month))\(two(day))T\(two(time / 3_600))\(two(time / 60 % 60))\(two(time % 60))Z"
     }
 }

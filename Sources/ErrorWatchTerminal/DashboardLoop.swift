@@ -81,13 +81,9 @@ public final class DashboardLoop<Backend: TerminalBackend> {
 
     /// Sends an action through the store and performs its effects.
     public func apply(_ action: DashboardAction) {
-        for effect in store.send(action) {
-            switch effect {
-            case .quit: running = false
-            case .redrawAll: forceFullRedraw()
-            case .appCommand, .export, .triage: perform(effect)
-            }
-        }
+        store.send(
+            action,
+            to: .init(quit: { self.running = false }, redrawAll: { self.forceFullRedraw() }, perform: perform))
     }
 
     private func forceFullRedraw() {

@@ -191,19 +191,18 @@ struct LiveCommand: ParsableCommand {
         if let sentryKey, sentryKey.isEmpty || sentryKey.contains(where: { $0 == "," || $0.isWhitespace }) {
             throw ValidationError("--sentry-key must be a non-empty key without spaces or commas")
         }
-        if sentryKey != nil, !listen.contains(where: SentryEndpoint.matches) {
+        let endpoints = try listenEndpoints
+        if sentryKey != nil, !endpoints.contains(where: { $0.sentry != nil }) {
             throw ValidationError("--sentry-key needs a --listen sentry:PORT endpoint")
         }
-        for text in listen {
-            do {
-                if OTLPEndpoint.matches(text) {
-                    _ = try OTLPEndpoint(parsing: text)
-                } else if SentryEndpoint.matches(text) {
-                    _ = try SentryEndpoint(parsing: text)
-                } else {
-                    _ = try Endpoint(parsing: text)
-                }
-            } catch { throw ValidationError("--listen \(text): \(error)") }
+    }
+
+    /// The `--listen` values, each sorted by its scheme (a malformed one is a usage error naming it).
+    var listenEndpoints: [ListenEndpoint] {
+        get throws {
+            try listen.map { text in
+                do { return try ListenEndpoint(parsing: text) } catch { throw ValidationError("--listen \(text): \(error)") }
+            }
         }
     }
 
@@ -219,7 +218,7 @@ struct LiveCommand: ParsableCommand {
     /// The OTLP endpoints: `--listen otlp:…` and `otlp-grpc:…`, then `--otlp`'s two.
     var otlpEndpoints: [OTLPEndpoint] {
         get throws {
-            var endpoints = try listen.filter(OTLPEndpoint.matches).map { try OTLPEndpoint(parsing: $0) }
+            var endpoints = try listenEndpoints.compactMap(\.otlp)
             if otlpDefaults {
                 endpoints.append(OTLPEndpoint(port: 4317, transport: .grpc))
                 endpoints.append(OTLPEndpoint(port: 4318, transport: .http))
@@ -235,11 +234,10 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         let launched = ContinuousClock.now
-        let endpoints = try listen.filter { !OTLPEndpoint.matches($0) && !SentryEndpoint.matches($0) }.map {
-            try Endpoint(parsing: $0)
-        }
+        let listening = try listenEndpoints
+        let endpoints = listening.compactMap(\.lines)
         let otlp = try otlpEndpoints
-        let sentry = try listen.filter(SentryEndpoint.matches).map { try SentryEndpoint(parsing: $0) }
+        let sentry = listening.compactMap(\.sentry)
         let watchesOthers =
             !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || !files.isEmpty
             || watchesStandardInput
@@ -372,7 +370,7 @@ func runDashboard(
             """
             errorwatch stats
               run time         \(elapsed.formattedSeconds)
-              first frame      \(statistics.firstFrameAt.map { "\((launched.duration(to: .now) - launchClock.now.offset + $0.offset).wholeMilliseconds) ms after launch" } ?? "none")
+              first frame      \(statistics.firstFrameAt.map { "\((launched.duration(to: .now) - launchClock.now.offset + $0.offset).wholeMilliseconds()) ms after launch" } ?? "none")
               frames drawn     \(statistics.framesDrawn) (peak \(statistics.peakFramesPerSecond) in one second)
               errors added     \(statistics.errorsAdded)
               errors counted   \(statistics.errorsCounted) (Metrics pane total)

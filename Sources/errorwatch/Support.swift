@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorStreaming
 import ErrorWatchRuntime
 import ErrorWatchUI
 import Foundation
@@ -79,13 +80,9 @@ func peakResidentKilobytes() -> Int? {
 }
 
 extension Duration {
-    var wholeMilliseconds: Int64 {
-        let (s, atto) = components
-        return s * 1000 + atto / 1_000_000_000_000_000
-    }
-
+    /// The duration as seconds with three decimals, for the `--stats` report.
     var formattedSeconds: String {
-        let ms = wholeMilliseconds
+        let ms = wholeMilliseconds()
         return "\(ms / 1000).\(String(format: "%03d", ms % 1000)) s"
     }
 }

@@ -205,6 +205,17 @@ struct OTLPMappingTests {
         #expect("\(WireTransportError.invalidEndpoint("otlp:x"))".contains("expected otlp:PORT or otlp:HOST:PORT"))
     }
 
+    @Test func listenValuesAreSortedByTheirScheme() throws {
+        #expect(try ListenEndpoint(parsing: "otlp-grpc:4317") == .otlp(OTLPEndpoint(port: 4317, transport: .grpc)))
+        #expect(try ListenEndpoint(parsing: "otlp:4318") == .otlp(OTLPEndpoint(port: 4318)))
+        #expect(try ListenEndpoint(parsing: "sentry:43210") == .sentry(SentryEndpoint(port: 43210)))
+        #expect(try ListenEndpoint(parsing: "unix:/tmp/x.sock") == .lines(.unix(path: "/tmp/x.sock")))
+        #expect(try ListenEndpoint(parsing: "sentry:0.0.0.0:9").description == "sentry:0.0.0.0:9")
+        // A known scheme with a bad address is that scheme's error, never a line feed's.
+        #expect(throws: WireTransportError.invalidEndpoint("sentry:x")) { try ListenEndpoint(parsing: "sentry:x") }
+        #expect(throws: WireTransportError.self) { try ListenEndpoint(parsing: "http://x") }
+    }
+
     @Test func inflatingStopsAtTheLimit() throws {
         let bomb = gzip([UInt8](repeating: 7, count: 1_000_000))
         #expect(throws: Inflater.Failure.tooLarge(limit: 1_000)) { try Inflater.inflate(bomb, limit: 1_000) }

@@ -6,6 +6,26 @@ import Testing
 
 @testable import ErrorWatchRuntime
 
+struct RecentTableTests {
+    @Test func aFullTableForgetsItsOldestEntriesNotAllOfThem() {
+        var table = RecentTable<Int, String>(capacity: 16)
+        for key in 0..<16 { table[key] = "v\(key)" }
+        #expect(table.count == 16)
+        table[16] = "v16"
+        // The oldest eighth (two) went; the rest, and the new key, stay.
+        #expect(table.count == 15)
+        #expect(table[0] == nil && table[1] == nil)
+        #expect(table[2] == "v2" && table[15] == "v15" && table[16] == "v16")
+        // Updating a known key never evicts.
+        table[5] = "five"
+        #expect(table.count == 15 && table[5] == "five")
+        // A value made once is the one returned after.
+        var made = 0
+        for _ in 0..<3 { _ = table.value(for: 99) { made += 1; return "made" } }
+        #expect(made == 1 && table[99] == "made")
+    }
+}
+
 struct TopKCountsTests {
     @Test func theTableAndOtherAlwaysAddUpToTheTotal() {
         var counts = TopKCounts<Int>(capacity: 10)
@@ -29,6 +49,25 @@ struct TopKCountsTests {
         for name in frequent {
             #expect(counts.top.first { $0.name == name }?.count == exact[name])
         }
+    }
+
+    @Test func theSmallestIsTheOneLeftBehindAfterManyRaises() {
+        var heap = IndexedMinHeap<String>()
+        heap.insert(.init(name: "a", count: 1, order: 0))
+        heap.insert(.init(name: "b", count: 2, order: 1))
+        heap.insert(.init(name: "c", count: 3, order: 2))
+        // Raising "a" many times leaves stale keys behind; none of them is ever taken for the minimum.
+        var raised = 0
+        for _ in 0..<1_000 where heap.increase("a", by: 1) { raised += 1 }
+        #expect(raised == 1_000)
+        #expect(heap.min?.name == "b")
+        #expect(heap.sum == 1_001 + 2 + 3)
+        heap.remove("b")
+        #expect(heap.popMin()?.name == "c")
+        #expect(heap.popMin()?.count == 1_001)
+        #expect(heap.popMin() == nil && heap.count == 0 && heap.sum == 0)
+        let raisedGone = heap.increase("a", by: 1)
+        #expect(!raisedGone)
     }
 
     @Test func aTypeThatBecomesFrequentLateIsListed() {

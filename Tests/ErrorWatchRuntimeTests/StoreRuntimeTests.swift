@@ -4,13 +4,14 @@ import ErrorWatchStore
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
+import GRDB
 import Testing
 
 @testable import ErrorWatchRuntime
 
 /// The dashboard's runtime with a store: what it counts reaches the file, a restart continues from it, triage from
 /// keys and from other processes meets in both, regressions are detected as errors arrive. Writes are driven by
-/// `flushStore()` (what the writer's thread does every 100 ms), so nothing waits on time.
+/// `flushStore()` (what the writer's task does every 100 ms), so nothing waits on time.
 struct StoreRuntimeTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -34,6 +35,43 @@ struct StoreRuntimeTests {
         let runtime = DashboardRuntime(clock: ErasedClock(ManualClock()), startDate: t0)
         try runtime.useStore(store)
         return runtime
+    }
+
+    /// A store that refuses writes pauses (the header says why), is tried again after the backoff on the runtime's
+    /// clock, not before, and records again once it accepts; the header clears.
+    @Test func aStoreThatRefusesWritesPausesAndIsTriedAgainOnTheClock() throws {
+        let path = Self.folder() + "/store.sqlite"
+        let clock = ManualClock()
+        let runtime = DashboardRuntime(clock: ErasedClock(clock), startDate: t0)
+        let store = try IssueStore.open(at: path)
+        try runtime.useStore(store)
+        _ = runtime.inbox.drain()
+        func notes() -> [String?] {
+            runtime.inbox.drain().compactMap { if case .storeStatusChanged(let note) = $0 { note } else { nil } }
+        }
+        let saboteur = try DatabaseQueue(path: path)
+        try saboteur.write {
+            try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON issue BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        runtime.stream.add(remote: remote(version: "1.0.0"))
+        runtime.flushStore()
+        let paused = notes()
+        #expect(paused.count == 1)
+        #expect(paused.first??.hasPrefix("store paused: ") == true)
+        #expect(paused.first??.contains("refused") == true)
+        try saboteur.write { try $0.execute(sql: "DROP TRIGGER refuse") }
+        // Before the first delay (1 s) has passed, nothing is tried: what is counted meanwhile is not recorded.
+        clock.advance(by: .milliseconds(999))
+        runtime.stream.add(remote: remote(version: "1.0.0"))
+        runtime.flushStore()
+        #expect(try store.issues(changedAfter: 0).issues.isEmpty)
+        #expect(notes().isEmpty)
+        // Once it has, the next write goes through and the header clears.
+        clock.advance(by: .milliseconds(1))
+        runtime.stream.add(remote: remote(version: "1.1.0"))
+        runtime.flushStore()
+        #expect(try store.issues(changedAfter: 0).issues.first?.record.count == 1)
+        #expect(notes() == [nil])
     }
 
     @Test func aRestartContinuesCountsAndShowsTheIssuesAtOnce() throws {

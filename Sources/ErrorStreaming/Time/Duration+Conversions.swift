@@ -15,6 +15,13 @@ extension Duration {
         return Self.clamped(seconds, times: 1_000_000_000, plus: attoseconds / 1_000_000_000)
     }
 
+    /// The duration in whole microseconds, truncated toward zero, clamped to `Int64` (recordings' offsets, the
+    /// panes' durations).
+    package var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return Self.clamped(seconds, times: 1_000_000, plus: attoseconds / 1_000_000_000_000)
+    }
+
     /// The duration in whole milliseconds, clamped to `Int64`: truncated toward zero, or with `roundingUp`, any
     /// started millisecond counted (so a wait of 0.1 ms is not a busy poll of 0 ms).
     ///

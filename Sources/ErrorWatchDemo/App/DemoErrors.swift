@@ -3,11 +3,3 @@ import ErrorStreaming
 // What the simulated app can fail with, one type per domain, so the dashboard's per-type filters (`1`…`9`)
 // separate credentials from network from server problems. Each type classifies itself: a stable code, a message
 // for the user and one for the developer.
-
-extension Duration {
-    /// The duration in whole milliseconds, rounded down.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -35,7 +35,7 @@ public enum NetworkError: ClassifiedError, Equatable, Sendable {
     public var technicalMessage: String {
         switch self {
         case .offline: "connect(): network is unreachable (ENETUNREACH)"
-        case .timeout(let after): "request timed out after \(after.wholeMilliseconds) ms"
+        case .timeout(let after): "request timed out after \(after.wholeMilliseconds()) ms"
         }
     }
 

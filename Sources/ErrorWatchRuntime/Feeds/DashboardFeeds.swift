@@ -32,7 +32,7 @@ final class DashboardFeeds: Sendable {
     private let coalescer: SharedAlertCoalescer<ErasedClock>
     /// Each alert group's current run: when it started, and its title and short type, made once per run rather
     /// than once per coalesced error.
-    private let alertRuns = Mutex<[String: AlertRun]>([:])
+    private let alertRuns = Mutex(RecentTable<String, AlertRun>(capacity: 4_096))
 
     private struct AlertRun {
         var firstSeen: Date
@@ -154,7 +154,6 @@ final class DashboardFeeds: Sendable {
         case .alert(let a):
             let started = makeRun()
             alertRuns.withLock { runs in
-                if runs.count >= 4_096 { runs.removeAll(keepingCapacity: true) }
                 runs[a.fingerprint] = started
             }
             (alert, run) = (a, started)

@@ -1,3 +1,5 @@
+import HeapModule
+
 /// Counts by name in bounded memory: the names with the largest counts (at most ``capacity``) exactly, and
 /// everything else together, exactly, as ``other``. Adding costs O(log capacity), whatever the number of names.
 ///
@@ -66,85 +68,75 @@ struct TopKCounts<Name: Hashable>: Sendable where Name: Sendable {
     }
 }
 
-/// A min-heap of counted names with an index, so a name's count can be raised in O(log n).
+/// Counted names, smallest count first: a dictionary holds each name's count, and a swift-collections `Heap` of
+/// (count, serial) keys finds the smallest. Raising a count pushes a fresh key and leaves the old one stale (its
+/// serial no longer the name's); stale keys are dropped when they reach the top, and the heap is rebuilt from the
+/// dictionary when they outnumber the live ones, so memory stays O(names) and every operation amortised O(log n).
 struct IndexedMinHeap<Name: Hashable>: Sendable where Name: Sendable {
     typealias Entry = TopKCounts<Name>.Entry
-    private(set) var entries: [Entry] = []
-    private var positions: [Name: Int] = [:]
+
+    /// A heap key: the count it was pushed with and a serial unique to the push (a total order for `Heap`).
+    private struct Key: Comparable, Sendable {
+        var count: Int
+        var serial: UInt64
+        var name: Name
+        static func < (a: Key, b: Key) -> Bool { (a.count, a.serial) < (b.count, b.serial) }
+        static func == (a: Key, b: Key) -> Bool { a.serial == b.serial }
+    }
+
+    private var held: [Name: (entry: Entry, serial: UInt64)] = [:]
+    private var heap = Heap<Key>()
+    private var nextSerial: UInt64 = 0
     /// The sum of the counts held.
     private(set) var sum = 0
 
-    var count: Int { entries.count }
-    var min: Entry? { entries.first }
+    var count: Int { held.count }
+    var entries: [Entry] { held.values.map(\.entry) }
 
-    func entry(_ name: Name) -> Entry? { positions[name].map { entries[$0] } }
+    /// The entry with the smallest count (the earliest pushed among equals).
+    var min: Entry? {
+        mutating get {
+            while let top = heap.min {
+                if let live = held[top.name], live.serial == top.serial { return live.entry }
+                heap.removeMin()
+            }
+            return nil
+        }
+    }
+
+    func entry(_ name: Name) -> Entry? { held[name]?.entry }
 
     /// Raises `name`'s count; `false` when the heap does not hold it.
     mutating func increase(_ name: Name, by amount: Int) -> Bool {
-        guard let position = positions[name] else { return false }
-        entries[position].count += amount
+        guard var entry = held[name]?.entry else { return false }
+        entry.count += amount
         sum += amount
-        siftDown(position)
+        push(entry)
         return true
     }
 
     mutating func insert(_ entry: Entry) {
-        entries.append(entry)
-        positions[entry.name] = entries.count - 1
         sum += entry.count
-        siftUp(entries.count - 1)
+        push(entry)
     }
 
     @discardableResult
     mutating func popMin() -> Entry? {
-        guard let first = entries.first else { return nil }
-        remove(at: 0)
+        guard let first = min else { return nil }
+        remove(first.name)
         return first
     }
 
     mutating func remove(_ name: Name) {
-        if let position = positions[name] { remove(at: position) }
+        if let gone = held.removeValue(forKey: name) { sum -= gone.entry.count }
     }
 
-    private mutating func remove(at position: Int) {
-        let removed = entries[position]
-        sum -= removed.count
-        positions[removed.name] = nil
-        let last = entries.removeLast()
-        guard position < entries.count else { return }
-        entries[position] = last
-        positions[last.name] = position
-        siftDown(position)
-        siftUp(position)
-    }
-
-    private mutating func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entries[child].count < entries[parent].count else { return }
-            swapAt(child, parent)
-            child = parent
+    private mutating func push(_ entry: Entry) {
+        held[entry.name] = (entry, nextSerial)
+        heap.insert(Key(count: entry.count, serial: nextSerial, name: entry.name))
+        nextSerial += 1
+        if heap.count > 2 * held.count + 16 {
+            heap = Heap(held.map { Key(count: $0.value.entry.count, serial: $0.value.serial, name: $0.key) })
         }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < entries.count, entries[left].count < entries[smallest].count { smallest = left }
-            if right < entries.count, entries[right].count < entries[smallest].count { smallest = right }
-            guard smallest != parent else { return }
-            swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
-
-    private mutating func swapAt(_ a: Int, _ b: Int) {
-        entries.swapAt(a, b)
-        positions[entries[a].name] = a
-        positions[entries[b].name] = b
     }
 }

@@ -56,7 +56,7 @@ public final class ExternalSources: Sendable {
         self.clock = clock
         self.tailInterval = tailInterval
         listeners = listen.map { endpoint in
-            let names = ProducerNames()
+            let names = Mutex(RecentTable<ProducerID, String>(capacity: 4_096))
             return FeedListener(
                 endpoint: endpoint, configuration: configuration,
                 onStatus: { ingest.update(SourceStatus($0, listener: endpoint)) },
@@ -65,14 +65,8 @@ public final class ExternalSources: Sendable {
                 },
                 onEvent: { producer, event in
                     // Named once per producer, not once per event: this runs for every line at full rate.
-                    let name = names.withLock { names in
-                        if let known = names[producer] { return known }
-                        // `ProducerID` reads `#3` already: `socket #3`, not `socket ##3`.
-                        let made = "socket \(producer) on \(endpoint)"
-                        if names.count >= 4_096 { names.removeAll(keepingCapacity: true) }
-                        names[producer] = made
-                        return made
-                    }
+                    // `ProducerID` reads `#3` already: `socket #3`, not `socket ##3`.
+                    let name = names.withLock { $0.value(for: producer) { "socket \(producer) on \(endpoint)" } }
                     ingest.ingest(event, from: name, channel: .socket)
                 })
         }
@@ -236,11 +230,4 @@ extension Format {
     static func speed(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
-}
-
-/// The "from" names of one listener's producers, made once each.
-final class ProducerNames: Sendable {
-    private let names = Mutex<[ProducerID: String]>([:])
-
-    func withLock<T>(_ body: (inout [ProducerID: String]) -> T) -> T { names.withLock { body(&$0) } }
 }

@@ -78,9 +78,5 @@ public struct PlaybackTimeline: Sendable, Equatable {
     }
 
     /// Whole microseconds in `duration` (recorded offsets have no finer part), clamped to `Int64`.
-    private static func micros(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : product + attoseconds / 1_000_000_000_000
-    }
+    private static func micros(_ duration: Duration) -> Int64 { duration.wholeMicroseconds }
 }

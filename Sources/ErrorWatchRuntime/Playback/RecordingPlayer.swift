@@ -179,9 +179,9 @@ public struct RecordingPlayer: Sendable {
 extension Format {
     /// `2d 3h`, `1h 5m`, `12m 30s`, `8s`, `0.25s`: recorded time a replay skipped, to two units.
     static func skipped(_ duration: Duration) -> String {
-        let (whole, attoseconds) = duration.components
+        let whole = duration.wholeMilliseconds() / 1000
         if whole < 60 {
-            let value = Double(whole) + Double(attoseconds) / 1e18
+            let value = duration.timeInterval
             return value == value.rounded() ? "\(whole)s" : "\((value * 100).rounded() / 100)s"
         }
         if whole < 3600 { return "\(whole / 60)m \(whole % 60)s" }

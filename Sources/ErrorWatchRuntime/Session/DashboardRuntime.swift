@@ -61,7 +61,7 @@ public final class DashboardRuntime: Sendable {
         self.startDate = startDate
         self.timeScale = timeScale
         self.executor = executor
-        let now: @Sendable () -> Date = { startDate.addingTimeInterval(clock.now.offset.seconds * timeScale) }
+        let now: @Sendable () -> Date = { startDate.addingTimeInterval(clock.now.offset.timeInterval * timeScale) }
         let metrics = DashboardMetrics(now: now)
         // Counting happens where errors are added, synchronously: exact at any rate, with no backlog to hold.
         let counter = ErrorCounter(metrics: metrics)
@@ -82,7 +82,7 @@ public final class DashboardRuntime: Sendable {
     }
 
     /// The wall-clock time now, on the runtime's clock.
-    public var now: Date { startDate.addingTimeInterval(clock.now.offset.seconds * timeScale) }
+    public var now: Date { startDate.addingTimeInterval(clock.now.offset.timeInterval * timeScale) }
 
     /// Attaches an app running inside this process: its keys join the dashboard's keymap (footer, help overlay)
     /// and its commands come back through ``perform(_:)``. Call before ``start()``, which starts it.
@@ -131,7 +131,7 @@ public final class DashboardRuntime: Sendable {
     /// processes change. Call before ``start()``. Returns how many issues were loaded.
     @discardableResult
     public func useStore(_ store: IssueStore) throws(IssueStoreError) -> Int {
-        let writer = StoreWriter(store: store, tracker: feeds.issues, inbox: inbox, now: { [self] in now })
+        let writer = StoreWriter(store: store, tracker: feeds.issues, inbox: inbox, clock: clock)
         let loaded = try writer.load()
         storeWriter.withLock { $0 = writer }
         // Files read again count only what is past their mark; marks are written with the counts they cover.
@@ -160,7 +160,7 @@ public final class DashboardRuntime: Sendable {
     public func start() {
         feeds.start()
         for app in attachedApps { app.start() }
-        storeWriter.withLock { $0 }?.start()
+        storeWriter.withLock { $0 }?.start(on: executor)
     }
 
     /// Writes what the store has not yet got, now (tests; `stop()` does it too).
@@ -216,12 +216,4 @@ public final class DashboardRuntime: Sendable {
 
     /// A metrics snapshot taken now (the sampler publishes one every 500 ms).
     public func sampleMetrics() -> MetricsSnapshot { feeds.sample() }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
 }

@@ -114,13 +114,7 @@ public struct HeadlessRenderer {
         var lastSample: MetricsSnapshot?
 
         func apply(_ action: DashboardAction) {
-            for effect in store.send(action) {
-                switch effect {
-                case .quit: quit = true
-                case .redrawAll: break
-                case .appCommand, .export, .triage: runtime.perform(effect)
-                }
-            }
+            store.send(action, to: .init(quit: { quit = true }, perform: runtime.perform))
         }
         func settle() {
             repeat {

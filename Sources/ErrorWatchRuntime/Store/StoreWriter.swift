@@ -5,47 +5,51 @@ import ErrorWatchWire
 import Foundation
 import Synchronization
 
-/// Writes what the ``IssueTracker`` counts to the ``IssueStore`` on a thread of its own, every 100 ms, never on the
-/// UI thread or in the way of ingest (counting only adds to the tracker's `Unstored`, under its lock). After each
-/// write it reads back what changed in the store, by this process or another (a second dashboard,
+/// Writes what the ``IssueTracker`` counts to the ``IssueStore`` every 100 ms on the dashboard's clock, in a task of
+/// its own, never on the UI thread or in the way of ingest (counting only adds to the tracker's `Unstored`, under its
+/// lock). After each write it reads back what changed in the store, by this process or another (a second dashboard,
 /// `errorwatch issues resolve`), and hands it to the tracker, so the Issues view shows it at its next sample.
 ///
 /// A write that fails (disk full, folder made read-only) pauses the store: the header says so, what was counted
-/// meanwhile is not recorded, and the writer tries again every 5 seconds. Killed, the process loses at most what
-/// it counted since the last write (`docs/store.md` has the measurement).
+/// meanwhile is not recorded, and the writer tries again after ``retryBackoff`` (1, 2, 4 s, then every 5 s). Killed,
+/// the process loses at most what it counted since the last write (`docs/store.md` has the measurement).
 public final class StoreWriter: Sendable {
     let store: IssueStore
     let tracker: IssueTracker
     let inbox: ActionInbox
-    let now: @Sendable () -> Date
+    let clock: ErasedClock
     /// Who writes, for the triage history.
     let actor: String
-    /// How often it writes, in milliseconds.
-    let intervalMilliseconds: Int
+    /// How often it writes.
+    let interval: Duration
+    /// How long a paused store waits before each new try.
+    static let retryBackoff = Backoff.exponential(
+        initial: .seconds(1), multiplier: 2, maximum: .seconds(5), jitter: 0)
     private let control = Mutex(Control())
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    /// Held for a whole write, so that the writing task and `stop()` (or a test's `flush()`) never write at once.
+    private let writing = Mutex(false)
 
     private struct Control {
-        var started = false
-        var stopping = false
+        var task: Task<Void, Never>?
         var sequence: Int64 = 0
         var note: String?
-        var retryAt: Date?
+        /// Failed writes in a row, and when the next try may be made.
+        var failures = 0
+        var retryAt: ErasedClock.Instant?
         var writes = 0
         /// When a write last had to prune: the header says so for a few seconds after.
-        var prunedAt: Date?
+        var prunedAt: ErasedClock.Instant?
     }
 
     init(
-        store: IssueStore, tracker: IssueTracker, inbox: ActionInbox, now: @escaping @Sendable () -> Date,
-        intervalMilliseconds: Int = 100
+        store: IssueStore, tracker: IssueTracker, inbox: ActionInbox, clock: ErasedClock,
+        interval: Duration = .milliseconds(100)
     ) {
         self.store = store
         self.tracker = tracker
         self.inbox = inbox
-        self.now = now
-        self.intervalMilliseconds = max(1, intervalMilliseconds)
+        self.clock = clock
+        self.interval = max(interval, .milliseconds(1))
         actor = "dashboard \(getpid())"
     }
 
@@ -62,45 +66,39 @@ public final class StoreWriter: Sendable {
         return issues.count
     }
 
-    /// Starts writing on a thread of its own.
-    func start() {
-        let first = control.withLock { c in
-            defer { c.started = true }
-            return !c.started
-        }
-        guard first else { return }
-        let thread = Thread { [self] in
-            while true {
-                let stopping = control.withLock { $0.stopping }
-                flush()
-                if stopping { break }
-                _ = wake.wait(timeout: .now() + .milliseconds(intervalMilliseconds))
+    /// Starts writing every ``interval`` on the clock, on `executor` (the global one for `nil`).
+    func start(on executor: (any TaskExecutor)? = nil) {
+        control.withLock { c in
+            guard c.task == nil else { return }
+            c.task = Task(executorPreference: executor) { [self, clock, interval] in
+                while (try? await clock.sleep(for: interval)) != nil, !Task.isCancelled { flush() }
             }
-            finished.signal()
         }
-        thread.name = "errorwatch.store"
-        thread.start()
     }
 
-    /// Writes what is left and stops the thread; returns when the last write is done.
+    /// Stops the writing task and writes what is left; returns when the last write is done. Nothing is written after.
     func stop() {
-        let running = control.withLock { c in
-            defer { c.stopping = true }
-            return c.started && !c.stopping
+        guard let task = control.withLock({ c in c.task.take() }) else { return }
+        task.cancel()
+        writing.withLock { stopped in
+            guard !stopped else { return }
+            write()
+            stopped = true
         }
-        guard running else { return }
-        wake.signal()
-        finished.wait()
     }
 
     /// How many writes were made (for tests and `--stats`).
     var writes: Int { control.withLock { $0.writes } }
 
-    /// One round: drain, write, read back. Runs on the writer's thread (or a test's).
+    /// One round: drain, write, read back. Runs in the writer's task (or a test's thread); never after `stop()`.
     func flush() {
+        writing.withLock { stopped in if !stopped { write() } }
+    }
+
+    private func write() {
         let (drafts, marks) = tracker.drainForStore()
-        let date = now()
-        if let retry = control.withLock({ $0.retryAt }), date < retry { return }
+        let now = clock.now
+        if let retry = control.withLock({ $0.retryAt }), now < retry { return }
         do {
             let batch = StoreBatch(deltas: drafts.map(Self.delta(from:)), fileMarks: marks)
             let outcome = try store.write(batch)
@@ -112,14 +110,17 @@ public final class StoreWriter: Sendable {
                 control.withLock { $0.sequence = sequence }
             }
             let pruning = control.withLock { c in
-                c.retryAt = nil
+                (c.retryAt, c.failures) = (nil, 0)
                 if !batch.isEmpty { c.writes += 1 }
-                if outcome.pruned { c.prunedAt = date }
-                return c.prunedAt.map { date.timeIntervalSince($0) < 5 } ?? false
+                if outcome.pruned { c.prunedAt = now }
+                return c.prunedAt.map { $0.duration(to: now) < .seconds(5) } ?? false
             }
             post(note: pruning ? "store pruning (over \(store.maxSize / 1_048_576) MiB)" : nil)
         } catch {
-            control.withLock { $0.retryAt = date.addingTimeInterval(5) }
+            control.withLock { c in
+                c.failures += 1
+                c.retryAt = now.advanced(by: Self.retryBackoff.delay(afterAttempt: c.failures, random: 0))
+            }
             post(note: "store paused: \(error.description)")
         }
     }

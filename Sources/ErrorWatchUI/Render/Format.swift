@@ -46,8 +46,7 @@ public enum Format {
 
     /// `"850µs"`, `"120ms"`, `"1.25s"`.
     public static func duration(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let micros = duration.wholeMicroseconds
         if micros < 1000 { return "\(micros)µs" }
         if micros < 1_000_000 { return "\(micros / 1000)ms" }
         let hundredths = micros / 10_000
