@@ -137,10 +137,11 @@ extension AttachedApp {
 
 extension DashboardState {
     /// A realistic dashboard twelve and a half minutes into a session of breaking the demo app: login failures,
-    /// `Server unavailable ×12`, offline, an expired session, background sync failures and a bug report.
+    /// `Server unavailable ×12`, offline, an expired session, background sync failures and a bug report; its
+    /// statuses (login, session, sync) unless `statuses` is false.
     static func sample(
         width: Int = 120, height: Int = 40, events: Int = 300, colorDepth: ColorDepth = .colors256,
-        unicode: Bool = true, themes: [Theme] = [.default]
+        unicode: Bool = true, themes: [Theme] = [.default], statuses: Bool = true
     ) -> DashboardState {
         var state = DashboardState(
             width: width, height: height, now: fixtureStart, themes: themes,
@@ -180,7 +181,7 @@ extension DashboardState {
                     fingerprint: "sync", title: "Sync failed", code: "T-408", severity: .error, category: .transient,
                     count: 97, firstSeen: now, lastSeen: now, source: "sync.batch", typeName: "SyncError",
                     origin: .background)))
-        actions += [
+        let published: [DashboardAction] = [
             .statusChanged(
                 StatusEntry(
                     name: "login", state: "logged in", health: .ok, detail: "success after 2 failures",
@@ -193,10 +194,10 @@ extension DashboardState {
                 StatusEntry(
                     name: "sync", state: "retrying 3/5", health: .failing, detail: "timeout after 10s (T-408)",
                     changedAt: now.addingTimeInterval(-2))),
-            .tick(now),
         ]
+        actions += statuses ? published : []
+        actions.append(.tick(now))
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }
-        state.screen.statusMessage = nil
         return state
     }
 }

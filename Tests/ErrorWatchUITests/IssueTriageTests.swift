@@ -252,7 +252,7 @@ struct IssueQueryTests {
 
     func visible(_ query: String, _ issues: [IssueRecord]) throws -> [String] {
         var filter = FilterState()
-        filter.query = try Query.parse(query).get()
+        _ = filter.reduce(.submitted(.success(try Query.parse(query).get())))
         var errors = ErrorsState()
         _ = errors.reduce(.issuesSampled(changed: issues, evicted: []))
         return errors.visibleIssues(filter, at: now).map(\.fingerprint).sorted()

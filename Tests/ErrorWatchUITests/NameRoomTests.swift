@@ -13,8 +13,13 @@ struct NameRoomTests {
 
     private func statusLines(width: Int, names: [String]) -> [String] {
         var state = DashboardState(width: 120, height: 40, now: fixtureStart)
-        state.feeds.statuses = names.map {
-            StatusEntry(name: $0, state: "degraded", health: .degraded, detail: "3 retries", changedAt: fixtureStart)
+        for name in names {
+            _ = DashboardReducer.reduce(
+                into: &state,
+                action: .statusChanged(
+                    StatusEntry(
+                        name: name, state: "degraded", health: .degraded, detail: "3 retries",
+                        changedAt: fixtureStart)))
         }
         var buffer = ScreenBuffer(width: width, height: names.count + 2)
         StatusPane.render(state.feeds, screen: state.screen, in: buffer.area, into: &buffer, palette: palette(state))
@@ -83,7 +88,6 @@ struct NameRoomTests {
 
     @Test func anIssuesCodeIsShownAsSentUpToSixteenCells() throws {
         var state = DashboardState(width: 120, height: 40, now: fixtureStart)
-        state.screen.focus = .errors
         _ = DashboardReducer.reduce(
             into: &state,
             action: .issuesSampled(

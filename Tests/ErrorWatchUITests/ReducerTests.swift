@@ -160,10 +160,16 @@ struct ReducerTests {
 
     @Test func textFilterIgnoresASCIICase() {
         var state = DashboardState.sample()
-        state.textFilter = "SERVICE unavail"
+        func query(_ text: String) {
+            // Esc clears the query in force, `/` opens the prompt, Enter applies what was typed.
+            _ = press(&state, .escape, .character("/"))
+            for character in text { _ = press(&state, .character(character)) }
+            _ = press(&state, .enter)
+        }
+        query("SERVICE unavail")
         let rows = LogsPane.visibleRows(state.logs, filter: state.filter, count: 100)
         #expect(!rows.isEmpty && rows.allSatisfy { $0.message.contains("Service Unavailable") })
-        state.textFilter = "漢字"
+        query("漢字")
         #expect(LogsPane.visibleRows(state.logs, filter: state.filter, count: 100).isEmpty)
     }
 

@@ -43,7 +43,7 @@ struct ReportDetailTests {
         event.report = report()
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived([event]))
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.escape))
-        state.detail.push(.event(7_001))
+        _ = state.detail.reduce(.opened(.event(7_001)))
         return state
     }
 
@@ -108,7 +108,7 @@ struct ReportDetailTests {
     @Test func theFrameKeysDoNothingWithoutAReport() {
         var state = DashboardState.sample(width: 120, height: 40, events: 4)
         let sequence = state.logs.lines.last!.sequence
-        state.detail.push(.event(sequence))
+        _ = state.detail.reduce(.opened(.event(sequence)))
         let before = state
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("f")))
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character(".")))

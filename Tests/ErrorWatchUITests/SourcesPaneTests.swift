@@ -32,8 +32,7 @@ struct SourcesPaneTests {
     }
 
     @Test func sourcesTakeTheStatusSlotWithoutStatuses() {
-        var state = DashboardState.sample(width: 120, height: 40)
-        state.feeds.statuses = []
+        var state = DashboardState.sample(width: 120, height: 40, statuses: false)
         _ = DashboardReducer.reduce(into: &state, action: .sourcesChanged(Self.sources()))
         let layout = DashboardLayout(for: state)
         #expect(layout.status.isEmpty)
@@ -44,8 +43,7 @@ struct SourcesPaneTests {
     /// A producer silent for ``SourcesPane/idleAfter`` reads `idle` with how long, and no longer counts as live; a
     /// file row is never idle (it is followed, not heard from).
     @Test func aSilentProducerIsIdleAndNotLive() {
-        var state = DashboardState.sample(width: 120, height: 40)
-        state.feeds.statuses = []
+        var state = DashboardState.sample(width: 120, height: 40, statuses: false)
         var sources = Self.sources()
         sources[0].lastEventAt = state.screen.now.addingTimeInterval(-125)
         sources[3].lastEventAt = state.screen.now.addingTimeInterval(-3_600)

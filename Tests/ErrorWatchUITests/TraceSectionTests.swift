@@ -55,7 +55,14 @@ struct TraceSectionTests {
             from: "otlp payments/ on otlp:127.0.0.1:4318", traceID: traceID, spanID: TraceSpan.hex(4))
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(lines + [error]))
         if let snapshot { _ = DashboardReducer.reduce(into: &state, action: .traceChanged(snapshot)) }
-        state.detail.stack = [.event(7_001)]
+        _ = state.detail.reduce(.opened(.event(7_001)))
+        return state
+    }
+
+    /// `state`'s detail view scrolled down `rows` rows from its top.
+    static func scrolled(_ state: DashboardState, down rows: Int) -> DashboardState {
+        var state = state
+        for _ in 0..<rows { _ = state.detail.reduce(.scrolled(.down, page: 1)) }
         return state
     }
 
@@ -64,17 +71,19 @@ struct TraceSectionTests {
     }
 
     @Test func theTraceSectionSnapshot() throws {
-        var state = Self.state(snapshot: TraceSnapshot(traceID: Self.traceID, spans: Self.spans))
+        let state = Self.state(snapshot: TraceSnapshot(traceID: Self.traceID, spans: Self.spans))
         let lines = Self.text(state)
         let start = try #require(lines.firstIndex { $0.hasPrefix("Trace ") })
-        state.detail.scroll = start - 1
-        assertSnapshot(of: Dashboard.render(state), as: .screen, named: "trace-120x40")
-        var narrow = Self.state(width: 80, height: 30, snapshot: TraceSnapshot(traceID: Self.traceID, spans: Self.spans))
-        narrow.detail.scroll = try #require(
+        assertSnapshot(
+            of: Dashboard.render(Self.scrolled(state, down: start - 1)), as: .screen, named: "trace-120x40")
+        let narrow = Self.state(
+            width: 80, height: 30, snapshot: TraceSnapshot(traceID: Self.traceID, spans: Self.spans))
+        let narrowStart = try #require(
             DetailView.lines(of: .event(7_001), in: narrow, width: 76).firstIndex {
                 $0.segments.map(\.text).joined().hasPrefix("Trace ")
-            }) - 1
-        assertSnapshot(of: Dashboard.render(narrow), as: .screen, named: "trace-80x30")
+            })
+        assertSnapshot(
+            of: Dashboard.render(Self.scrolled(narrow, down: narrowStart - 1)), as: .screen, named: "trace-80x30")
     }
 
     @Test func everySpanIsDrawnOnceAndTheFailingSpanIsMarked() {

@@ -25,9 +25,9 @@ public enum Dashboard {
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
-        var sized = state
-        (sized.screen.width, sized.screen.height) = (buffer.width, buffer.height)
-        let layout = DashboardLayout(for: sized)
+        let layout = DashboardLayout(
+            width: buffer.width, height: buffer.height, showsStatus: DashboardLayout.showsStatus(state.feeds),
+            sourceCount: state.feeds.sources.count)
         // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
         // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).
         if layout.isTooSmall {

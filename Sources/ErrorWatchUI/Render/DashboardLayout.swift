@@ -22,13 +22,15 @@ public struct DashboardLayout: Sendable, Hashable {
     /// The Sources pane; empty when no source is watched.
     public var sources: Rect
 
-    /// The layout for `state`: its size, and whether Flows and Sources have anything to show.
+    /// The layout for `state`: its size, and whether Status and Sources have anything to show.
     public init(for state: DashboardState) {
         self.init(
-            width: state.screen.width, height: state.screen.height,
-            showsStatus: !state.feeds.statuses.isEmpty || state.feeds.sources.isEmpty,
+            width: state.screen.width, height: state.screen.height, showsStatus: Self.showsStatus(state.feeds),
             sourceCount: state.feeds.sources.count)
     }
+
+    /// Whether the Status pane has a place: while a status is published, or while no source would take its slot.
+    static func showsStatus(_ feeds: FeedsState) -> Bool { !feeds.statuses.isEmpty || feeds.sources.isEmpty }
 
     /// The layout for a terminal of `width` × `height` cells, with `sourceCount` sources to list (none by default);
     /// without statuses to show, Sources takes the Status slot.
@@ -106,4 +108,21 @@ public struct DashboardLayout: Sendable, Hashable {
     public var logRows: Int { max(0, logs.height - 2) }
     /// Alerts visible inside the Errors border.
     public var errorRows: Int { max(0, errors.height - 2) }
+
+    /// What the keys need of this layout: the page sizes of Logs, Errors and a detail view, and the panes on screen.
+    public var viewport: Viewport {
+        Viewport(
+            logRows: logRows, errorRows: errorRows, detailRows: max(0, bodyRows - 2),
+            panes: Pane.allCases.filter { !rect(of: $0).isEmpty })
+    }
+}
+
+extension Viewport {
+    /// The viewport of the layout for a screen of `width` × `height` showing `feeds`' statuses and sources.
+    init(width: Int, height: Int, feeds: FeedsState) {
+        self = DashboardLayout(
+            width: width, height: height, showsStatus: DashboardLayout.showsStatus(feeds),
+            sourceCount: feeds.sources.count
+        ).viewport
+    }
 }

@@ -30,19 +30,6 @@ extension DetailView {
 
     /// The template's most recent lines still kept in Logs, newest first.
     static func patternOccurrences(_ id: Int, in state: DashboardState) -> [IssueRecord.Occurrence] {
-        guard let id = state.patterns.resolved(id) else { return [] }
-        let wanted = Set(state.patterns.patterns[id].recent)
-        var found: [IssueRecord.Occurrence] = []
-        var index = state.logs.lines.endIndex
-        while index > state.logs.lines.startIndex, found.count < wanted.count {
-            index -= 1
-            let event = state.logs.lines[index]
-            guard wanted.contains(event.sequence) else { continue }
-            found.append(
-                IssueRecord.Occurrence(
-                    sequence: event.sequence, timestamp: event.timestamp, message: event.message,
-                    service: event.service))
-        }
-        return found
+        state.occurrences(of: .pattern(id))
     }
 }

@@ -6,32 +6,6 @@ import Foundation
 /// unfolds them), the selected frame's source lines with the failing line marked and its local variables (`,` and
 /// `.` select a frame), then tags, contexts, user, request, the SDK's breadcrumbs, and what the receiver left out.
 extension DetailView {
-    /// A frame as listed: which exception of the chain it belongs to and the frame.
-    struct ListedFrame {
-        var exception: Int
-        var frame: ExceptionReport.Frame
-    }
-
-    /// The frames listed for `report`, the failing call first in each exception: every frame when `library` is set
-    /// or when an exception has none of the app's own, else the app's own (`in_app`) frames only.
-    static func listedFrames(_ report: ExceptionReport, library: Bool) -> [ListedFrame] {
-        var listed: [ListedFrame] = []
-        for (index, exception) in report.exceptions.enumerated() {
-            let ownCode = exception.frames.contains { $0.inApp == true }
-            for frame in exception.frames.reversed() where library || !ownCode || frame.inApp == true {
-                listed.append(ListedFrame(exception: index, frame: frame))
-            }
-        }
-        return listed
-    }
-
-    /// How many frames the open event's report lists now (0 without a report): what `,` and `.` move through.
-    static func reportedFrameCount(_ state: DashboardState) -> Int {
-        guard case .event(let sequence)? = state.detail.target, let report = event(sequence, in: state)?.report
-        else { return 0 }
-        return listedFrames(report, library: state.detail.showsLibraryFrames).count
-    }
-
     /// `file:line:column in function`, with what is unknown left out (`?` when nothing is known).
     static func frameTitle(_ frame: ExceptionReport.Frame) -> String {
         var place = frame.file ?? frame.module ?? "?"
@@ -120,7 +94,7 @@ extension DetailView {
     /// The stack trace, then the selected frame's source lines and variables.
     static func frameLines(_ report: ExceptionReport, state: DashboardState, width: Int) -> [Line] {
         let library = state.detail.showsLibraryFrames
-        let listed = listedFrames(report, library: library)
+        let listed = ListedFrame.frames(of: report, library: library)
         let total = report.exceptions.reduce(0) { $0 + $1.frames.count }
         let folded = total - listed.count
         var lines: [Line] = [Line([])]
@@ -180,22 +154,5 @@ extension DetailView {
             lines += labelled(variable.name, variable.value, role: .text, width: width, labelWidth: keys)
         }
         return lines
-    }
-}
-
-extension DashboardReducer {
-    /// `f` folds or unfolds library frames, `,` and `.` select the previous or next frame, in an event's detail
-    /// that has a reported stack trace; `false` (nothing to do) otherwise.
-    static func handleReportKey(_ key: Key, state: inout DashboardState) -> Bool {
-        let count = DetailView.reportedFrameCount(state)
-        guard count > 0 else { return false }
-        switch key {
-        case .character("f"):
-            state.detail.showsLibraryFrames.toggle()
-            state.detail.frame = 0
-        case .character(","): state.detail.frame = max(0, min(state.detail.frame, count - 1) - 1)
-        default: state.detail.frame = min(count - 1, state.detail.frame + 1)
-        }
-        return true
     }
 }

@@ -27,7 +27,8 @@ public enum DetailView {
     public static let breadcrumbLimit = 20
     static let labelWidth = 16
 
-    /// Draws the open detail view into `area` (the dashboard's body).
+    /// Draws the open detail view into `area` (the dashboard's body), scrolled as the keys asked and kept within its
+    /// content (``DetailScroll/offset(lines:rows:)``).
     public static func render(
         _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
     ) {
@@ -39,7 +40,7 @@ public enum DetailView {
         let inner = area.inset(by: 1)
         guard !inner.isEmpty else { return }
         let content = lines(of: target, in: state, width: inner.width - 2)
-        let scroll = clampedScroll(state.detail.scroll, lines: content.count, rows: inner.height)
+        let scroll = state.detail.scroll.offset(lines: content.count, rows: inner.height)
         let hint = "\(min(content.count, scroll + inner.height))/\(content.count)"
         if area.width >= DisplayWidth.of(hint) + 20 {
             buffer.write(
@@ -58,11 +59,6 @@ public enum DetailView {
         }
     }
 
-    /// The first line shown for `scroll`, kept so the last page stays full.
-    static func clampedScroll(_ scroll: Int, lines: Int, rows: Int) -> Int {
-        min(max(0, scroll), max(0, lines - rows))
-    }
-
     static func title(of target: DetailTarget, in state: DashboardState) -> String {
         switch target {
         case .event(let sequence):
@@ -75,33 +71,7 @@ public enum DetailView {
     }
 
     /// The event with this sequence number, if Logs still keeps it.
-    static func event(_ sequence: UInt64, in state: DashboardState) -> DashboardEvent? {
-        state.logs.lines.last { $0.sequence == sequence }
-    }
-
-    /// The occurrences a group's view lists, newest first: an issue's (counted upstream), or the Logs lines that
-    /// an alert coalesced.
-    static func occurrences(of target: DetailTarget, in state: DashboardState) -> [IssueRecord.Occurrence] {
-        switch target {
-        case .event: return []
-        case .pattern(let id): return patternOccurrences(id, in: state)
-        case .issue(let fingerprint):
-            return state.errors.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
-        case .alert(let fingerprint):
-            var found: [IssueRecord.Occurrence] = []
-            var index = state.logs.lines.endIndex
-            while index > state.logs.lines.startIndex, found.count < IssueRecord.occurrenceLimit {
-                index -= 1
-                let event = state.logs.lines[index]
-                guard event.fingerprint == fingerprint else { continue }
-                found.append(
-                    IssueRecord.Occurrence(
-                        sequence: event.sequence, timestamp: event.timestamp, message: event.message,
-                        service: event.service))
-            }
-            return found
-        }
-    }
+    static func event(_ sequence: UInt64, in state: DashboardState) -> DashboardEvent? { state.event(sequence) }
 
     // MARK: Content
 
@@ -244,7 +214,7 @@ public enum DetailView {
     /// How the newest occurrence of a group that has a handling report was dealt with.
     static func latestHandling(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
         guard
-            let (occurrence, handling) = occurrences(of: target, in: state).lazy
+            let (occurrence, handling) = state.occurrences(of: target).lazy
                 .compactMap({ o in state.logs.handling(for: o.sequence).map { (o, $0) } }).first
         else { return [] }
         return [
@@ -350,7 +320,7 @@ public enum DetailView {
     }
 
     static func occurrenceLines(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
-        let occurrences = occurrences(of: target, in: state)
+        let occurrences = state.occurrences(of: target)
         var lines = [Line([]), Line([("Occurrences, newest first", .title), ("   [ ] select, Enter opens", .muted)])]
         if occurrences.isEmpty { lines.append(Line([("none kept", .muted)])) }
         let selected = min(state.detail.occurrence, max(0, occurrences.count - 1))

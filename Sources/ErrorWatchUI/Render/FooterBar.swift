@@ -53,7 +53,7 @@ public enum FooterBar {
             // A detail view has keys of its own.
             var hints = [("Esc", "close"), ("j k", "scroll"), ("PgUp PgDn", "page")]
             if case .event = state.detail.target {} else { hints += [("[ ]", "occurrence"), ("Enter", "open")] }
-            if DetailView.reportedFrameCount(state) > 0 { hints += [(", .", "frame"), ("f", "library frames")] }
+            if !state.listedFrames.isEmpty { hints += [(", .", "frame"), ("f", "library frames")] }
             hints.append(("?", "help"))
             for (label, hint) in hints {
                 let width = 1 + DisplayWidth.of(label) + 1 + DisplayWidth.of(hint) + 1

@@ -51,12 +51,7 @@ public enum LogsPane {
 
     /// The events on screen, oldest first: at most `count`, ending `logs.scroll` matching lines before the newest.
     public static func visibleRows(_ logs: LogsState, filter: FilterState, count: Int) -> [DashboardEvent] {
-        guard count > 0 else { return [] }
-        // The matching lines are kept by the reducer as they arrive: the view is a slice, whatever the history.
-        let lines = logs.matching(filter)
-        let skip = min(max(0, logs.scroll), max(0, lines.count - count))
-        let end = lines.count - skip
-        return Array(lines[max(0, end - count)..<end])
+        logs.visibleRows(filter, count: count)
     }
 
     /// The widths of the source and type columns for the rows on screen: at least 14 and 16 (12 in a narrower

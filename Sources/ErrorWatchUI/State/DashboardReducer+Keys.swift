@@ -1,26 +1,27 @@
-/// Key handling: the keymap decides what a key means; this file decides what that does to the state. Keys reach
-/// across slices (a query changes what Logs and Errors list), so the root reducer handles them, through each
-/// slice's own operations.
+/// Keys, in one place: the keymap decides what a key means (while the `/` prompt or a detail view is open, they
+/// decide first), and this file translates it into the actions of the slices it concerns. Keys reach across slices
+/// (a query changes what Logs and Errors list), which is why the root handles them; it writes no slice's field
+/// itself, and the page sizes come from ``ScreenState/viewport``.
 extension DashboardReducer {
     /// Returns whether the state changed. When the key changed what the filters let through, the Logs slice's
     /// filtered lines are rebuilt once.
     static func handleKey(_ key: Key, state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
         let filter = state.filter
-        defer { if !state.filter.selectsSameLines(as: filter) { state.logs.refilter(state.filter) } }
+        defer { if !state.filter.selectsSameLines(as: filter) { _ = state.logs.reduce(.filterChanged(state.filter)) } }
         if state.filter.isEditing, let handled = editFilter(key, state: &state) { return handled }
         if state.detail.target != nil, state.screen.showsHelp {
             // Help over a detail view: only closing it, so `q` never quits from under two layers.
             guard key == .character("?") || key == .escape || key == .character("q") else { return false }
-            state.screen.showsHelp = false
-            return true
+            return state.screen.reduce(.helpClosed)
         }
-        if state.detail.target != nil, let handled = handleDetailKey(key, state: &state) { return handled }
+        if let target = state.detail.target, let handled = detailKey(key, in: target, state: &state) {
+            return handled
+        }
         guard let binding = state.keymap.binding(for: key) else { return false }
         switch binding.command {
         case .app(let command):
             effects.append(.appCommand(command))
-            state.screen.statusMessage = "▶ " + binding.summary
-            return true
+            return state.screen.reduce(.said("▶ " + binding.summary, restamped: true))
         case .dashboard(let command):
             return perform(command, key: key, state: &state, effects: &effects)
         }
@@ -30,167 +31,156 @@ extension DashboardReducer {
     /// and the previous query stays), `Esc` leaves it as it was. Returns `nil` for keys that keep their meaning.
     static func editFilter(_ key: Key, state: inout DashboardState) -> Bool? {
         switch key {
-        case .character(let c):
-            guard state.filter.draft.count < 200 else { return false }
-            state.filter.draft += Sanitizer.sanitize(String(c))
-            state.filter.error = nil
+        case .character(let character):
+            return state.filter.reduce(.typed(character))
         case .backspace, .delete:
-            guard !state.filter.draft.isEmpty else { return false }
-            state.filter.draft.removeLast()
-            state.filter.error = nil
+            return state.filter.reduce(.erased)
         case .enter:
-            switch Query.parse(state.filter.draft) {
-            case .success(let query):
-                state.filter.query = query
-                state.filter.isEditing = false
-                state.filter.error = nil
-                state.logs.scroll = 0
-                state.errors.scroll = 0
-                state.errors.selectedFingerprint = nil
-            case .failure(let error):
-                state.filter.error = error
+            let parsed = Query.parse(state.filter.draft)
+            if case .success = parsed {
+                _ = state.logs.reduce(.scrollReset)
+                _ = state.errors.reduce(.queryApplied)
             }
+            return state.filter.reduce(.submitted(parsed))
         case .escape:
-            state.filter.isEditing = false
-            state.filter.error = nil
-            state.filter.draft = state.filter.query.text
+            return state.filter.reduce(.editingCancelled)
         default:
             return nil
         }
-        return true
+    }
+
+    /// Keys while a detail view of `target` is open. `nil` for keys that keep their usual meaning (help, theme,
+    /// redraw, and triage on an issue).
+    static func detailKey(_ key: Key, in target: DetailTarget, state: inout DashboardState) -> Bool? {
+        let page = max(1, state.screen.viewport.detailRows)
+        switch key {
+        case .escape, .character("q"), .backspace:
+            return state.detail.reduce(.closed)
+        case .character("j"), .down: return state.detail.reduce(.scrolled(.down, page: page))
+        case .character("k"), .up: return state.detail.reduce(.scrolled(.up, page: page))
+        case .pageDown, .character(" "): return state.detail.reduce(.scrolled(.pageDown, page: page))
+        case .pageUp: return state.detail.reduce(.scrolled(.pageUp, page: page))
+        case .character("g"), .home: return state.detail.reduce(.scrolled(.top, page: page))
+        case .character("G"), .end: return state.detail.reduce(.scrolled(.bottom, page: page))
+        case .character("]"), .character("["):
+            let count = state.occurrences(of: target).count
+            return state.detail.reduce(.occurrenceMoved(by: key == .character("]") ? 1 : -1, count: count))
+        case .enter:
+            let occurrences = state.occurrences(of: target)
+            guard state.detail.occurrence < occurrences.count else { return false }
+            return push(.event(occurrences[state.detail.occurrence].sequence), state: &state)
+        case .character("f"), .character(","), .character("."):
+            // In an event's detail with a reported stack trace: `f` folds or unfolds library frames, `,` and `.`
+            // select the previous or next frame.
+            let count = state.listedFrames.count
+            guard count > 0 else { return false }
+            if key == .character("f") { return state.detail.reduce(.libraryFramesToggled) }
+            return state.detail.reduce(.frameMoved(by: key == .character(",") ? -1 : 1, count: count))
+        case .character("?"), .character("t"), .ctrl:
+            return nil
+        default:
+            // Triage keys act on the issue shown.
+            if case .dashboard(.triage)? = state.keymap.command(for: key), case .issue = target { return nil }
+            return false
+        }
     }
 
     static func perform(
         _ command: DashboardCommand, key: Key, state: inout DashboardState, effects: inout [DashboardEffect]
     ) -> Bool {
-        // Tab cycles the panes on screen: a pane the layout has no room for (or nothing to show in) is skipped.
-        let layout = DashboardLayout(for: state)
-        let shown = Pane.allCases.filter { !layout.rect(of: $0).isEmpty }
-        let panes = shown.isEmpty ? [Pane.errors] : shown
-        let focus = state.screen.focus
         switch command {
         case .quit:
             state.quitRequested = true
             effects.append(.quit)
         case .toggleHelp:
-            state.screen.showsHelp.toggle()
-        case .focusNext:
-            state.screen.focus = panes[((panes.firstIndex(of: focus) ?? -1) + 1) % panes.count]
-        case .focusPrevious:
-            state.screen.focus = panes[((panes.firstIndex(of: focus) ?? 0) + panes.count - 1) % panes.count]
-        case .scrollUp, .scrollDown, .pageUp, .pageDown, .scrollTop, .scrollBottom:
-            if focus != .errors {
-                state.logs.scroll(command, rows: max(1, layout.logRows), filter: state.filter)
-            } else {
-                moveErrorSelection(command, state: &state)
-            }
+            _ = state.screen.reduce(.helpToggled)
+        case .focusNext, .focusPrevious:
+            _ = state.screen.reduce(.focusCycled(forward: command == .focusNext))
+        case .scrollUp: scroll(.up, state: &state)
+        case .scrollDown: scroll(.down, state: &state)
+        case .pageUp: scroll(.pageUp, state: &state)
+        case .pageDown: scroll(.pageDown, state: &state)
+        case .scrollTop: scroll(.top, state: &state)
+        case .scrollBottom: scroll(.bottom, state: &state)
         case .beginTextFilter:
-            state.filter.isEditing = true
-            state.filter.draft = state.filter.query.text
-            state.filter.error = nil
-            state.screen.showsHelp = false
+            _ = state.filter.reduce(.editingBegan)
+            _ = state.screen.reduce(.helpClosed)
         case .cancel:
             if state.screen.showsHelp {
-                state.screen.showsHelp = false
+                _ = state.screen.reduce(.helpClosed)
             } else if !state.detail.stack.isEmpty {
-                state.detail.close()
+                _ = state.detail.reduce(.closed)
             } else if !state.filter.query.isEmpty {
-                state.filter.query = .empty
-                state.logs.scroll = 0
+                _ = state.filter.reduce(.queryCleared)
+                _ = state.logs.reduce(.scrollReset)
             } else if state.logs.selectedSequence != nil {
-                state.logs.selectedSequence = nil
+                _ = state.logs.reduce(.selectionCleared)
             } else {
                 return false
             }
         case .toggleTypeFilter:
             guard case .character(let c) = key, let digit = c.wholeNumberValue else { return false }
             let types = state.feeds.metrics.errorsByType
-            guard digit >= 1, digit <= types.count else {
-                state.screen.statusMessage = "no error type \(digit) in Metrics"
-                return true
-            }
-            state.filter.toggleType(types[digit - 1].name)
-            state.logs.scroll = 0
-            state.errors.scroll = 0
+            guard digit >= 1, digit <= types.count else { return say("no error type \(digit) in Metrics", &state) }
+            _ = state.filter.reduce(.typeToggled(types[digit - 1].name))
+            _ = state.logs.reduce(.scrollReset)
+            _ = state.errors.reduce(.typeFilterToggled)
         case .clearTypeFilters:
             guard !state.filter.types.isEmpty else { return false }
-            state.filter.types = []
-            state.logs.scroll = 0
+            _ = state.filter.reduce(.typesCleared)
+            _ = state.logs.reduce(.scrollReset)
         case .togglePause:
-            state.logs.togglePause()
+            _ = state.logs.reduce(.pauseToggled)
         case .nextError, .previousError:
-            return selectError(newer: command == .nextError, state: &state)
+            // `e` selects the next (newer) error line, `E` the previous (older) one, and focuses Logs.
+            let rows = max(1, state.screen.viewport.logRows)
+            guard state.logs.reduce(.errorStepped(newer: command == .nextError, rows: rows, filter: state.filter))
+            else { return say("no errors in Logs", &state) }
+            _ = state.screen.reduce(.focused(.logs))
         case .cycleTheme:
-            state.screen.cycleTheme()
+            _ = state.screen.reduce(.themeCycled)
         case .redraw:
             effects.append(.redrawAll)
         case .openDetail:
-            let opened = openDetail(state: &state)
-            if case .issue(let fingerprint)? = state.detail.target {
-                markOpened(fingerprint, state: &state, effects: &effects)
-            }
-            return opened
+            return openDetail(state: &state, effects: &effects)
         case .triage(let action):
             return triage(action, state: &state, effects: &effects)
         case .toggleErrorsView:
-            // Alerts → Issues → Patterns → Alerts.
-            state.errors.view =
-                switch state.errors.view {
-                case .alerts: .issues
-                case .issues: .patterns
-                case .patterns: .alerts
-                }
-            state.errors.selectedFingerprint = nil
-            state.errors.scroll = 0
-            state.screen.focus = .errors
+            _ = state.errors.reduce(.viewCycled)
+            _ = state.screen.reduce(.focused(.errors))
         case .saveMatching:
             if let progress = state.logs.refilterProgress {
                 // Saving now would leave out the history not examined yet.
-                state.screen.statusMessage = "still filtering (\(Int(progress * 100))%): save when it is done"
-                return true
+                return say("still filtering (\(Int(progress * 100))%): save when it is done", &state)
             }
             let matching = state.matchingLogs
-            guard !matching.isEmpty else {
-                state.screen.statusMessage = "nothing to save: no kept event matches"
-                return true
-            }
+            guard !matching.isEmpty else { return say("nothing to save: no kept event matches", &state) }
             effects.append(.export(Array(matching)))
-            state.screen.statusMessage = "saving \(Format.count(matching.count)) events…"
+            return say("saving \(Format.count(matching.count)) events…", &state)
         case .cycleIssueOrder:
-            let orders = IssueOrder.allCases
-            state.errors.issueOrder = orders[(orders.firstIndex(of: state.errors.issueOrder)! + 1) % orders.count]
-            state.errors.view = .issues
-            state.screen.statusMessage = "issues by \(state.errors.issueOrder.rawValue)"
+            _ = state.errors.reduce(.issueOrderCycled)
+            return say("issues by \(state.errors.issueOrder.rawValue)", &state)
         }
         return true
     }
 
-    /// `e` selects the next (newer) error line, `E` the previous (older) one; with nothing selected both select
-    /// the newest. The view scrolls so the selection is visible.
-    static func selectError(newer: Bool, state: inout DashboardState) -> Bool {
-        let filtered = state.matchingLogs
-        let errors = filtered.indices.filter { filtered[$0].kind == .error }
-        guard let newest = errors.last else {
-            state.screen.statusMessage = "no errors in Logs"
-            return true
+    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues or Patterns
+    /// view), anywhere else it scrolls Logs.
+    static func scroll(_ move: ScrollMove, state: inout DashboardState) {
+        let viewport = state.screen.viewport
+        if state.screen.focus != .errors {
+            _ = state.logs.reduce(.scrolled(move, rows: max(1, viewport.logRows), filter: state.filter))
+        } else if state.errors.view == .patterns {
+            _ = state.patterns.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
+        } else {
+            _ = state.errors.reduce(
+                .selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter, now: state.screen.now))
         }
-        var target = newest
-        if let selected = state.logs.selectedSequence,
-            let position = filtered.firstIndex(where: { $0.sequence == selected })
-        {
-            if newer {
-                target = errors.first { $0 > position } ?? position
-            } else {
-                target = errors.last { $0 < position } ?? position
-            }
-        }
-        state.logs.selectedSequence = filtered[target].sequence
-        state.screen.focus = .logs
-        let rows = max(1, DashboardLayout(for: state).logRows)
-        let bottom = filtered.count - state.logs.scroll
-        if target >= bottom || target < bottom - rows {
-            state.logs.scroll = min(max(0, filtered.count - target - rows / 2 - 1), max(0, filtered.count - rows))
-        }
+    }
+
+    /// Shows `message` on the status line; a key that answers with a message changed the state.
+    static func say(_ message: String, _ state: inout DashboardState) -> Bool {
+        _ = state.screen.reduce(.said(message))
         return true
     }
 }

@@ -10,16 +10,13 @@ extension DashboardReducer {
     static func triage(_ asked: IssueTriageAction, state: inout DashboardState, effects: inout [DashboardEffect])
         -> Bool
     {
-        var action = asked
         guard let fingerprint = triageTarget(state) else {
-            state.screen.statusMessage = "select an issue first (v: Issues view)"
-            return true
+            return say("select an issue first (v: Issues view)", &state)
         }
-        guard let index = state.errors.issues.firstIndex(where: { $0.fingerprint == fingerprint }) else {
-            state.screen.statusMessage = "no such issue"
-            return true
+        guard let issue = state.errors.issues.first(where: { $0.fingerprint == fingerprint }) else {
+            return say("no such issue", &state)
         }
-        var issue = state.errors.issues[index]
+        var action = asked
         if case .ignore(.duration(snoozeSteps[0])) = action, issue.triage.status == .ignored,
             let until = issue.triage.ignoredUntil, let since = issue.triage.changedAt,
             let step = snoozeSteps.firstIndex(where: { abs($0 - until.timeIntervalSince(since)) < 1 }),
@@ -27,26 +24,14 @@ extension DashboardReducer {
         {
             action = .ignore(.duration(snoozeSteps[step + 1]))
         }
-        issue.triage.apply(
-            action, count: issue.count, newestVersion: IssueVersion.newest(in: issue.versions)?.version,
-            at: state.screen.now)
-        state.errors.issues[index] = issue
+        _ = state.errors.reduce(.triaged(fingerprint: fingerprint, action, at: state.screen.now))
         effects.append(.triage(fingerprint: fingerprint, action))
         var message = issue.typeName + ": " + action.summary
         if action == .resolveInNextRelease {
-            message += issue.triage.resolvedThrough.map { " (after \($0))" } ?? " (no version seen yet)"
+            let triaged = state.errors.issues.first { $0.fingerprint == fingerprint }?.triage
+            message += triaged?.resolvedThrough.map { " (after \($0))" } ?? " (no version seen yet)"
         }
-        state.screen.statusMessage = message
-        return true
-    }
-
-    /// Opening an issue ends its "new" mark.
-    static func markOpened(_ fingerprint: String, state: inout DashboardState, effects: inout [DashboardEffect]) {
-        guard let index = state.errors.issues.firstIndex(where: { $0.fingerprint == fingerprint }),
-            !state.errors.issues[index].triage.opened
-        else { return }
-        state.errors.issues[index].triage.opened = true
-        effects.append(.triage(fingerprint: fingerprint, .markOpened))
+        return say(message, &state)
     }
 
     /// The issue a triage key acts on: the one open in the detail view, else the Issues view's selection.

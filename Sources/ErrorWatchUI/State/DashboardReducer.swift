@@ -1,8 +1,11 @@
 import Foundation
 
-/// The one root reducer, the only code that changes ``DashboardState``: a pure function from (state, action) to
-/// effects. It hands each action to the slice it concerns — ``LogsState``, ``ErrorsState``, ``FeedsState``,
-/// ``ScreenState`` each have their own `reduce` — and handles keys, which reach across slices, itself.
+/// The one root reducer: a pure function from (state, action) to effects. It scopes: each ``DashboardAction`` (and
+/// each key, through the keymap, in `DashboardReducer+Keys.swift`) becomes the actions of the slices it concerns —
+/// ``ScreenState/Action``, ``LogsState/Action`` and the others — and each slice's own `reduce` is the only code that
+/// writes its fields (The Composable Architecture's `Scope`). The root itself writes only `generation` and
+/// `quitRequested`. Nothing here draws or lays out text: page sizes come from ``ScreenState/viewport``, and a detail
+/// view's scroll is kept within its content when drawn.
 ///
 /// ```swift
 /// let effects = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("q")))
@@ -10,8 +13,8 @@ import Foundation
 /// ```
 ///
 /// Behaviour worth knowing:
-/// - Scroll keys act on the focused pane: in Errors they move the selection (Alerts or Issues); any other focus
-///   scrolls Logs.
+/// - Scroll keys act on the focused pane: in Errors they move the selection (Alerts, Issues or Patterns); any other
+///   focus scrolls Logs.
 /// - Logs follow the tail while `logs.scroll == 0` and not paused. Scrolled up or paused, arriving lines that
 ///   pass the filters raise `logs.scroll`, so the view stays put. Resuming (or `G`) returns to the tail.
 /// - Alerts are upserted by fingerprint, most recent first; background-origin alerts are ignored; an alert fades
@@ -29,96 +32,116 @@ public enum DashboardReducer {
 
     /// Applies `action` to `state` and returns what the runtime must do.
     public static func reduce(into state: inout DashboardState, action: DashboardAction) -> [DashboardEffect] {
-        var changed: Bool
         var effects: [DashboardEffect] = []
-        let previousStatus = state.screen.statusMessage
-        switch action {
-        case .keyPressed(let key):
-            changed = handleKey(key, state: &state, effects: &effects)
-        case .eventReceived, .eventsReceived:
-            // One timeline: a batch is handed to Logs and Patterns in the order of its lines' own times, so both
-            // number its log lines alike.
-            let ordered = timeOrdered(action)
-            let firstLineNumber = state.logs.nextLineNumber
-            changed = state.logs.reduce(ordered, filter: state.filter)
-            changed =
-                state.patterns.reduce(
-                    ordered, firstLineNumber: firstLineNumber, keptFrom: state.logs.capacity, now: state.screen.now)
-                || changed
-        case .handlingReported:
-            _ = state.logs.reduce(action, filter: state.filter)
-            changed = state.detail.target != nil
-        case .alertReceived, .issuesSampled:
-            changed = state.errors.reduce(action)
-        case .metricsSampled, .statusChanged, .sourcesForgotten, .storeStatusChanged:
-            changed = state.feeds.reduce(action)
-        case .sourcesChanged:
-            changed = state.feeds.reduce(action)
-            if state.feeds.sources.isEmpty, state.screen.focus == .sources { state.screen.focus = .errors }
-        case .traceChanged:
-            // Drawn only in a detail view: with none open, a new snapshot changes nothing on screen.
-            changed = state.traces.reduce(action) && state.detail.target != nil
-        case .appAttached(let app):
-            attach(app, to: &state)
-            changed = true
-        case .frameStarted:
-            changed = state.logs.continueRefilter(state.filter) > 0
-        case .tick(let date):
-            changed = state.screen.tick(to: date)
-            changed = state.errors.expireAlerts(at: date) || changed
-        case .resized, .themeLoaded, .themeSelected, .colorDepthDetected, .themeFailed, .statusMessage:
-            changed = state.screen.reduce(action)
-        }
-        if let message = state.screen.statusMessage,
-            message != previousStatus || effects.contains(where: isAppCommand)
-        {
-            state.screen.statusMessageSetAt = state.screen.now
-            changed = true
-        }
-        // Only keys move the detail view's scroll; clamping on them (not on every arriving batch) keeps a flood
-        // from recomputing the view's lines, and drawing clamps anyway.
-        if state.detail.target != nil, case .keyPressed = action { changed = clampDetailScroll(&state) || changed }
+        let message = (state.screen.statusMessage, state.screen.statusMessageSetAt)
+        var changed = scope(action, into: &state, effects: &effects)
+        // A message shown (or shown again) is a visible change, whoever showed it.
+        if (state.screen.statusMessage, state.screen.statusMessageSetAt) != message { changed = true }
         if changed { state.generation &+= 1 }
         return effects
     }
 
-    /// Keeps the detail view's scroll within its content (the content depends on the width), so `k` after `G`
-    /// moves at once. Returns whether it moved.
-    static func clampDetailScroll(_ state: inout DashboardState) -> Bool {
-        guard let target = state.detail.target else { return false }
-        let body = DashboardLayout(for: state).body
-        let rows = max(1, body.height - 2)
-        let total = DetailView.lines(of: target, in: state, width: body.width - 4).count
-        let clamped = DetailView.clampedScroll(state.detail.scroll, lines: total, rows: rows)
-        defer { state.detail.scroll = clamped }
-        return clamped != state.detail.scroll
+    /// Hands `action` to the slices it concerns, as their own actions; returns whether anything visible changed.
+    static func scope(
+        _ action: DashboardAction, into state: inout DashboardState, effects: inout [DashboardEffect]
+    ) -> Bool {
+        switch action {
+        case .keyPressed(let key):
+            return handleKey(key, state: &state, effects: &effects)
+        case .eventReceived(let event):
+            return receive([event], into: &state)
+        case .eventsReceived(let events):
+            return receive(timeOrdered(events), into: &state)
+        case .handlingReported(let sequence, let summary):
+            _ = state.logs.reduce(.handlingReported(sequence: sequence, summary))
+            // Drawn only in a detail view.
+            return state.detail.target != nil
+        case .alertReceived(let alert):
+            return state.errors.reduce(.alertReceived(alert))
+        case .issuesSampled(let changed, let evicted):
+            return state.errors.reduce(.issuesSampled(changed: changed, evicted: evicted))
+        case .metricsSampled(let metrics):
+            return state.feeds.reduce(.metricsSampled(metrics))
+        case .statusChanged(let status):
+            // The first status gives the Status pane a place on screen.
+            let first = state.feeds.statuses.isEmpty
+            defer { if first { layOut(&state) } }
+            return state.feeds.reduce(.statusChanged(status))
+        case .sourcesChanged(let sources):
+            let changed = state.feeds.reduce(.sourcesChanged(sources))
+            if sources.isEmpty { _ = state.screen.reduce(.sourcesGone) }
+            layOut(&state)
+            return changed
+        case .sourcesForgotten(let count):
+            return state.feeds.reduce(.sourcesForgotten(count))
+        case .storeStatusChanged(let note):
+            return state.feeds.reduce(.storeStatusChanged(note))
+        case .traceChanged(let snapshot):
+            // Drawn only in a detail view: with none open, a new snapshot changes nothing on screen.
+            return state.traces.reduce(.traceChanged(snapshot)) && state.detail.target != nil
+        case .appAttached(let app):
+            attach(app, to: &state)
+            return true
+        case .frameStarted:
+            return state.logs.reduce(.frameStarted(state.filter))
+        case .tick(let date):
+            let clock = state.screen.reduce(.ticked(date))
+            return state.errors.reduce(.ticked(date)) || clock
+        case .resized(let width, let height):
+            defer { layOut(&state) }
+            return state.screen.reduce(.resized(width: width, height: height))
+        case .themeLoaded(let theme):
+            return state.screen.reduce(.themeLoaded(theme))
+        case .themeSelected(let index):
+            return state.screen.reduce(.themeSelected(index))
+        case .colorDepthDetected(let depth):
+            return state.screen.reduce(.colorDepthDetected(depth))
+        case .themeFailed(let reason):
+            return state.screen.reduce(.themeFailed(reason))
+        case .statusMessage(let message):
+            return state.screen.reduce(.messageReported(message))
+        }
     }
 
-    /// `action` with its batch in the order of the events' own times (a stable sort: events of one time keep their
-    /// order); a batch already in order, the common case, is handed back as it is.
-    static func timeOrdered(_ action: DashboardAction) -> DashboardAction {
-        guard case .eventsReceived(let events) = action, events.count > 1 else { return action }
+    /// One timeline: a batch is handed to Logs and Patterns in the order of its lines' own times, so both number
+    /// its log lines alike.
+    static func receive(_ events: [DashboardEvent], into state: inout DashboardState) -> Bool {
+        let firstLineNumber = state.logs.nextLineNumber
+        let logs = state.logs.reduce(.received(events, filter: state.filter))
+        let patterns = state.patterns.reduce(
+            .received(events, firstLineNumber: firstLineNumber, keptFrom: state.logs.capacity, now: state.screen.now))
+        return logs || patterns
+    }
+
+    /// Gives the screen slice the page sizes and the panes of the layout for the current size and feeds, when they
+    /// changed: the one place the reducer asks the layout anything, on a resize or a change of the panes shown, so
+    /// that no key lays the screen out.
+    static func layOut(_ state: inout DashboardState) {
+        let viewport = Viewport(width: state.screen.width, height: state.screen.height, feeds: state.feeds)
+        if viewport != state.screen.viewport { _ = state.screen.reduce(.laidOut(viewport)) }
+    }
+
+    /// `events` in the order of their own times (a stable sort: events of one time keep their order); a batch
+    /// already in order, the common case, is handed back as it is.
+    static func timeOrdered(_ events: [DashboardEvent]) -> [DashboardEvent] {
+        guard events.count > 1 else { return events }
         var ordered = true
         for index in 1..<events.count where events[index].timestamp < events[index - 1].timestamp {
             ordered = false
             break
         }
-        if ordered { return action }
+        if ordered { return events }
         let sorted = events.enumerated().sorted {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
         }
-        return .eventsReceived(sorted.map(\.element))
-    }
-
-    static func isAppCommand(_ effect: DashboardEffect) -> Bool {
-        if case .appCommand = effect { true } else { false }
+        return sorted.map(\.element)
     }
 
     /// Adds (or replaces, by name) an attached app. Keys the dashboard or an earlier app already use stay theirs:
     /// they are taken out of the new app's bindings, and the status line says so.
     static func attach(_ incoming: AttachedApp, to state: inout DashboardState) {
-        state.feeds.apps.removeAll { $0.name == incoming.name }
-        let taken = Set(state.keymap.bindings.flatMap(\.keys))
+        let others = state.feeds.apps.filter { $0.name != incoming.name }.flatMap(\.bindings)
+        let taken = Set((Keymap.standard.bindings + others).flatMap(\.keys))
         var app = incoming
         app.name = Sanitizer.sanitize(app.name, limit: 40)
         app.title = Sanitizer.sanitize(app.title, limit: 60)
@@ -137,9 +160,9 @@ public enum DashboardReducer {
             }
             return binding
         }
-        state.feeds.apps.append(app)
+        _ = state.feeds.reduce(.appAttached(app, replacing: incoming.name))
         if !shadowed.isEmpty {
-            state.screen.statusMessage = "\(app.name): keys \(shadowed.joined(separator: " ")) are taken; not bound"
+            _ = state.screen.reduce(.said("\(app.name): keys \(shadowed.joined(separator: " ")) are taken; not bound"))
         }
     }
 }

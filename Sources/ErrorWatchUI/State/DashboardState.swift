@@ -1,10 +1,12 @@
 import DequeModule
 import Foundation
 
-/// Everything the dashboard shows, as plain values, in slices: ``screen``, ``logs``, ``errors``, ``filter``,
-/// ``detail`` and ``feeds``, each changed by its own reducer, called from the one root ``DashboardReducer``. Fields
-/// are readable everywhere and written only by reducers; ``Dashboard/render(_:)`` draws it. It holds no
-/// references to services, clocks or terminals.
+/// Everything the dashboard shows, as plain values, in eight slices: ``screen``, ``logs``, ``errors``, ``filter``,
+/// ``detail``, ``feeds``, ``traces`` and ``patterns``. Each slice has its own small `Action` and its own `reduce`,
+/// and writes only its own fields; the one root ``DashboardReducer`` translates each ``DashboardAction`` (and each
+/// key, through the keymap) into the actions of the slices it concerns (The Composable Architecture's `Scope`).
+/// Fields are readable everywhere; ``Dashboard/render(_:)`` draws it. It holds no references to services, clocks
+/// or terminals.
 ///
 /// ```swift
 /// var state = DashboardState(width: 120, height: 40, now: start, themes: catalog.themes, colorDepth: .colors256)
@@ -68,6 +70,7 @@ public struct DashboardState: Sendable, Equatable {
             width: width, height: height, now: now, themes: themes, colorDepth: colorDepth, unicode: unicode)
         logs = LogsState(capacity: logCapacity)
         errors = ErrorsState(alertCapacity: alertCapacity)
+        _ = screen.reduce(.laidOut(Viewport(width: screen.width, height: screen.height, feeds: feeds)))
     }
 
     /// The keys in force: the dashboard's table, then each attached app's bindings. It drives the reducer, the
@@ -89,13 +92,6 @@ public struct DashboardState: Sendable, Equatable {
     /// Issues in the chosen order that pass the filters.
     public var visibleIssues: [IssueRecord] { errors.visibleIssues(filter, at: screen.now) }
 
-    /// The query's text. Setting a text that does not parse leaves the query as it was.
-    public internal(set) var textFilter: String {
-        get { filter.query.text }
-        set {
-            guard case .success(let parsed) = Query.parse(newValue), parsed != filter.query else { return }
-            filter.query = parsed
-            logs.refilter(filter)
-        }
-    }
+    /// The query's text (`/` edits it).
+    public var textFilter: String { filter.query.text }
 }

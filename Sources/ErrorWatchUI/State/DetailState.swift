@@ -1,16 +1,16 @@
-/// The detail slice of ``DashboardState``: the detail views open, innermost last, and where the open one is
-/// scrolled to. Written only by the key handling.
+/// The detail slice of ``DashboardState``: the detail views open, innermost last, where the open one is scrolled
+/// to, and what is selected in it. Changed only by ``reduce(_:)``, with the actions of ``Action``.
 public struct DetailState: Sendable, Equatable {
     /// The detail views open, innermost last; the last one fills the dashboard's body. `Esc` or `q` closes it.
-    public internal(set) var stack: [DetailTarget] = []
-    /// Rows of the open detail view scrolled past.
-    public internal(set) var scroll = 0
+    public private(set) var stack: [DetailTarget] = []
+    /// Where the open detail view is scrolled, as the keys asked; drawing keeps it within the content.
+    public private(set) var scroll = DetailScroll()
     /// In a group's detail view, the selected occurrence (0 is the newest).
-    public internal(set) var occurrence = 0
+    public private(set) var occurrence = 0
     /// In an event's detail with a reported stack trace, the selected frame among those shown (0 is the first).
-    public internal(set) var frame = 0
+    public private(set) var frame = 0
     /// Whether library frames (not the app's own) are unfolded in a reported stack trace (`f`).
-    public internal(set) var showsLibraryFrames = false
+    public private(set) var showsLibraryFrames = false
 
     /// No detail view open.
     public init() {}
@@ -18,20 +18,51 @@ public struct DetailState: Sendable, Equatable {
     /// The detail view shown, if any.
     public var target: DetailTarget? { stack.last }
 
-    /// Opens `target` over the current one (at most eight deep), at its top.
-    mutating func push(_ target: DetailTarget) {
-        stack.append(target)
-        if stack.count > 8 { stack.removeFirst() }
-        scroll = 0
-        occurrence = 0
-        frame = 0
-        showsLibraryFrames = false
+    /// What changes the detail views.
+    enum Action: Sendable {
+        /// `target` opened over the current view (at most eight deep), at its top.
+        case opened(DetailTarget)
+        /// The innermost view closed.
+        case closed
+        /// A scroll key, `page` rows a page.
+        case scrolled(ScrollMove, page: Int)
+        /// `]` (`by: 1`) or `[`: the next or previous of `count` occurrences.
+        case occurrenceMoved(by: Int, count: Int)
+        /// `.` (`by: 1`) or `,`: the next or previous of `count` listed frames.
+        case frameMoved(by: Int, count: Int)
+        /// `f`: library frames unfolded or folded, from the first frame.
+        case libraryFramesToggled
     }
 
-    /// Closes the innermost detail view.
-    mutating func close() {
-        stack.removeLast()
-        scroll = 0
+    /// Applies `action`; returns whether anything changed.
+    mutating func reduce(_ action: Action) -> Bool {
+        switch action {
+        case .opened(let target):
+            stack.append(target)
+            if stack.count > 8 { stack.removeFirst() }
+            reset()
+        case .closed:
+            guard !stack.isEmpty else { return false }
+            stack.removeLast()
+            reset()
+        case .scrolled(let move, let page):
+            scroll.apply(move, page: page)
+        case .occurrenceMoved(let step, let count):
+            guard count > 0 else { return false }
+            occurrence = min(max(0, occurrence + step), count - 1)
+        case .frameMoved(let step, let count):
+            guard count > 0 else { return false }
+            frame = step < 0 ? max(0, min(frame, count - 1) + step) : min(count - 1, frame + step)
+        case .libraryFramesToggled:
+            showsLibraryFrames.toggle()
+            frame = 0
+        }
+        return true
+    }
+
+    /// A view opened or closed: the one shown is at its top, nothing selected, library frames folded.
+    private mutating func reset() {
+        scroll = DetailScroll()
         occurrence = 0
         frame = 0
         showsLibraryFrames = false

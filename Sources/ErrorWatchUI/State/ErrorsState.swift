@@ -2,23 +2,23 @@ import DequeModule
 import Foundation
 
 /// The Errors slice of ``DashboardState``: the alerts (what users were told) and the issues (every error,
-/// grouped), which of the two the pane lists, its order, selection and scroll. Written only by reducers:
-/// ``reduce(_:)`` for what arrives, ``expireAlerts(at:)`` on ticks, the key handling for the view.
+/// grouped), which of the two the pane lists, its order, selection and scroll. Changed only by ``reduce(_:)``,
+/// with the actions of ``Action``: the filters and the time come with the actions that need them.
 public struct ErrorsState: Sendable, Equatable {
     /// Active alerts, most recently seen first, at most ``alertCapacity``.
-    public internal(set) var alerts: Deque<AlertRecord> = []
+    public private(set) var alerts: Deque<AlertRecord> = []
     /// How many alerts are kept.
     public let alertCapacity: Int
     /// Every error grouped by fingerprint, counted exactly upstream; the Issues view sorts them.
-    public internal(set) var issues: [IssueRecord] = []
+    public private(set) var issues: [IssueRecord] = []
     /// What the pane lists: alerts (what users were told) or issues (every error, grouped).
-    public internal(set) var view: ErrorsView = .alerts
+    public private(set) var view: ErrorsView = .alerts
     /// How the Issues view is sorted (`O` cycles).
-    public internal(set) var issueOrder: IssueOrder = .lastSeen
+    public private(set) var issueOrder: IssueOrder = .lastSeen
     /// The selected alert or issue, by fingerprint; `nil` selects the newest (first) row, following it.
-    public internal(set) var selectedFingerprint: String?
+    public private(set) var selectedFingerprint: String?
     /// First row shown.
-    public internal(set) var scroll = 0
+    public private(set) var scroll = 0
 
     /// No alerts or issues yet, keeping at most `alertCapacity` alerts.
     public init(alertCapacity: Int = 200) { self.alertCapacity = max(1, alertCapacity) }
@@ -67,8 +67,32 @@ public struct ErrorsState: Sendable, Equatable {
         return index
     }
 
-    /// Applies arriving alerts and issue samples; returns whether anything changed. Others leave it as it is.
-    mutating func reduce(_ action: DashboardAction) -> Bool {
+    /// What changes the Errors slice.
+    enum Action: Sendable {
+        /// The alert coalescer produced or updated an alert.
+        case alertReceived(AlertRecord)
+        /// The runtime's exact issue counts: issues upserted by fingerprint, and those it stopped keeping.
+        case issuesSampled(changed: [IssueRecord], evicted: [String])
+        /// The clock moved on: alerts not seen for ``DashboardState/alertExpiresAfter`` seconds go.
+        case ticked(Date)
+        /// A scroll key with the pane focused, in a view of `page` rows over the rows that pass `filter` at `now`.
+        case selectionMoved(ScrollMove, page: Int, filter: FilterState, now: Date)
+        /// `v`: Alerts → Issues → Patterns → Alerts, from the newest row.
+        case viewCycled
+        /// `O`: the next order of the Issues view, which is shown.
+        case issueOrderCycled
+        /// A query was applied: the list starts again from the newest row.
+        case queryApplied
+        /// An error type was shown or hidden: the list scrolls back to the top.
+        case typeFilterToggled
+        /// The issue `fingerprint` was triaged at `date` (the state shows it at once; the runtime keeps it).
+        case triaged(fingerprint: String, IssueTriageAction, at: Date)
+        /// The issue `fingerprint` was opened: it is no longer new.
+        case issueOpened(String)
+    }
+
+    /// Applies `action`; returns whether anything changed.
+    mutating func reduce(_ action: Action) -> Bool {
         switch action {
         case .alertReceived(let alert):
             return upsert(alert)
@@ -89,20 +113,56 @@ public struct ErrorsState: Sendable, Equatable {
                 issues.removeLast(issues.count - DashboardState.issueCapacity)
             }
             return !updated.isEmpty || !evicted.isEmpty
-        default:
-            return false
+        case .ticked(let date):
+            let count = alerts.count
+            alerts.removeAll { date.timeIntervalSince($0.lastReceived) > DashboardState.alertExpiresAfter }
+            return count != alerts.count
+        case .selectionMoved(let move, let page, let filter, let now):
+            moveSelection(move, page: page, rows: rowFingerprints(filter, at: now))
+        case .viewCycled:
+            view =
+                switch view {
+                case .alerts: .issues
+                case .issues: .patterns
+                case .patterns: .alerts
+                }
+            selectedFingerprint = nil
+            scroll = 0
+        case .issueOrderCycled:
+            let orders = IssueOrder.allCases
+            issueOrder = orders[(orders.firstIndex(of: issueOrder)! + 1) % orders.count]
+            view = .issues
+        case .queryApplied:
+            scroll = 0
+            selectedFingerprint = nil
+        case .typeFilterToggled:
+            scroll = 0
+        case .triaged(let fingerprint, let triage, let date):
+            guard let index = issues.firstIndex(where: { $0.fingerprint == fingerprint }) else { return false }
+            let issue = issues[index]
+            issues[index].triage.apply(
+                triage, count: issue.count, newestVersion: IssueVersion.newest(in: issue.versions)?.version, at: date)
+        case .issueOpened(let fingerprint):
+            guard let index = issues.firstIndex(where: { $0.fingerprint == fingerprint }),
+                !issues[index].triage.opened
+            else { return false }
+            issues[index].triage.opened = true
         }
+        return true
     }
 
-    /// Drops alerts not seen for ``DashboardState/alertExpiresAfter`` seconds at `date`; returns whether any went.
-    mutating func expireAlerts(at date: Date) -> Bool {
-        let count = alerts.count
-        alerts.removeAll { date.timeIntervalSince($0.lastReceived) > DashboardState.alertExpiresAfter }
-        return count != alerts.count
+    /// `j`/`k`, arrows, PgUp/PgDn move the selection through `rows`; `g` selects the oldest row (the last here, as
+    /// in Logs), `G` the newest, which it then follows; the view scrolls to keep the selection visible.
+    private mutating func moveSelection(_ move: ScrollMove, page: Int, rows: [String]) {
+        guard !rows.isEmpty else { return }
+        let index = move.selection(
+            from: selectedIndex(rows: rows), page: page, count: rows.count, top: rows.count - 1, bottom: 0)
+        selectedFingerprint = index == 0 ? nil : rows[index]
+        scroll = ScrollMove.firstRow(showing: index, from: scroll, page: page, count: rows.count)
     }
 
     /// Inserts or replaces an alert by fingerprint; returns whether anything changed.
-    mutating func upsert(_ incoming: AlertRecord) -> Bool {
+    private mutating func upsert(_ incoming: AlertRecord) -> Bool {
         guard incoming.origin != .background else { return false }
         var alert = incoming
         alert.title = Sanitizer.sanitize(alert.title, limit: 200)

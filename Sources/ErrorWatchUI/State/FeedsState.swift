@@ -1,26 +1,43 @@
 /// The feeds slice of ``DashboardState``: what producers and attached apps report besides events and alerts —
 /// the metrics sample, named statuses, the apps attached in-process and the sources watched from outside.
-/// Written only by reducers (``reduce(_:)``, and attaching an app).
+/// Changed only by ``reduce(_:)``, with the actions of ``Action``.
 public struct FeedsState: Sendable, Equatable {
     /// The latest metrics sample.
-    public internal(set) var metrics: MetricsSnapshot = .empty
+    public private(set) var metrics: MetricsSnapshot = .empty
     /// Named statuses (latest per service and name) in the order they first appeared.
-    public internal(set) var statuses: [StatusEntry] = []
+    public private(set) var statuses: [StatusEntry] = []
     /// Apps attached inside the dashboard's process, in the order they attached.
-    public internal(set) var apps: [AttachedApp] = []
+    public private(set) var apps: [AttachedApp] = []
     /// Producers watched from outside the process, in the order they appeared: every live one and the most
     /// recent ones that ended.
-    public internal(set) var sources: [SourceStatus] = []
+    public private(set) var sources: [SourceStatus] = []
     /// Ended sources no longer listed, counted exactly.
-    public internal(set) var forgottenSources = 0
+    public private(set) var forgottenSources = 0
     /// What the header says about the store (pruning, paused, off), `nil` when it works quietly or there is none.
-    public internal(set) var storeNote: String?
+    public private(set) var storeNote: String?
 
     /// Nothing reported yet.
     public init() {}
 
-    /// Applies samples, statuses and source lists; returns whether anything changed. Others leave it as it is.
-    mutating func reduce(_ action: DashboardAction) -> Bool {
+    /// What changes the feeds slice.
+    enum Action: Sendable {
+        /// The runtime sampled the metrics backend.
+        case metricsSampled(MetricsSnapshot)
+        /// A named status changed; the latest per service and name wins.
+        case statusChanged(StatusEntry)
+        /// The producers watched from outside changed: the whole list, in order.
+        case sourcesChanged([SourceStatus])
+        /// How many ended sources the runtime no longer lists, in all.
+        case sourcesForgotten(Int)
+        /// The store's state changed.
+        case storeStatusChanged(String?)
+        /// An app attached, its names made safe and its bindings vetted against the keys in use; it replaces the
+        /// app attached under `name`, if any.
+        case appAttached(AttachedApp, replacing: String)
+    }
+
+    /// Applies `action`; returns whether anything changed.
+    mutating func reduce(_ action: Action) -> Bool {
         switch action {
         case .storeStatusChanged(let note):
             defer { storeNote = note.map { Sanitizer.sanitize($0, limit: 120) } }
@@ -47,8 +64,10 @@ public struct FeedsState: Sendable, Equatable {
         case .sourcesForgotten(let count):
             defer { forgottenSources = max(0, count) }
             return count != forgottenSources
-        default:
-            return false
+        case .appAttached(let app, let name):
+            apps.removeAll { $0.name == name }
+            apps.append(app)
+            return true
         }
     }
 }

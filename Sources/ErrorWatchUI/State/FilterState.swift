@@ -1,22 +1,22 @@
 import Foundation
 
 /// The filter slice of ``DashboardState``: the error types shown, the query Logs, Alerts, Issues and Patterns must match,
-/// and the query being typed after `/`. Written only by the key handling.
+/// and the query being typed after `/`. Changed only by ``reduce(_:)``, with the actions of ``Action``.
 ///
 /// ```swift
 /// state.filter.matches(event)   // passes the type filter and the query
 /// ```
 public struct FilterState: Sendable, Equatable {
     /// Error types shown (matched against `typeName`); empty means all.
-    public internal(set) var types: Set<String> = []
+    public private(set) var types: Set<String> = []
     /// The query Logs, Alerts and Issues must match (`/`); the empty query matches everything.
-    public internal(set) var query: Query = .empty
+    public private(set) var query: Query = .empty
     /// Whether a query is being typed (after `/`).
-    public internal(set) var isEditing = false
+    public private(set) var isEditing = false
     /// The query being typed; it replaces ``query`` on `Enter` if it parses.
-    public internal(set) var draft = ""
+    public private(set) var draft = ""
     /// Why the typed query did not parse, with the position, shown in the prompt; the previous query stays.
-    public internal(set) var error: QueryError?
+    public private(set) var error: QueryError?
 
     /// No filter: everything shows.
     public init() {}
@@ -54,8 +54,60 @@ public struct FilterState: Sendable, Equatable {
     /// Whether `other` lets the same lines through (the typed draft aside).
     func selectsSameLines(as other: FilterState) -> Bool { types == other.types && query == other.query }
 
-    /// Shows or hides error type `name`.
-    mutating func toggleType(_ name: String) {
-        if types.contains(name) { types.remove(name) } else { types.insert(name) }
+    /// What changes the filters: the keys of the `/` prompt and of the type filter.
+    enum Action: Sendable {
+        /// `/`: the prompt opens on the query in force.
+        case editingBegan
+        /// A character typed in the prompt (made safe to draw; the draft holds at most 200).
+        case typed(Character)
+        /// Backspace in the prompt.
+        case erased
+        /// `Enter` in the prompt, with the draft as parsed: a query replaces the one in force; an error is shown
+        /// where it is, and the query in force stays.
+        case submitted(Result<Query, QueryError>)
+        /// `Esc` in the prompt: it closes, leaving the query as it was.
+        case editingCancelled
+        /// `Esc` outside the prompt: no query.
+        case queryCleared
+        /// A digit key: error type `name` shown or hidden.
+        case typeToggled(String)
+        /// `0`: every error type shown.
+        case typesCleared
+    }
+
+    /// Applies `action`; returns whether anything changed (a character past the draft's room, or Backspace on an
+    /// empty draft, changes nothing).
+    mutating func reduce(_ action: Action) -> Bool {
+        switch action {
+        case .editingBegan:
+            isEditing = true
+            draft = query.text
+            error = nil
+        case .typed(let character):
+            guard draft.count < 200 else { return false }
+            draft += Sanitizer.sanitize(String(character))
+            error = nil
+        case .erased:
+            guard !draft.isEmpty else { return false }
+            draft.removeLast()
+            error = nil
+        case .submitted(.success(let parsed)):
+            query = parsed
+            isEditing = false
+            error = nil
+        case .submitted(.failure(let failure)):
+            error = failure
+        case .editingCancelled:
+            isEditing = false
+            error = nil
+            draft = query.text
+        case .queryCleared:
+            query = .empty
+        case .typeToggled(let name):
+            if types.contains(name) { types.remove(name) } else { types.insert(name) }
+        case .typesCleared:
+            types = []
+        }
+        return true
     }
 }

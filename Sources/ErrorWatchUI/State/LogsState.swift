@@ -3,8 +3,9 @@ import DequeModule
 import OrderedCollections
 
 /// The Logs slice of ``DashboardState``: the ring of recent lines, the lines that pass the filters, the scroll
-/// position, the selection, the pause, and how the handler tree dealt with recent errors. Written only by
-/// reducers: ``reduce(_:filter:)`` for what arrives, the key handling for scrolling, selecting and pausing.
+/// position, the selection, the pause, and how the handler tree dealt with recent errors. Changed only by
+/// ``reduce(_:)``, with the actions of ``Action``: what it needs of the filters comes with the action, so it sees
+/// nothing of the other slices.
 ///
 /// One timeline: the ring is kept in the order of the lines' own times (their producer's `time`, else when they
 /// were read), whatever order they arrive in. A line that arrives late (another file's, an error that took
@@ -13,38 +14,39 @@ import OrderedCollections
 /// counted in ``olderThanKept`` (the pane's title says so) rather than shown out of place.
 public struct LogsState: Sendable, Equatable {
     /// Recent events and log lines, oldest first, at most ``capacity``.
-    public internal(set) var lines: Deque<DashboardEvent> = []
+    public private(set) var lines: Deque<DashboardEvent> = []
     /// The lines that pass the filters, oldest first, kept up to date as lines arrive and filters change, so
     /// drawing and scrolling a filtered view costs the rows shown, not the history. Empty while nothing filters.
     /// While ``isRefiltering``, it holds the matches among the lines examined so far: the newest part of the
     /// history, and every line that arrived since.
-    public internal(set) var filtered: Deque<DashboardEvent> = []
+    public private(set) var filtered: Deque<DashboardEvent> = []
     /// How many of the oldest ``lines`` the filters in force have not examined yet: a filter change re-examines the
-    /// history newest first, a bounded slice per reducer step (``refilter(_:)``, then ``continueRefilter(_:)`` on
-    /// each `.frameStarted`), so an expensive query over a long history never holds the keys up. 0 when done.
-    public internal(set) var unexamined = 0
+    /// history newest first, a bounded slice per reducer step (the first on ``Action/filterChanged(_:)``, the next
+    /// on each ``Action/frameStarted(_:)``), so an expensive query over a long history never holds the keys up. 0
+    /// when done.
+    public private(set) var unexamined = 0
     /// How many lines the refilter in progress started with, for its progress.
-    var refilterTotal = 0
+    private(set) var refilterTotal = 0
     /// How many lines are kept; older ones are dropped.
     public let capacity: Int
     /// Rows hidden below the view: 0 follows the tail.
-    public internal(set) var scroll = 0
+    public private(set) var scroll = 0
     /// The line selected with `e`/`E`, by sequence number.
-    public internal(set) var selectedSequence: UInt64?
+    public private(set) var selectedSequence: UInt64?
     /// Whether the view is frozen; what arrives is still kept and counted.
-    public internal(set) var isPaused = false
+    public private(set) var isPaused = false
     /// Events that arrived since the pause began (`PAUSED +N`).
-    public internal(set) var arrivedWhilePaused = 0
+    public private(set) var arrivedWhilePaused = 0
     /// How the handler tree dealt with recent errors, by sequence number, oldest report first: the last
     /// ``capacity`` reports, and up to as many older ones not trimmed yet. Trimming in bulk keeps a report O(1)
     /// amortised (`OrderedDictionary.removeFirst` is O(count): trimming one per report measured 8× slower than the
     /// dictionary and deque it replaces); ``handling(for:)`` sees only the last ``capacity``.
-    var handlingReports: OrderedDictionary<UInt64, HandlingSummary> = [:]
+    private(set) var handlingReports: OrderedDictionary<UInt64, HandlingSummary> = [:]
     /// The number the next log line without one gets: log lines are numbered from 2⁶³ up, so they never collide
     /// with the stream's sequence numbers and can be selected and opened like errors.
-    var nextLineNumber: UInt64 = 1 << 63
+    private(set) var nextLineNumber: UInt64 = 1 << 63
     /// Lines that arrived older than every line the full ring keeps, so had no place in it: counted, not shown.
-    public internal(set) var olderThanKept = 0
+    public private(set) var olderThanKept = 0
 
     /// An empty Logs pane keeping at most `capacity` lines.
     public init(capacity: Int = 2_000) { self.capacity = max(1, capacity) }
@@ -60,18 +62,39 @@ public struct LogsState: Sendable, Equatable {
     /// The lines that pass `filter`, oldest first: ``filtered`` while it filters, else ``lines``.
     public func matching(_ filter: FilterState) -> Deque<DashboardEvent> { filter.isActive ? filtered : lines }
 
-    /// Applies arriving lines and handling reports; returns whether anything visible changed (a handling report
-    /// is visible only in an open detail view, which the caller knows about). Others leave it as it is.
-    mutating func reduce(_ action: DashboardAction, filter: FilterState) -> Bool {
+    /// What changes the Logs slice. The filters in force come with the actions that need them.
+    enum Action: Sendable {
+        /// Lines arrived, in the order of their own times.
+        case received([DashboardEvent], filter: FilterState)
+        /// How the handler tree dealt with the error of `sequence`.
+        case handlingReported(sequence: UInt64, HandlingSummary)
+        /// The filters now let other lines through: the history is examined again, its first slice at once.
+        case filterChanged(FilterState)
+        /// A frame is about to be drawn: the refilter in progress takes its next slice.
+        case frameStarted(FilterState)
+        /// A scroll key, in a view of `rows` rows over the lines that pass `filter`.
+        case scrolled(ScrollMove, rows: Int, filter: FilterState)
+        /// The filters changed: the view returns to the tail.
+        case scrollReset
+        /// Space or `p`: paused, or resumed at the tail.
+        case pauseToggled
+        /// `e` (`newer`) or `E`: the next or previous error line among those that pass `filter` is selected and
+        /// scrolled into a view of `rows` rows.
+        case errorStepped(newer: Bool, rows: Int, filter: FilterState)
+        /// Esc: no line selected.
+        case selectionCleared
+    }
+
+    /// Applies `action`; returns whether anything visible changed (a handling report is visible only in an open
+    /// detail view, which the caller knows about), and for ``Action/errorStepped(newer:rows:filter:)`` whether an
+    /// error line was there to select.
+    mutating func reduce(_ action: Action) -> Bool {
         switch action {
-        case .eventReceived(let event):
-            append(event, filter: filter)
-            return true
-        case .eventsReceived(let events):
+        case .received(let events, let filter):
             // Events further back than the ring holds would be pushed out by later ones of this same batch (the
             // reducer hands batches over in time order): they are counted but not sanitised and stored.
             let skipped = max(0, events.count - capacity)
-            for event in events.prefix(skipped) { account(event, filter: filter) }
+            if isPaused { arrivedWhilePaused += skipped }
             for event in events.dropFirst(skipped) { append(event, filter: filter) }
             return !events.isEmpty
         case .handlingReported(let sequence, var summary):
@@ -86,13 +109,43 @@ public struct LogsState: Sendable, Equatable {
                 handlingReports.removeFirst(handlingReports.count - capacity)
             }
             return false
-        default:
-            return false
+        case .filterChanged(let filter):
+            refilter(filter)
+        case .frameStarted(let filter):
+            return continueRefilter(filter) > 0
+        case .scrolled(let move, let rows, let filter):
+            scroll(move, rows: rows, filter: filter)
+        case .scrollReset:
+            scroll = 0
+        case .pauseToggled:
+            if isPaused {
+                isPaused = false
+                arrivedWhilePaused = 0
+                scroll = 0
+            } else {
+                isPaused = true
+            }
+        case .errorStepped(let newer, let rows, let filter):
+            return stepError(newer: newer, rows: rows, filter: filter)
+        case .selectionCleared:
+            selectedSequence = nil
         }
+        return true
+    }
+
+    /// The lines on screen in a view of `count` rows, oldest first: at most `count`, ending ``scroll`` matching lines
+    /// before the newest.
+    func visibleRows(_ filter: FilterState, count: Int) -> [DashboardEvent] {
+        guard count > 0 else { return [] }
+        // The matching lines are kept as they arrive: the view is a slice, whatever the history.
+        let lines = matching(filter)
+        let skip = min(max(0, scroll), max(0, lines.count - count))
+        let end = lines.count - skip
+        return Array(lines[max(0, end - count)..<end])
     }
 
     /// Adds an event to the ring in its place in time, keeping a scrolled or paused view where it is.
-    mutating func append(_ incoming: DashboardEvent, filter: FilterState) {
+    private mutating func append(_ incoming: DashboardEvent, filter: FilterState) {
         var event = incoming
         if event.sequence == 0 {
             event.sequence = nextLineNumber
@@ -166,15 +219,9 @@ public struct LogsState: Sendable, Equatable {
         return low
     }
 
-    /// What an arriving event changes besides the ring, for an event not stored (further back than a batch keeps):
-    /// the paused count and a scrolled view's position.
-    mutating func account(_ event: DashboardEvent, filter: FilterState) {
-        if isPaused { arrivedWhilePaused += 1 }
-    }
-
     /// Starts rebuilding ``filtered`` after the filters changed, and takes its first slice: a history that fits in
     /// one slice (``refilterLinesPerStep`` lines, ``refilterWorkPerStep`` of matching) is done at once.
-    mutating func refilter(_ filter: FilterState) {
+    private mutating func refilter(_ filter: FilterState) {
         filtered = []
         unexamined = filter.isActive ? lines.count : 0
         refilterTotal = unexamined
@@ -187,7 +234,7 @@ public struct LogsState: Sendable, Equatable {
     /// (``refilterCost(of:_:)``), whichever comes first, so a step's work is bounded whatever the history, however
     /// long its lines and however expensive the query.
     @discardableResult
-    mutating func continueRefilter(_ filter: FilterState) -> Int {
+    private mutating func continueRefilter(_ filter: FilterState) -> Int {
         guard unexamined > 0 else { return 0 }
         var index = unexamined
         var work = 0
@@ -229,28 +276,39 @@ public struct LogsState: Sendable, Equatable {
         200 + (line.message.utf8.count + 64) * scanCost
     }
 
-    /// Scrolls by `command` in a view of `rows` rows over the lines that pass `filter`.
-    mutating func scroll(_ command: DashboardCommand, rows: Int, filter: FilterState) {
+    /// Scrolls by `move` in a view of `rows` rows over the lines that pass `filter`.
+    private mutating func scroll(_ move: ScrollMove, rows: Int, filter: FilterState) {
         let maximum = max(0, matching(filter).count - rows)
-        switch command {
-        case .scrollUp: scroll += 1
-        case .scrollDown: scroll -= 1
+        switch move {
+        case .up: scroll += 1
+        case .down: scroll -= 1
         case .pageUp: scroll += rows
         case .pageDown: scroll -= rows
-        case .scrollTop: scroll = maximum
-        default: scroll = 0
+        case .top: scroll = maximum
+        case .bottom: scroll = 0
         }
         scroll = min(max(0, scroll), maximum)
     }
 
-    /// Space: pauses, or resumes and returns to the tail.
-    mutating func togglePause() {
-        if isPaused {
-            isPaused = false
-            arrivedWhilePaused = 0
-            scroll = 0
-        } else {
-            isPaused = true
+    /// `e` selects the next (newer) error line, `E` the previous (older) one; with nothing selected both select
+    /// the newest. The view scrolls so the selection is visible. Returns whether there was an error line.
+    private mutating func stepError(newer: Bool, rows: Int, filter: FilterState) -> Bool {
+        let filtered = matching(filter)
+        let errors = filtered.indices.filter { filtered[$0].kind == .error }
+        guard let newest = errors.last else { return false }
+        var target = newest
+        if let selected = selectedSequence, let position = filtered.firstIndex(where: { $0.sequence == selected }) {
+            if newer {
+                target = errors.first { $0 > position } ?? position
+            } else {
+                target = errors.last { $0 < position } ?? position
+            }
         }
+        selectedSequence = filtered[target].sequence
+        let bottom = filtered.count - scroll
+        if target >= bottom || target < bottom - rows {
+            scroll = min(max(0, filtered.count - target - rows / 2 - 1), max(0, filtered.count - rows))
+        }
+        return true
     }
 }

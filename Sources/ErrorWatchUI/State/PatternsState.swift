@@ -2,7 +2,8 @@ import ErrorStreaming
 import Foundation
 
 /// The Patterns slice of ``DashboardState``: the templates of every line the dashboard received (logs too), mined
-/// Drain-style, and the Patterns view's selection. Written only by reducers.
+/// Drain-style, and the Patterns view's selection. Changed only by ``reduce(_:)``, with the actions of ``Action``
+/// (and ``add(message:level:service:source:at:sequence:now:)``, which mines one line).
 ///
 /// Each line's message is first masked (``TemplateMask``: numbers, ids, addresses, quoted strings, paths; the same
 /// masking the issues' fingerprints use), then split into words. Lines are grouped by their level, their number of
@@ -30,15 +31,15 @@ public struct PatternsState: Sendable, Equatable {
 
     /// The templates, in order of first appearance; a template folded into another (``PatternRecord/mergedInto``)
     /// stays as a forwarding entry, so ids stay indices.
-    public internal(set) var patterns: [PatternRecord] = []
+    public private(set) var patterns: [PatternRecord] = []
     /// How many templates are kept.
     public let capacity: Int
     /// Lines that would have started a template past ``capacity``: counted, not kept.
-    public internal(set) var otherCount = 0
+    public private(set) var otherCount = 0
     /// The selected template's id; `nil` selects the first row.
-    public internal(set) var selectedID: Int?
+    public private(set) var selectedID: Int?
     /// First row shown.
-    public internal(set) var scroll = 0
+    public private(set) var scroll = 0
     /// How many templates are live (not folded into another).
     public private(set) var liveCount = 0
 
@@ -177,33 +178,42 @@ public struct PatternsState: Sendable, Equatable {
         return Double(same) / Double(tokens.count)
     }
 
-    /// Adds the events of an arriving batch. Log lines get their sequence number as Logs stores them: from
-    /// `firstLineNumber` up, in order; the oldest of a batch larger than Logs keeps (`keptFrom`) are counted without
-    /// one, as Logs does not store them.
-    mutating func reduce(_ action: DashboardAction, firstLineNumber: UInt64, keptFrom capacity: Int, now: Date) -> Bool
-    {
-        var next = firstLineNumber
-        func take(_ event: DashboardEvent, stored: Bool) {
-            var sequence = event.sequence
-            if sequence == 0, stored {
-                sequence = next
-                next &+= 1
-            }
-            let message = event.logMessage ?? event.message
-            add(
-                message: message, level: event.level, service: event.service, source: event.source,
-                at: event.timestamp, sequence: sequence, now: now)
-        }
+    /// What changes the Patterns slice.
+    enum Action: Sendable {
+        /// Lines arrived, in the order of their own times. Log lines get their sequence number as Logs stores them:
+        /// from `firstLineNumber` up, in order; the oldest of a batch larger than Logs keeps (`keptFrom`) are
+        /// counted without one, as Logs does not store them.
+        case received([DashboardEvent], firstLineNumber: UInt64, keptFrom: Int, now: Date)
+        /// A scroll key in the Patterns view, `page` rows a page, over the templates that pass `filter`.
+        case selectionMoved(ScrollMove, page: Int, filter: FilterState)
+    }
+
+    /// Applies `action`; returns whether anything changed.
+    mutating func reduce(_ action: Action) -> Bool {
         switch action {
-        case .eventReceived(let event):
-            take(event, stored: true)
-            return true
-        case .eventsReceived(let events):
+        case .received(let events, let firstLineNumber, let capacity, let now):
             let skipped = max(0, events.count - capacity)
-            for (index, event) in events.enumerated() { take(event, stored: index >= skipped) }
+            var next = firstLineNumber
+            for (index, event) in events.enumerated() {
+                var sequence = event.sequence
+                if sequence == 0, index >= skipped {
+                    sequence = next
+                    next &+= 1
+                }
+                add(
+                    message: event.logMessage ?? event.message, level: event.level, service: event.service,
+                    source: event.source, at: event.timestamp, sequence: sequence, now: now)
+            }
             return !events.isEmpty
-        default:
-            return false
+        case .selectionMoved(let move, let page, let filter):
+            // `j`/`k`, PgUp/PgDn, `g`/`G` move the selection through the templates by count.
+            let rows = visible(filter)
+            guard !rows.isEmpty else { return true }
+            let current = selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
+            let index = move.selection(from: current, page: page, count: rows.count, top: 0, bottom: rows.count - 1)
+            selectedID = rows[index].id
+            scroll = ScrollMove.firstRow(showing: index, from: scroll, page: page, count: rows.count)
+            return true
         }
     }
 

@@ -5,7 +5,7 @@ public struct TracesState: Sendable, Equatable {
     public static let capacity = 64
 
     /// The latest snapshot per trace id.
-    public internal(set) var snapshots: [String: TraceSnapshot] = [:]
+    public private(set) var snapshots: [String: TraceSnapshot] = [:]
     /// Trace ids, least recently changed first.
     private var order: [String] = []
 
@@ -15,10 +15,15 @@ public struct TracesState: Sendable, Equatable {
     /// The latest snapshot of `traceID`, if kept.
     public func snapshot(of traceID: String) -> TraceSnapshot? { snapshots[traceID] }
 
+    /// What changes the traces slice.
+    enum Action: Sendable {
+        /// The spans received of a trace changed: its latest snapshot.
+        case traceChanged(TraceSnapshot)
+    }
+
     /// Takes a trace's new snapshot; returns whether anything changed.
-    mutating func reduce(_ action: DashboardAction) -> Bool {
-        guard case .traceChanged(let snapshot) = action else { return false }
-        guard snapshots[snapshot.traceID] != snapshot else { return false }
+    mutating func reduce(_ action: Action) -> Bool {
+        guard case .traceChanged(let snapshot) = action, snapshots[snapshot.traceID] != snapshot else { return false }
         if snapshots.updateValue(snapshot, forKey: snapshot.traceID) != nil {
             order.removeAll { $0 == snapshot.traceID }
         }
