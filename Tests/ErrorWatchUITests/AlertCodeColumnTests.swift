@@ -20,8 +20,7 @@ struct AlertCodeColumnTests {
         }
         var buffer = ScreenBuffer(width: width, height: codes.count + 2)
         let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
-        ErrorsPane.render(
-            state.errors, filter: state.filter, screen: state.screen, in: buffer.area, into: &buffer, palette: palette)
+        ErrorsPane.render(state, palette: palette, in: buffer.area, into: &buffer)
         return buffer.textLines()
     }
 

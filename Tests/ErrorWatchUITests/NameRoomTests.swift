@@ -22,7 +22,7 @@ struct NameRoomTests {
                         changedAt: fixtureStart)))
         }
         var buffer = ScreenBuffer(width: width, height: names.count + 2)
-        StatusPane.render(state.feeds, screen: state.screen, in: buffer.area, into: &buffer, palette: palette(state))
+        StatusPane.render(state, palette: palette(state), in: buffer.area, into: &buffer)
         return buffer.textLines()
     }
 
@@ -52,7 +52,7 @@ struct NameRoomTests {
                     events: 12)
             ]))
         var buffer = ScreenBuffer(width: 70, height: 3)
-        SourcesPane.render(state.feeds, screen: state.screen, in: buffer.area, into: &buffer, palette: palette(state))
+        SourcesPane.render(state, palette: palette(state), in: buffer.area, into: &buffer)
         #expect(buffer.textLines().contains { $0.contains(name + " connected") }, "\(buffer.textLines())")
     }
 
@@ -66,9 +66,7 @@ struct NameRoomTests {
             message: "ok")
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived([long, short]))
         var buffer = ScreenBuffer(width: 120, height: 4)
-        LogsPane.render(
-            state.logs, filter: state.filter, screen: state.screen, in: buffer.area, into: &buffer,
-            palette: palette(state))
+        LogsPane.render(state, palette: palette(state), in: buffer.area, into: &buffer)
         let lines = buffer.textLines()
         let row = try #require(lines.first { $0.contains("rate exceeded") })
         #expect(row.contains("payments-gateway-eu ThrottlingException rate exceeded"), "\(row)")
@@ -80,9 +78,7 @@ struct NameRoomTests {
 
         // A name longer than a fifth of the row is cut, so the message keeps its room.
         var narrow = ScreenBuffer(width: 80, height: 4)
-        LogsPane.render(
-            state.logs, filter: state.filter, screen: state.screen, in: narrow.area, into: &narrow,
-            palette: palette(state))
+        LogsPane.render(state, palette: palette(state), in: narrow.area, into: &narrow)
         #expect(narrow.textLines().contains { $0.contains(" payments-gate… ") && $0.contains("rate exceeded") }, "\(narrow.textLines())")
     }
 
@@ -103,9 +99,7 @@ struct NameRoomTests {
                 ], evicted: []))
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
         var buffer = ScreenBuffer(width: 100, height: 5)
-        ErrorsPane.render(
-            state.errors, filter: state.filter, screen: state.screen, in: buffer.area, into: &buffer,
-            palette: palette(state))
+        ErrorsPane.render(state, palette: palette(state), in: buffer.area, into: &buffer)
         let lines = buffer.textLines()
         let reset = try #require(lines.first { $0.contains("ConnectionReset") }, "\(lines)")
         #expect(reset.contains("ERR_CONN_RESET"))

@@ -175,8 +175,8 @@ struct PatternsTests {
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
         var buffer = ScreenBuffer(width: 100, height: 8)
         PatternsPane.render(
-            state.patterns, screen: state.screen, in: buffer.area, into: &buffer,
-            palette: Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
+            state, palette: Palette(theme: state.screen.theme, depth: state.screen.colorDepth), in: buffer.area,
+            into: &buffer)
         assertSnapshot(of: buffer, as: .screen, named: "patterns")
     }
 }

@@ -75,9 +75,7 @@ struct PropertyTests {
                 x: Int.random(in: 0...30, using: &g), y: Int.random(in: 0...10, using: &g),
                 width: Int.random(in: 0...80, using: &g), height: Int.random(in: 0...20, using: &g))
             var buffer = ScreenBuffer(width: 120, height: 40, fill: Self.sentinel)
-            LogsPane.render(
-                state.logs, filter: state.filter, screen: state.screen, in: area, into: &buffer,
-                palette: Palette(theme: .default, depth: .colors256))
+            LogsPane.render(state, palette: Palette(theme: .default, depth: .colors256), in: area, into: &buffer)
             for y in 0..<40 {
                 for x in 0..<120 where !(x >= area.x && x < area.maxX && y >= area.y && y < area.maxY) {
                     #expect(buffer[x, y] == Self.sentinel, "wrote outside the pane at \(x),\(y)")

@@ -9,12 +9,13 @@ import Testing
 /// `SNAPSHOT_TESTING_RECORD=all swift test --filter SnapshotTests`, then read the .txt files before committing.
 @MainActor
 struct SnapshotTests {
-    func pane(
-        _ render: (DashboardState, Rect, inout ScreenBuffer, Palette) -> Void, width: Int, height: Int,
-        state: DashboardState = .sample()
+    /// `part` alone, drawn from `state` into a buffer of `width` × `height`.
+    func pane<Part: Widget>(
+        _ part: Part.Type, width: Int, height: Int, state: DashboardState = .sample()
     ) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: width, height: height)
-        render(state, buffer.area, &buffer, Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
+        let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
+        part.render(part.input(state, palette: palette), in: buffer.area, into: &buffer)
         return buffer
     }
 
@@ -52,32 +53,13 @@ struct SnapshotTests {
     }
 
     @Test func eachPane() {
-        assertSnapshot(
-            of: pane(
-                { ErrorsPane.render($0.errors, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
-                width: 70, height: 8), as: .screen, named: "errors")
-        assertSnapshot(
-            of: pane(
-                { LogsPane.render($0.logs, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3) },
-                width: 100, height: 12), as: .screen, named: "logs")
-        assertSnapshot(
-            of: pane(
-                {
-                    MetricsPane.render(
-                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
-                }, width: 70, height: 16), as: .screen, named: "metrics")
-        assertSnapshot(
-            of: pane(
-                {
-                    MetricsPane.render(
-                        $0.feeds.metrics, filter: $0.filter, screen: $0.screen, in: $1, into: &$2, palette: $3)
-                }, width: 40, height: 20), as: .screen, named: "metrics-narrow")
-        assertSnapshot(
-            of: pane(
-                { StatusPane.render($0.feeds, screen: $0.screen, in: $1, into: &$2, palette: $3) }, width: 70, height: 5
-            ), as: .screen, named: "status")
-        assertSnapshot(of: pane(HeaderBar.render, width: 100, height: 1), as: .screen, named: "header")
-        assertSnapshot(of: pane(FooterBar.render, width: 100, height: 1), as: .screen, named: "footer")
+        assertSnapshot(of: pane(ErrorsPane.self, width: 70, height: 8), as: .screen, named: "errors")
+        assertSnapshot(of: pane(LogsPane.self, width: 100, height: 12), as: .screen, named: "logs")
+        assertSnapshot(of: pane(MetricsPane.self, width: 70, height: 16), as: .screen, named: "metrics")
+        assertSnapshot(of: pane(MetricsPane.self, width: 40, height: 20), as: .screen, named: "metrics-narrow")
+        assertSnapshot(of: pane(StatusPane.self, width: 70, height: 5), as: .screen, named: "status")
+        assertSnapshot(of: pane(HeaderBar.self, width: 100, height: 1), as: .screen, named: "header")
+        assertSnapshot(of: pane(FooterBar.self, width: 100, height: 1), as: .screen, named: "footer")
         let empty = DashboardState(width: 80, height: 24, now: fixtureStart)
         assertSnapshot(of: Dashboard.render(empty), as: .screen, named: "empty-dashboard")
     }

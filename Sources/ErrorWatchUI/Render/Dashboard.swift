@@ -28,33 +28,30 @@ public enum Dashboard {
         let layout = DashboardLayout(
             width: buffer.width, height: buffer.height, showsStatus: DashboardLayout.showsStatus(state.feeds),
             sourceCount: state.feeds.sources.count)
+        // Every widget has the one shape: its input taken from the state, drawn into its area.
+        func draw<Part: Widget>(_ part: Part.Type, in area: Rect) {
+            part.render(part.input(state, palette: palette), in: area, into: &buffer)
+        }
         // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
         // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).
         if layout.isTooSmall {
             buffer.fill(buffer.area, style: palette[.text])
-            TooSmallScreen.render(state, in: buffer.area, into: &buffer, palette: palette)
+            draw(TooSmallScreen.self, in: buffer.area)
             return
         }
-        HeaderBar.render(state, in: layout.header, into: &buffer, palette: palette)
+        draw(HeaderBar.self, in: layout.header)
         if state.detail.target != nil {
             // A detail view fills the body; header and footer stay.
-            DetailView.render(state, in: layout.body, into: &buffer, palette: palette)
-            FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
-            if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
-            return
+            draw(DetailView.self, in: layout.body)
+        } else {
+            draw(ErrorsPane.self, in: layout.errors)
+            draw(LogsPane.self, in: layout.logs)
+            draw(MetricsPane.self, in: layout.metrics)
+            draw(StatusPane.self, in: layout.status)
+            draw(SourcesPane.self, in: layout.sources)
         }
-        ErrorsPane.render(
-            state.errors, filter: state.filter, screen: state.screen, in: layout.errors, into: &buffer, palette: palette,
-            patterns: state.patterns)
-        LogsPane.render(
-            state.logs, filter: state.filter, screen: state.screen, in: layout.logs, into: &buffer, palette: palette)
-        MetricsPane.render(
-            state.feeds.metrics, filter: state.filter, screen: state.screen, in: layout.metrics, into: &buffer,
-            palette: palette)
-        StatusPane.render(state.feeds, screen: state.screen, in: layout.status, into: &buffer, palette: palette)
-        SourcesPane.render(state.feeds, screen: state.screen, in: layout.sources, into: &buffer, palette: palette)
-        FooterBar.render(state, in: layout.footer, into: &buffer, palette: palette)
-        if state.screen.showsHelp { HelpOverlay.render(state, in: buffer.area, into: &buffer, palette: palette) }
+        draw(FooterBar.self, in: layout.footer)
+        if state.screen.showsHelp { draw(HelpOverlay.self, in: buffer.area) }
     }
 
     /// Draws a pane's border and title, focused or not, and returns the area inside it.

@@ -15,15 +15,7 @@ extension DetailView {
         let levels = pattern.levelsSeen.map { "\($0.description) \(Format.count(pattern.levels[$0.rawValue]))" }
         lines += labelled("Levels", levels.joined(separator: ", "), role: .text, width: width)
         lines += times(first: pattern.firstSeen, last: pattern.lastSeen, state: state, width: width)
-        lines.append(
-            Line([
-                (pad("Last 60 s"), .muted),
-                (
-                    Sparkline.render(
-                        pattern.perSecond(endingAt: state.screen.now), width: min(60, width - labelWidth),
-                        unicode: state.screen.unicode), .sparkline
-                ),
-            ]))
+        lines.append(lastMinute(pattern.perSecond(endingAt: state.screen.now), state, width))
         lines += occurrenceLines(.pattern(id), state: state, width: width)
         return lines
     }

@@ -8,7 +8,7 @@ import Foundation
 /// relative; the attributes, sorted; the stack trace or source location; how the handler tree dealt with it;
 /// and the breadcrumbs, the 20 lines of the same service before it. An alert or issue shows its count, first and
 /// last seen and its occurrences, newest first; `[`/`]` select one and `Enter` opens it.
-public enum DetailView {
+public enum DetailView: Widget {
     /// One line of the view: segments of text, each in a theme role.
     struct Line {
         var segments: [(text: String, role: ThemeRole)]
@@ -27,11 +27,14 @@ public enum DetailView {
     public static let breadcrumbLimit = 20
     static let labelWidth = 16
 
+    /// A detail view reads across the slices: the event, alert, issue or template, its occurrences, handling and
+    /// trace.
+    public static func part(of state: DashboardState) -> DashboardState { state }
+
     /// Draws the open detail view into `area` (the dashboard's body), scrolled as the keys asked and kept within its
     /// content (``DetailScroll/offset(lines:rows:)``).
-    public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+    public static func render(_ input: WidgetInput<DashboardState>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (state, palette) = (input.part, input.palette)
         guard let target = state.detail.target, !area.isEmpty else { return }
         buffer.fill(area, style: palette[.text])
         buffer.drawBox(
@@ -290,19 +293,22 @@ public enum DetailView {
         lines += times(first: issue.firstSeen, last: issue.lastSeen, state: state, width: width)
         lines += triageLines(issue, state: state, width: width)
         if !issue.perSecond.isEmpty {
-            lines.append(
-                Line([
-                    (pad("Last 60 s"), .muted),
-                    (
-                        Sparkline.render(
-                            issue.perSecond(endingAt: state.screen.now), width: min(60, width - labelWidth),
-                            unicode: state.screen.unicode), .sparkline
-                    ),
-                ]))
+            lines.append(lastMinute(issue.perSecond(endingAt: state.screen.now), state, width))
         }
         lines += latestHandling(.issue(issue.fingerprint), state: state, width: width)
         lines += occurrenceLines(.issue(issue.fingerprint), state: state, width: width)
         return lines
+    }
+
+    /// `Last 60 s` and a sparkline of `perSecond`.
+    static func lastMinute(_ perSecond: [Int], _ state: DashboardState, _ width: Int) -> Line {
+        Line([
+            (pad("Last 60 s"), .muted),
+            (
+                Sparkline.render(perSecond, width: min(60, width - labelWidth), unicode: state.screen.unicode),
+                .sparkline
+            ),
+        ])
     }
 
     /// First and last seen, the producers' times; with when the dashboard read them beside, where that differs by

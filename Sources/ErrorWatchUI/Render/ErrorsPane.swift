@@ -1,61 +1,88 @@
-/// The `Errors` pane, in one of two views (`v` switches):
+import Foundation
+
+/// The `Errors` pane, in one of three views (`v` cycles):
 ///
 /// - **Alerts**: what users were told, coalesced with counts, newest first. Each row: severity marker, title and
 ///   `×12`, code, category, age relative to `screen.now`. An alert not seen for
 ///   ``DashboardState/alertFadeAfter`` seconds is drawn dimmed. Background-origin errors never get here.
 /// - **Issues**: every error, background included, grouped by fingerprint: type, code, exact count, services,
 ///   first and last seen, and a sparkline of the last 60 s; by last seen or count (`O`).
+/// - **Patterns**: the templates of every line (``PatternsPane``).
 ///
 /// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
-public enum ErrorsPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
-        palette: Palette, patterns: PatternsState = PatternsState()
-    ) {
-        if errors.view == .patterns {
-            PatternsPane.render(patterns, filter: filter, screen: screen, in: area, into: &buffer, palette: palette)
-            return
-        }
-        if errors.view == .issues {
-            renderIssues(errors, filter: filter, screen: screen, in: area, into: &buffer, palette: palette)
-            return
-        }
-        let alerts = errors.visibleAlerts(filter)
-        let rows = max(0, area.height - 2)
-        let selected = selectedIndex(errors, screen: screen, fingerprints: alerts.map(\.fingerprint))
-        let start = firstRow(errors, count: alerts.count, rows: rows, selected: selected)
-        let inner = Dashboard.frame(
-            .errors, screen: screen, in: area, into: &buffer, palette: palette,
-            label: label(
-                screen, shown: start..<min(alerts.count, start + rows), matching: alerts.count,
-                total: errors.alerts.count, noun: ("alert", "alerts")),
-            title: "Alerts")
-        guard !inner.isEmpty else { return }
-        if alerts.isEmpty {
-            let text = errors.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
-            buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
-            return
-        }
-        let wide = inner.width >= 60
-        let shown = start..<min(start + inner.height, alerts.count)
-        // As wide as the longest code shown (`D-40001` is seven), so that codes are never cut and the columns align.
-        let codeWidth = min(16, max(6, alerts[shown].map { DisplayWidth.of($0.shownCode) }.max() ?? 0))
-        for row in 0..<shown.count {
-            let y = inner.y + row
-            drawRow(
-                alerts[start + row], screen: screen, x: inner.x, y: y, width: inner.width, wide: wide,
-                codeWidth: codeWidth, into: &buffer, palette: palette)
-            if start + row == selected {
-                highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
+public enum ErrorsPane: Widget {
+    /// The Errors slice, and the Patterns slice for that view.
+    public typealias Part = (errors: ErrorsState, patterns: PatternsState)
+
+    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns) }
+
+    public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (errors, filter, screen, palette) = (input.part.errors, input.filter, input.screen, input.palette)
+        switch errors.view {
+        case .patterns:
+            PatternsPane.render(
+                WidgetInput(part: input.part.patterns, filter: filter, screen: screen, palette: palette), in: area,
+                into: &buffer)
+        case .issues:
+            renderIssues(input, in: area, into: &buffer)
+        case .alerts:
+            let alerts = errors.visibleAlerts(filter)
+            let selected = selectedIndex(errors, screen: screen, fingerprints: alerts.map(\.fingerprint))
+            let (inner, start) = frameList(
+                "Alerts", count: alerts.count, total: errors.alerts.count, noun: ("alert", "alerts"),
+                scroll: errors.scroll, selected: selected, screen: screen, in: area, into: &buffer, palette: palette)
+            guard !inner.isEmpty else { return }
+            if alerts.isEmpty {
+                let text = errors.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
+                buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
+                return
             }
+            let wide = inner.width >= 60
+            let shown = start..<min(start + inner.height, alerts.count)
+            // As wide as the longest code shown (`D-40001` is seven), so that codes are never cut and the columns
+            // align.
+            let codeWidth = min(16, max(6, alerts[shown].map { DisplayWidth.of($0.shownCode) }.max() ?? 0))
+            drawRows(shown, selected: selected, in: inner, into: &buffer, palette: palette) { index, y, buffer in
+                drawRow(
+                    alerts[index], screen: screen, x: inner.x, y: y, width: inner.width, wide: wide,
+                    codeWidth: codeWidth, into: &buffer, palette: palette)
+            }
+        }
+    }
+
+    /// Draws the pane's border titled `title` around a list of `count` rows that pass the filters (`total` in all),
+    /// scrolled to `scroll` and moved to keep row `selected` in view; the label says which rows are shown (then
+    /// what `note` adds). Returns the area inside and the first row shown.
+    static func frameList(
+        _ title: String, count: Int, total: Int, noun: (String, String), scroll: Int, selected: Int?,
+        note: (String) -> String = { $0 }, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
+        palette: Palette
+    ) -> (inner: Rect, start: Int) {
+        let rows = max(0, area.height - 2)
+        let start = firstRow(scroll: scroll, count: count, rows: rows, selected: selected)
+        let text = label(screen, shown: start..<min(count, start + rows), matching: count, total: total, noun: noun)
+        let inner = Dashboard.frame(
+            .errors, screen: screen, in: area, into: &buffer, palette: palette, label: note(text), title: title)
+        return (inner, start)
+    }
+
+    /// Draws the rows `shown` of a list, one a line from the top of `inner` (`draw` takes the row's index and its
+    /// line), the `selected` one highlighted.
+    static func drawRows(
+        _ shown: Range<Int>, selected: Int?, in inner: Rect, into buffer: inout ScreenBuffer, palette: Palette,
+        _ draw: (Int, Int, inout ScreenBuffer) -> Void
+    ) {
+        for index in shown {
+            let y = inner.y + index - shown.lowerBound
+            draw(index, y, &buffer)
+            if index == selected { highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette) }
         }
     }
 
     /// The first row shown: the scroll position, moved so that the selection stays on screen when rows arrive above
     /// it or the Issues view re-sorts.
-    static func firstRow(_ errors: ErrorsState, count: Int, rows: Int, selected: Int?) -> Int {
-        var start = min(errors.scroll, max(0, count - rows))
+    static func firstRow(scroll: Int, count: Int, rows: Int, selected: Int?) -> Int {
+        var start = min(scroll, max(0, count - rows))
         if let selected, rows > 0 {
             if selected < start { start = selected }
             if selected >= start + rows { start = selected - rows + 1 }
@@ -81,21 +108,15 @@ public enum ErrorsPane {
     }
 
     /// The Issues view.
-    static func renderIssues(
-        _ errors: ErrorsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
-        palette: Palette
-    ) {
-        let issues = errors.visibleIssues(filter, at: screen.now)
-        let rows = max(0, area.height - 2)
+    static func renderIssues(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (errors, screen, palette) = (input.part.errors, input.screen, input.palette)
+        let issues = errors.visibleIssues(input.filter, at: screen.now)
         let selected = selectedIndex(errors, screen: screen, fingerprints: issues.map(\.fingerprint))
-        let start = firstRow(errors, count: issues.count, rows: rows, selected: selected)
-        var text = label(
-            screen, shown: start..<min(issues.count, start + rows), matching: issues.count,
-            total: errors.issues.count,
-            noun: ("issue", "issues"))
-        if !text.isEmpty { text += " · by \(errors.issueOrder.rawValue)" }
-        let inner = Dashboard.frame(
-            .errors, screen: screen, in: area, into: &buffer, palette: palette, label: text, title: "Issues")
+        let (inner, start) = frameList(
+            "Issues", count: issues.count, total: errors.issues.count, noun: ("issue", "issues"),
+            scroll: errors.scroll, selected: selected,
+            note: { $0.isEmpty ? $0 : $0 + " · by \(errors.issueOrder.rawValue)" }, screen: screen, in: area,
+            into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         if issues.isEmpty {
             let text = errors.issues.isEmpty ? "No errors yet." : "No issues match the filters."
@@ -104,15 +125,10 @@ public enum ErrorsPane {
         }
         let shown = start..<min(issues.count, start + inner.height)
         let codeWidth = min(16, max(6, issues[shown].map { DisplayWidth.of($0.shownCode) }.max() ?? 0))
-        for row in 0..<shown.count {
-            let y = inner.y + row
+        drawRows(shown, selected: selected, in: inner, into: &buffer, palette: palette) { index, y, buffer in
             drawIssue(
-                issues[start + row], screen: screen, x: inner.x, y: y, width: inner.width, codeWidth: codeWidth,
-                into: &buffer, palette: palette
-            )
-            if start + row == selected {
-                highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
-            }
+                issues[index], screen: screen, x: inner.x, y: y, width: inner.width, codeWidth: codeWidth,
+                into: &buffer, palette: palette)
         }
     }
 
@@ -125,8 +141,6 @@ public enum ErrorsPane {
         let row = Rect(x: x, y: y, width: width, height: 1)
         buffer.write(screen.unicode ? "●" : "*", x: x, y: y, style: severity, clip: row)
         let count = Format.count(issue.count)
-        let last = Format.age(screen.now.timeIntervalSince(issue.lastSeen))
-        let first = Format.age(screen.now.timeIntervalSince(issue.firstSeen))
         let sparkWidth = width >= 100 ? 20 : width >= 80 ? 12 : 0
         // Right-hand columns: count (8), code (`codeWidth` and a space), sparkline, first (5), last (5).
         let right = 8 + codeWidth + 1 + (sparkWidth > 0 ? sparkWidth + 1 : 0) + (width >= 60 ? 5 : 0) + 5
@@ -150,21 +164,34 @@ public enum ErrorsPane {
         at += 8
         buffer.write(
             DisplayWidth.truncate(issue.shownCode, to: codeWidth), x: at, y: y, width: codeWidth + 1, style: severity)
-        at += codeWidth + 1
+        drawTimes(
+            issue.perSecond(endingAt: screen.now), first: issue.firstSeen, last: issue.lastSeen,
+            sparkWidth: sparkWidth, x: at + codeWidth + 1, y: y, width: width, screen: screen, into: &buffer,
+            palette: palette)
+    }
+
+    /// The last columns of an Issues or Patterns row, from column `x`: the sparkline of the last minute
+    /// (`sparkWidth` wide; none when 0), how long ago it was first seen (in a row of 60 columns or more) and how long
+    /// ago it was last seen.
+    static func drawTimes(
+        _ perSecond: [Int], first: Date, last: Date, sparkWidth: Int, x: Int, y: Int, width: Int,
+        screen: ScreenState, into buffer: inout ScreenBuffer, palette: Palette
+    ) {
+        var at = x
         if sparkWidth > 0 {
             buffer.write(
-                Sparkline.render(
-                    issue.perSecond(endingAt: screen.now), width: sparkWidth, unicode: screen.unicode),
-                x: at, y: y,
+                Sparkline.render(perSecond, width: sparkWidth, unicode: screen.unicode), x: at, y: y,
                 width: sparkWidth, style: palette[.sparkline])
             at += sparkWidth + 1
         }
         if width >= 60 {
+            let first = Format.age(screen.now.timeIntervalSince(first))
             buffer.write(
                 String(repeating: " ", count: max(0, 4 - first.count)) + first, x: at, y: y, width: 5,
                 style: palette[.muted])
             at += 5
         }
+        let last = Format.age(screen.now.timeIntervalSince(last))
         buffer.write(
             String(repeating: " ", count: max(0, 4 - last.count)) + last + " ", x: at, y: y, width: 5,
             style: palette[.text])

@@ -1,11 +1,12 @@
 /// The footer row: key hints from the keymap (or the filter prompt while typing after `/`), and the status
 /// message at the right.
-public enum FooterBar {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum FooterBar: Widget {
+    /// The footer reads across the slices: the status line, the prompt, the detail view open, the keymap.
+    public static func part(of state: DashboardState) -> DashboardState { state }
+
+    public static func render(_ input: WidgetInput<DashboardState>, in area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
+        let (state, palette) = (input.part, input.palette)
         let bar = palette[.footer]
         let key = palette[.footerKey]
         buffer.fill(area, style: bar)

@@ -1,13 +1,15 @@
 /// The `?` overlay: a centred box listing every binding in force, the dashboard's keys and each attached app's.
 /// Two columns when there is room, one otherwise; rows that do not fit are cut with a `…` line.
-public enum HelpOverlay {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum HelpOverlay: Widget {
+    /// The attached apps' keys come from the feeds.
+    public static func part(of state: DashboardState) -> FeedsState { state.feeds }
+
+    /// Draws the box centred in `area`; nothing outside the box is touched.
+    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let palette = input.palette
         // The dashboard's keys on the left; on the right the attached apps' keys, the query syntax, and a legend
         // of the panes' glyphs when there is room. One column on narrow terminals.
-        let apps = state.feeds.apps.filter { !$0.bindings.isEmpty }
+        let apps = input.part.apps.filter { !$0.bindings.isEmpty }
         let syntax = QuerySyntax.lines.map {
             KeyBinding(keys: [], keyLabel: $0.syntax, command: .dashboard(.beginTextFilter), summary: $0.meaning)
         }
@@ -48,7 +50,7 @@ public enum HelpOverlay {
         buffer.fill(box, style: background)
         buffer.drawBox(
             box, title: "Help · keys", borderStyle: palette[.focusedBorder].on(background),
-            titleStyle: palette[.focusedTitle], unicode: state.screen.unicode)
+            titleStyle: palette[.focusedTitle], unicode: input.screen.unicode)
         let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
         buffer.write(
             "Esc or ? closes", x: box.maxX - 19, y: box.maxY - 1, style: palette[.muted].on(background),
@@ -74,9 +76,9 @@ public enum HelpOverlay {
         if twoColumns {
             var rightLines = entries(rightSections, keyWidth: right.key)
             // The right column is shorter: use the room for a legend of the glyphs the panes use.
-            if leftLines.count >= rightLines.count + 2 + legend(state).count {
+            if leftLines.count >= rightLines.count + 2 + legend(input).count {
                 rightLines += [[], [("Legend", palette[.title].on(background).adding(.underline), 0)]]
-                rightLines += legend(state).map { glyph, role, text in
+                rightLines += legend(input).map { glyph, role, text in
                     [("  " + glyph, palette[role].on(background), 0), (text, palette[.text].on(background), 7)]
                 }
             }
@@ -103,8 +105,8 @@ public enum HelpOverlay {
     }
 
     /// Glyph, role and meaning of the marks drawn in the panes.
-    static func legend(_ state: DashboardState) -> [(String, ThemeRole, String)] {
-        let u = state.screen.unicode
+    static func legend(_ input: WidgetInput<FeedsState>) -> [(String, ThemeRole, String)] {
+        let u = input.screen.unicode
         return [
             (u ? "●" : "*", .severityError, "alert, coloured by severity"),
             (u ? "×12" : "x12", .alert, "errors coalesced in one alert"),

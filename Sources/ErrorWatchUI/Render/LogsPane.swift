@@ -2,12 +2,11 @@
 ///
 /// It follows the tail unless scrolled (`logs.scroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
-public enum LogsPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ logs: LogsState, filter: FilterState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer,
-        palette: Palette
-    ) {
+public enum LogsPane: Widget {
+    public static func part(of state: DashboardState) -> LogsState { state.logs }
+
+    public static func render(_ input: WidgetInput<LogsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (logs, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
         var label: String
         if logs.isPaused {
             label = "paused"

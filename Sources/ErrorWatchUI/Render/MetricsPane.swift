@@ -3,12 +3,11 @@ import ErrorStreaming
 /// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, what the producers record (histograms
 /// with percentiles, gauges, counters with their rate; the most recently updated first), then error counts per type
 /// (numbered 1…9 for the type filter keys) and per category.
-public enum MetricsPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ metrics: MetricsSnapshot, filter: FilterState, screen: ScreenState, in area: Rect,
-        into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum MetricsPane: Widget {
+    public static func part(of state: DashboardState) -> MetricsSnapshot { state.feeds.metrics }
+
+    public static func render(_ input: WidgetInput<MetricsSnapshot>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (metrics, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
         let inner = Dashboard.frame(.metrics, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         let m = metrics

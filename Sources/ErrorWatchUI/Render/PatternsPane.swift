@@ -1,42 +1,33 @@
 /// The Patterns view of the top-left pane (`v` after Issues): the templates of every line, logs too, most lines
 /// first. Each row: count, the levels seen, the template, a `new` mark for a template first seen in the last
 /// minute, a sparkline of the last 60 s, and first and last seen. `Enter` opens a template's lines.
-public enum PatternsPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ patterns: PatternsState, filter: FilterState = FilterState(), screen: ScreenState, in area: Rect,
-        into buffer: inout ScreenBuffer, palette: Palette
-    ) {
-        let rows = patterns.visible(filter)
-        let height = max(0, area.height - 2)
-        let selectedIndex =
+public enum PatternsPane: Widget {
+    public static func part(of state: DashboardState) -> PatternsState { state.patterns }
+
+    /// The type filter does not apply: a template has lines of many types.
+    public static func render(_ input: WidgetInput<PatternsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (patterns, screen, palette) = (input.part, input.screen, input.palette)
+        let rows = patterns.visible(input.filter)
+        let selected =
             screen.focus == .errors && !rows.isEmpty
             ? patterns.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0 : nil
-        var start = min(patterns.scroll, max(0, rows.count - height))
-        if let selectedIndex, height > 0 {
-            if selectedIndex < start { start = selectedIndex }
-            if selectedIndex >= start + height { start = selectedIndex - height + 1 }
-        }
-        var label = ErrorsPane.label(
-            screen, shown: start..<min(rows.count, start + height), matching: rows.count, total: patterns.liveCount,
-            noun: ("template", "templates"))
-        if patterns.otherCount > 0 {
-            label += " · \(Format.count(patterns.otherCount)) lines over the \(patterns.capacity)-template limit"
-        }
-        let inner = Dashboard.frame(
-            .errors, screen: screen, in: area, into: &buffer, palette: palette, label: label, title: "Patterns")
+        let (inner, start) = ErrorsPane.frameList(
+            "Patterns", count: rows.count, total: patterns.liveCount, noun: ("template", "templates"),
+            scroll: patterns.scroll, selected: selected,
+            note: { label in
+                guard patterns.otherCount > 0 else { return label }
+                let over = Format.count(patterns.otherCount)
+                return label + " · \(over) lines over the \(patterns.capacity)-template limit"
+            }, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         if rows.isEmpty {
             let text = patterns.liveCount == 0 ? "No lines yet." : "No templates match the filters."
             buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        for row in 0..<min(inner.height, rows.count - start) {
-            let y = inner.y + row
-            drawRow(rows[start + row], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer, palette: palette)
-            if start + row == selectedIndex {
-                ErrorsPane.highlight(Rect(x: inner.x, y: y, width: inner.width, height: 1), &buffer, palette)
-            }
+        let shown = start..<min(rows.count, start + inner.height)
+        ErrorsPane.drawRows(shown, selected: selected, in: inner, into: &buffer, palette: palette) { index, y, buffer in
+            drawRow(rows[index], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer, palette: palette)
         }
     }
 
@@ -66,24 +57,10 @@ public enum PatternsPane {
         let shown = DisplayWidth.truncate(pattern.template, to: templateWidth)
         let end = buffer.write(shown, x: column, y: y, style: palette[.text], clip: row)
         if isNew { buffer.write(mark, x: end, y: y, style: palette[.alert].adding(.bold), clip: row) }
-        var at = x + width - right
+        let at = x + width - right
         guard at > column else { return }
-        if sparkWidth > 0 {
-            buffer.write(
-                Sparkline.render(pattern.perSecond(endingAt: screen.now), width: sparkWidth, unicode: screen.unicode),
-                x: at, y: y, width: sparkWidth, style: palette[.sparkline])
-            at += sparkWidth + 1
-        }
-        let first = Format.age(screen.now.timeIntervalSince(pattern.firstSeen))
-        let last = Format.age(screen.now.timeIntervalSince(pattern.lastSeen))
-        if width >= 60 {
-            buffer.write(
-                String(repeating: " ", count: max(0, 4 - first.count)) + first, x: at, y: y, width: 5,
-                style: palette[.muted])
-            at += 5
-        }
-        buffer.write(
-            String(repeating: " ", count: max(0, 4 - last.count)) + last + " ", x: at, y: y, width: 5,
-            style: palette[.text])
+        ErrorsPane.drawTimes(
+            pattern.perSecond(endingAt: screen.now), first: pattern.firstSeen, last: pattern.lastSeen,
+            sparkWidth: sparkWidth, x: at, y: y, width: width, screen: screen, into: &buffer, palette: palette)
     }
 }

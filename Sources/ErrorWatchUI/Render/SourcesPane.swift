@@ -3,12 +3,13 @@ import Foundation
 
 /// The `Sources` pane: one row per producer watched from outside (a `--listen` connection, a `--tail`ed file, a
 /// recording), with its health, name, state, events received, bad lines and the last problem.
-public enum SourcesPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched. An empty area draws nothing.
-    public static func render(
-        _ feeds: FeedsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum SourcesPane: Widget {
+    public static func part(of state: DashboardState) -> FeedsState { state.feeds }
+
+    /// An empty area draws nothing.
+    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
+        let (feeds, screen, palette) = (input.part, input.screen, input.palette)
         // Listeners' own rows (what they refused or evicted) come first and stay; producers fill the rest.
         let listeners = feeds.sources.filter { $0.kind == .listener }
         let producers = feeds.sources.filter { $0.kind != .listener }

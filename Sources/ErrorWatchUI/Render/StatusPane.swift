@@ -3,11 +3,11 @@ import ErrorStreaming
 /// The `Status` pane: one row per named status that producers publish (the demo's login, session and sync; a
 /// server's reconciler), with its health, name, state, detail and how long ago it changed. Statuses of other
 /// services are named `service/name` when more than one service publishes.
-public enum StatusPane {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ feeds: FeedsState, screen: ScreenState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum StatusPane: Widget {
+    public static func part(of state: DashboardState) -> FeedsState { state.feeds }
+
+    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (feeds, screen, palette) = (input.part, input.screen, input.palette)
         let inner = Dashboard.frame(.status, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         if feeds.statuses.isEmpty {

@@ -1,11 +1,12 @@
 /// What is drawn when the terminal is smaller than ``DashboardState/minimumSize``.
-public enum TooSmallScreen {
-    /// Draws into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    public static func render(
-        _ state: DashboardState, in area: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
+public enum TooSmallScreen: Widget {
+    /// Nothing of the state but the screen: the size it reports is the area's.
+    public static func part(of state: DashboardState) {}
+
+    public static func render(_ input: WidgetInput<Void>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let palette = input.palette
         let minimum = DashboardState.minimumSize
-        let times = state.screen.unicode ? "×" : "x"
+        let times = input.screen.unicode ? "×" : "x"
         let lines = [
             ("terminal too small", palette[.alert]),
             ("\(area.width)\(times)\(area.height), need \(minimum.width)\(times)\(minimum.height)", palette[.text]),
