@@ -56,6 +56,19 @@ extension LoadCommand {
         let events = Atomic<UInt64>(0)
         let errors = Atomic<UInt64>(0)
         let spans = Atomic<UInt64>(0)
+        let admissions = Atomic<UInt64>(0)
+
+        /// The receiver's admission: every `every`th request refused (none for 0), to exercise the clients'
+        /// counting of refusals (`503` over HTTP, `UNAVAILABLE` over gRPC).
+        func admission(refusingEvery every: Int) -> @Sendable (Int) -> Bool {
+            let every = UInt64(max(0, every))
+            return { _ in
+                let asked = self.admissions.add(1, ordering: .relaxed).newValue
+                return every == 0 || !asked.isMultiple(of: every)
+            }
+        }
+
+        func onSpans(_ count: Int) { spans.add(UInt64(count), ordering: .relaxed) }
 
         func onEvents(_ events: [WireEvent]) {
             self.events.add(UInt64(events.count), ordering: .relaxed)
@@ -84,21 +97,15 @@ extension LoadCommand {
             return try await runOTLPGRPC(clients: clientCount, plan: plan)
         }
         let ingested = OTLPIngested()
-        let admissions = Atomic<UInt64>(0)
         var receiver: OTLPReceiver?
         let target: OTLPEndpoint
         if let connect {
             target = try OTLPEndpoint(parsing: connect)
         } else {
-            let every = UInt64(max(0, refuseEvery))
             let started = OTLPReceiver(
                 endpoint: try OTLPEndpoint(parsing: listen == "tcp:0" ? "otlp:0" : listen),
-                hasRoom: { _ in
-                    // Every --refuse-every'th request is answered 503, to exercise the clients' counting.
-                    let asked = admissions.add(1, ordering: .relaxed).newValue
-                    return every == 0 || !asked.isMultiple(of: every)
-                },
-                onSpans: { _, spans in ingested.spans.add(UInt64(spans.count), ordering: .relaxed) },
+                hasRoom: ingested.admission(refusingEvery: refuseEvery),
+                onSpans: { _, spans in ingested.onSpans(spans.count) },
                 onEvents: { _, events in ingested.onEvents(events) })
             try await started.start()
             receiver = started

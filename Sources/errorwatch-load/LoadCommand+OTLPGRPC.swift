@@ -2,7 +2,6 @@ import ArgumentParser
 import ErrorWatchIngest
 import ErrorWatchWire
 import Foundation
-import Synchronization
 
 /// `--otlp --grpc`: OTLP/gRPC clients calling the collector services' `Export` (`LogsService`, `TraceService`,
 /// `MetricsService`, per `--signals`), against an in-process ``OTLPGRPCReceiver`` or a running
@@ -11,23 +10,17 @@ import Synchronization
 extension LoadCommand {
     func runOTLPGRPC(clients clientCount: Int, plan: OTLPPlan) async throws {
         let ingested = OTLPIngested()
-        let admissions = Atomic<UInt64>(0)
         var receiver: OTLPGRPCReceiver?
         let target: OTLPEndpoint
         if let connect {
             target = try OTLPEndpoint(parsing: connect)
         } else {
-            let every = UInt64(max(0, refuseEvery))
             var endpoint = try OTLPEndpoint(parsing: listen == "tcp:0" ? "otlp-grpc:0" : listen)
             endpoint.transport = .grpc
             let started = OTLPGRPCReceiver(
                 endpoint: endpoint,
-                hasRoom: { _ in
-                    // Every --refuse-every'th call is answered UNAVAILABLE, to exercise the clients' counting.
-                    let asked = admissions.add(1, ordering: .relaxed).newValue
-                    return every == 0 || !asked.isMultiple(of: every)
-                },
-                onSpans: { _, spans in ingested.spans.add(UInt64(spans.count), ordering: .relaxed) },
+                hasRoom: ingested.admission(refusingEvery: refuseEvery),
+                onSpans: { _, spans in ingested.onSpans(spans.count) },
                 onEvents: { _, events in ingested.onEvents(events) })
             try await started.start()
             receiver = started

@@ -164,7 +164,7 @@ struct OTLPSourcesTests {
         #expect(row.health == .degraded)
 
         let runtime = DashboardRuntime(clock: ErasedClock(ContinuousClock()), startDate: Date())
-        let receiver = runtime.ingest.makeOTLPReceiver(endpoint: OTLPEndpoint(port: 0))
+        let receiver = runtime.ingest.makeOTLPServer(endpoint: OTLPEndpoint(port: 0))
         #expect(runtime.ingest.publishStatistics(of: receiver, shown: OTLPReceiver.Statistics()) == .init())
         #expect(!runtime.ingest.statuses.contains { $0.id.hasPrefix("receiver:") })
     }

@@ -106,7 +106,7 @@ struct PatternsTests {
         var lines: [DashboardEvent] = []
         for (index, service) in ["syncd", "shop", "shop"].enumerated() {
             var line = Self.line(["sync pass \(index) done", "order \(index) paid", "cart \(index) saved"][index])
-            line.service = service
+            line.provenance = Provenance(time: line.timestamp, service: service)
             lines.append(line)
         }
         _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(lines))

@@ -15,7 +15,7 @@ struct TimelineAndLabelsTests {
             sequence: 0, timestamp: fixtureStart.addingTimeInterval(seconds), kind: level >= .error ? .error : .log,
             level: level, source: "shop.db", typeName: level >= .error ? "Error" : "", message: message, from: from,
             receivedAt: fixtureStart.addingTimeInterval(900_000))
-        event.channel = channel
+        event.provenance?.channel = channel
         return event
     }
 
@@ -92,10 +92,10 @@ struct TimelineAndLabelsTests {
         var state = DashboardState(width: 120, height: 40, now: fixtureStart)
         var event = Self.line(0, "boom", level: .error)
         event.sequence = 9
-        event.originSent = false
+        event.provenance?.originSent = false
         var said = event
         said.sequence = 10
-        said.originSent = true
+        said.provenance?.originSent = true
         Self.reduce(&state, .eventsReceived([event, said]))
         func text(_ sequence: UInt64) -> [String] {
             DetailView.lines(of: .event(sequence), in: state, width: 100).map { $0.segments.map(\.text).joined() }

@@ -31,7 +31,7 @@ extension ErrorStream {
     /// }
     /// ```
     public func handlingReports(bufferingPolicy: BufferingPolicy = .default) -> HandlingReports {
-        HandlingReports(registration: ReportRegistration(stream: self, policy: bufferingPolicy))
+        HandlingReports(registration: Registration(reportsOf: self, policy: bufferingPolicy))
     }
 
     /// The reports of ``handlingReports(bufferingPolicy:)``.
@@ -39,14 +39,14 @@ extension ErrorStream {
         public typealias Element = HandlingReport
         public typealias Failure = Never
 
-        let registration: ReportRegistration
+        let registration: Registration
 
         /// Takes every queued report in one lock acquisition, then hands them out one by one.
         public struct AsyncIterator: AsyncIteratorProtocol {
             public typealias Element = HandlingReport
             public typealias Failure = Never
 
-            var lease: ReportLease?
+            var lease: Lease?
             var batch: Deque<HandlingReport> = []
             /// Reports this iterator's buffering policy has discarded so far.
             public private(set) var droppedCount: UInt64 = 0
@@ -54,7 +54,7 @@ extension ErrorStream {
             /// Reports already taken from the stream that ``next(isolation:)`` returns without waiting.
             public var bufferedCount: Int { batch.count }
 
-            init(lease: ReportLease) { self.lease = lease }
+            init(lease: Lease) { self.lease = lease }
 
             /// The next report, or `nil` once the stream is finished and drained or the task is cancelled.
             public mutating func next(isolation actor: isolated (any Actor)?) async -> HandlingReport? {
@@ -76,54 +76,6 @@ extension ErrorStream {
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(lease: registration.claim()) }
     }
 
-    /// The registration a ``HandlingReports`` value makes when it is created (see ``Registration``, whose rules
-    /// it follows: the first iterator claims it, a value dropped uniterated unregisters it).
-    final class ReportRegistration: Sendable {
-        let stream: ErrorStream
-        let id: UInt64?
-        let policy: BufferingPolicy
-        private let claimed = Atomic<Bool>(false)
-
-        init(stream: ErrorStream, policy: BufferingPolicy) {
-            self.stream = stream
-            self.policy = policy
-            self.id = stream.reports.withLock { $0.register(policy: policy) }
-        }
-
-        /// The listener for a new iterator: this registration's the first time, a fresh one afterwards.
-        func claim() -> ReportLease {
-            if let id, !claimed.exchange(true, ordering: .acquiringAndReleasing) {
-                return ReportLease(stream: stream, id: id)
-            }
-            return ReportLease(stream: stream, id: stream.reports.withLock { $0.register(policy: policy) })
-        }
-
-        deinit {
-            if let id, !claimed.load(ordering: .acquiring) { stream.unregisterReports(id) }
-        }
-    }
-
-    /// An iterator's hold on its report listener; unregisters it when the iterator ends or is dropped.
-    final class ReportLease: Sendable {
-        let stream: ErrorStream
-        let id: UInt64?
-
-        init(stream: ErrorStream, id: UInt64?) {
-            self.stream = stream
-            self.id = id
-        }
-
-        deinit {
-            if let id { stream.unregisterReports(id) }
-        }
-    }
-
-    /// Removes a report listener and resumes its waiter, if any, after unlocking. Idempotent.
-    func unregisterReports(_ id: UInt64) {
-        let waiter = reports.withLock { $0.unregister(id) }
-        waiter?.resume()
-    }
-
     /// Report listeners registered right now. For tests.
     var reportListenerCount: Int { reports.withLock { $0.listenerCount } }
 
@@ -138,7 +90,7 @@ extension ErrorStream {
     ) async -> Deque<HandlingReport>? {
         while true {
             if Task.isCancelled {
-                unregisterReports(id)
+                unregister(id, from: .reports)
                 return nil
             }
             switch reports.withLock({ $0.take(id) }) {
@@ -148,19 +100,7 @@ extension ErrorStream {
             case .finished:
                 return nil
             case .wait:
-                await withTaskCancellationHandler {
-                    await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
-                        // Safe to use an unsafe continuation: `suspend` either stores the waiter, and exactly one
-                        // later event (report, finish, unregister, cancel) removes it under the lock and resumes
-                        // it, or hands it straight back to be resumed here. Either way it is resumed exactly once.
-                        let resumeNow = reports.withLock {
-                            $0.suspend(id, waiter: .continuation(waiter), cancelled: Task.isCancelled)
-                        }
-                        resumeNow?.resume()
-                    }
-                } onCancel: {
-                    self.unregisterReports(id)
-                }
+                await park(id, in: .reports, isolation: isolation)
             }
         }
     }

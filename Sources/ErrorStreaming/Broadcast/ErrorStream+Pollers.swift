@@ -72,9 +72,7 @@ extension ErrorStream {
         /// finishes. Returns `false`, without asking, when there is something to poll already: poll again instead.
         public func notifyWhenAvailable() -> Bool {
             guard !held.withLock({ $0.position < $0.end || $0.finished }), let id = lease.id else { return false }
-            let now = lease.stream.state.withLock {
-                $0.suspend(id, waiter: .callback(onAvailable), cancelled: false)
-            }
+            let now = lease.stream.suspend(id, in: .events, waiter: .callback(onAvailable), cancelled: false)
             return now == nil
         }
 
@@ -85,7 +83,7 @@ extension ErrorStream {
                 $0.segment = nil
                 $0.position = $0.end
             }
-            if let id = lease.id { lease.stream.unregister(id) }
+            lease.end()
         }
 
         /// The next run of events to read: the held remainder first, then a batch from the stream.
@@ -136,11 +134,11 @@ extension ErrorStream {
             var finished = false
         }
 
-        private let lease: ReportLease
+        private let lease: Lease
         private let onAvailable: @Sendable () -> Void
         private let held = Mutex(Held())
 
-        init(registration: ReportRegistration, onAvailable: @escaping @Sendable () -> Void) {
+        init(registration: Registration, onAvailable: @escaping @Sendable () -> Void) {
             self.lease = registration.claim()
             self.onAvailable = onAvailable
         }
@@ -178,16 +176,14 @@ extension ErrorStream {
         /// finishes. Returns `false`, without asking, when there is something to poll already.
         public func notifyWhenAvailable() -> Bool {
             guard !isFinished, let id = lease.id else { return false }
-            let now = lease.stream.reports.withLock {
-                $0.suspend(id, waiter: .callback(onAvailable), cancelled: false)
-            }
+            let now = lease.stream.suspend(id, in: .reports, waiter: .callback(onAvailable), cancelled: false)
             return now == nil
         }
 
         /// Stops listening: the listener is unregistered and later polls deliver nothing.
         public func cancel() {
             held.withLock { $0.finished = true }
-            if let id = lease.id { lease.stream.unregisterReports(id) }
+            lease.end()
         }
     }
 
@@ -211,6 +207,6 @@ extension ErrorStream {
     public func reportPoller(
         bufferingPolicy: BufferingPolicy = .default, onAvailable: @escaping @Sendable () -> Void
     ) -> ReportPoller {
-        ReportPoller(registration: ReportRegistration(stream: self, policy: bufferingPolicy), onAvailable: onAvailable)
+        ReportPoller(registration: Registration(reportsOf: self, policy: bufferingPolicy), onAvailable: onAvailable)
     }
 }

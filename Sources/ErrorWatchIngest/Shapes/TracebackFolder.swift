@@ -198,6 +198,20 @@ struct TracebackFolder {
             && (type.hasSuffix("Exception") || type.hasSuffix("Error") || type.hasSuffix("Throwable"))
     }
 
+    /// The record becomes the crash's: critical, with the crash's type and message (when the line gave them) in
+    /// place of a plain message.
+    private static func crash(
+        _ kind: Kind, _ exception: (type: String, message: String)?, into record: inout LogRecord
+    ) -> Kind {
+        if let exception {
+            record.exceptionType = exception.type
+            record.exceptionMessage = exception.message
+        }
+        record.severity = .critical
+        record.message = nil
+        return kind
+    }
+
     /// The trace `line` starts on its own, with the record's error fields set from it.
     private static func start(_ line: String, record: inout LogRecord) -> Kind? {
         if line.hasPrefix("Traceback (most recent call last)") {
@@ -205,47 +219,22 @@ struct TracebackFolder {
             return .python
         }
         if line.hasPrefix("Exception in thread "), let quote = line.dropFirst(20).dropFirst().firstIndex(of: "\"") {
-            let rest = line[line.index(after: quote)...]
-            if let (type, message) = StackText.parseExceptionLine(rest) {
-                record.exceptionType = type
-                record.exceptionMessage = message
-            }
-            record.severity = .critical
-            record.message = nil
-            return .java
+            return crash(.java, StackText.parseExceptionLine(line[line.index(after: quote)...]), into: &record)
         }
         if line.hasPrefix("Unhandled exception. ") || line.hasPrefix("Unhandled Exception: ") {
-            if let (type, message) = StackText.parseExceptionLine(line) {
-                record.exceptionType = type
-                record.exceptionMessage = message
-            }
-            record.severity = .critical
-            record.message = nil
-            return .java
+            return crash(.java, StackText.parseExceptionLine(line), into: &record)
         }
         for prefix in ["panic: ", "fatal error: "] where line.hasPrefix(prefix) {
-            record.exceptionType = String(prefix.dropLast(2))
-            record.exceptionMessage = String(line.dropFirst(prefix.count))
-            record.severity = .critical
-            record.message = nil
-            return .go
+            return crash(.go, (String(prefix.dropLast(2)), String(line.dropFirst(prefix.count))), into: &record)
         }
         if let range = ASCIIScan.range(of: "Fatal error: ", in: line) {
-            record.exceptionType = "Fatal error"
-            record.exceptionMessage = String(line[range.upperBound...])
             // `File.swift:12: Fatal error: …`
             let location = String(line[..<range.lowerBound].drop { $0 == ":" || $0 == " " }.trimmingColonsAndSpaces())
             if !location.isEmpty { record.setCaller(location) }
-            record.severity = .critical
-            record.message = nil
-            return .swift
+            return crash(.swift, ("Fatal error", String(line[range.upperBound...])), into: &record)
         }
         if line.hasPrefix("💣 Program crashed: ") {
-            record.exceptionType = "Crash"
-            record.exceptionMessage = String(line.dropFirst("💣 Program crashed: ".count))
-            record.severity = .critical
-            record.message = nil
-            return .swift
+            return crash(.swift, ("Crash", String(line.dropFirst("💣 Program crashed: ".count))), into: &record)
         }
         return nil
     }

@@ -18,16 +18,27 @@ extension RemoteIngest {
         return admission.withLock { $0.admits(backlog, at: at) }
     }
 
-    /// An OTLP/HTTP receiver on `endpoint` that feeds this ingest: each accepted batch's events are ingested
-    /// (from `otlp SERVICE/INSTANCE on otlp:HOST:PORT`) and each sender is a row in the Sources pane, the rows a
-    /// request changed posted once together (and those the receiver forgot removed).
-    public func makeOTLPReceiver(
-        endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits()
-    ) -> OTLPReceiver {
+    /// The receiver `endpoint` asks for, OTLP/HTTP or OTLP/gRPC by its ``OTLPEndpoint/transport``, feeding this
+    /// ingest the same way over either: the same admission (`503` with `Retry-After`, or `UNAVAILABLE` with a
+    /// retry delay, when the UI is behind), each accepted batch's events ingested from
+    /// `otlp SERVICE/INSTANCE on ENDPOINT`, each sender a row in the Sources pane (the rows a request changed
+    /// posted once together, those the receiver forgot removed), spans into the same trace store.
+    public func makeOTLPServer(endpoint: OTLPEndpoint, limits: OTLPReceiver.Limits = OTLPReceiver.Limits())
+        -> any OTLPServer
+    {
         let feed = otlpFeed(endpoint)
-        return OTLPReceiver(
-            endpoint: endpoint, limits: limits, traces: otlpTraceMemory, hasRoom: feed.hasRoom,
-            onStatus: feed.onStatus, onSpans: feed.onSpans, onEvents: feed.onEvents)
+        let (traces, hasRoom, onStatus, onSpans, onEvents) =
+            (otlpTraceMemory, feed.hasRoom, feed.onStatus, feed.onSpans, feed.onEvents)
+        switch endpoint.transport {
+        case .http:
+            return OTLPReceiver(
+                endpoint: endpoint, limits: limits, traces: traces, hasRoom: hasRoom, onStatus: onStatus,
+                onSpans: onSpans, onEvents: onEvents)
+        case .grpc:
+            return OTLPGRPCReceiver(
+                endpoint: endpoint, limits: limits, traces: traces, hasRoom: hasRoom, onStatus: onStatus,
+                onSpans: onSpans, onEvents: onEvents)
+        }
     }
 
     /// How an OTLP receiver on `endpoint` (either transport) feeds this ingest.

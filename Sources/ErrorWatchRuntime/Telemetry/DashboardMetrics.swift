@@ -191,24 +191,18 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
                     name: name, service: service, kind: .gauge, unit: unit, count: Int(clamping: box.updates),
                     value: last, updatedAt: updated))
         }
-        for (key, box) in registry.histograms where include(key.label) {
-            guard let updated = box.updatedAt else { continue }
+        // Histograms and timers alike, with count, last value and percentiles; a timer's unit is nanoseconds.
+        func summarised(_ key: Key, updatedAt: Date?, unit fixedUnit: String?, _ summary: () -> HistogramSummary) {
+            guard let updatedAt, include(key.label) else { return }
             let (name, service, unit) = describe(key)
-            let summary = box.summary()
+            let summary = summary()
             result.append(
                 MetricSeries(
-                    name: name, service: service, kind: .histogram, unit: unit, count: summary.count,
-                    value: summary.last, p50: summary.p50, p95: summary.p95, p99: summary.p99, updatedAt: updated))
+                    name: name, service: service, kind: .histogram, unit: fixedUnit ?? unit, count: summary.count,
+                    value: summary.last, p50: summary.p50, p95: summary.p95, p99: summary.p99, updatedAt: updatedAt))
         }
-        for (key, box) in registry.timers where include(key.label) {
-            guard let updated = box.updatedAt else { continue }
-            let (name, service, _) = describe(key)
-            let summary = box.summary()
-            result.append(
-                MetricSeries(
-                    name: name, service: service, kind: .histogram, unit: "ns", count: summary.count,
-                    value: summary.last, p50: summary.p50, p95: summary.p95, p99: summary.p99, updatedAt: updated))
-        }
+        for (key, box) in registry.histograms { summarised(key, updatedAt: box.updatedAt, unit: nil, box.summary) }
+        for (key, box) in registry.timers { summarised(key, updatedAt: box.updatedAt, unit: "ns", box.summary) }
         if include("requests") { result += requests.series() }
         return result.sorted { ($0.updatedAt, $1.name, $1.service ?? "") > ($1.updatedAt, $0.name, $0.service ?? "") }
     }

@@ -104,63 +104,24 @@ public struct DashboardEvent: Sendable, Hashable {
     }
 
     /// The producing service (`service.name`); `nil` for the dashboard's own process or a producer that named none.
-    public var service: String? {
-        get { provenance?.service }
-        set { withProvenance { $0.service = newValue } }
-    }
+    public var service: String? { provenance?.service }
     /// The producing process (`process.pid`) and host (`host.name`), if the producer said.
-    public var pid: Int? {
-        get { provenance?.pid }
-        set { withProvenance { $0.pid = newValue } }
-    }
-    public var host: String? {
-        get { provenance?.host }
-        set { withProvenance { $0.host = newValue } }
-    }
+    public var pid: Int? { provenance?.pid }
+    public var host: String? { provenance?.host }
     /// Where the dashboard read it (`this process` has none): a socket peer, a file, a recording.
-    public var from: String? {
-        get { provenance?.receivedFrom }
-        set { withProvenance { $0.receivedFrom = newValue } }
-    }
+    public var from: String? { provenance?.receivedFrom }
     /// When the dashboard read it from outside; `nil` for this process's own events.
-    public var receivedAt: Date? {
-        get { provenance?.receivedAt }
-        set { withProvenance { $0.receivedAt = newValue } }
-    }
+    public var receivedAt: Date? { provenance?.receivedAt }
     /// The trace and span it belongs to, if the producer said.
-    public var traceID: String? {
-        get { provenance?.traceID }
-        set { withProvenance { $0.traceID = newValue } }
-    }
-    public var spanID: String? {
-        get { provenance?.spanID }
-        set { withProvenance { $0.spanID = newValue } }
-    }
+    public var traceID: String? { provenance?.traceID }
+    public var spanID: String? { provenance?.spanID }
     /// The producer's version (`service.version`) and environment (`deployment.environment.name`), if it said.
-    public var serviceVersion: String? {
-        get { provenance?.serviceVersion }
-        set { withProvenance { $0.serviceVersion = newValue } }
-    }
-    public var environment: String? {
-        get { provenance?.environment }
-        set { withProvenance { $0.environment = newValue } }
-    }
+    public var serviceVersion: String? { provenance?.serviceVersion }
+    public var environment: String? { provenance?.environment }
     /// The kind of way in that read it; `nil` for this process's own events.
-    public var channel: EventChannel? {
-        get { provenance?.channel }
-        set { withProvenance { $0.channel = newValue } }
-    }
+    public var channel: EventChannel? { provenance?.channel }
     /// Whether its ``origin`` was said by its producer (this process's own events always say).
-    public var originSent: Bool {
-        get { provenance?.originSent ?? true }
-        set { withProvenance { $0.originSent = newValue } }
-    }
-
-    private mutating func withProvenance(_ change: (inout Provenance) -> Void) {
-        var value = provenance ?? Provenance(time: timestamp)
-        change(&value)
-        provenance = value
-    }
+    public var originSent: Bool { provenance?.originSent ?? true }
 
     /// The code as shown: the producer's own text, else the stable code, else nothing.
     public var shownCode: String? { codeText ?? code?.description }
