@@ -138,15 +138,19 @@ struct OTLPGRPCHostileTests {
         #expect(probe.problems["client 127.0.0.1"] == ["RESOURCE_EXHAUSTED: \(over.message ?? "")"])
     }
 
-    @Test func theStandInMessageSaysTheAnnouncedSizeAndNothingElseReadsAsOne() {
-        for (size, compressed) in [(4_097, false), (1 << 31, true), (Int(UInt32.max), false)] {
-            let marker = OTLPGRPCSizeGate.marker(declared: size, compressed: compressed)
-            let read = marker.withUnsafeBytes { OTLPGRPCSizeGate.declared(in: $0) }
-            #expect(read?.size == size && read?.compressed == compressed)
+    @Test func theStandInMessageSaysItsRefusalAndNothingElseReadsAsOne() {
+        let refusals: [OTLPGRPCStreamGate.StandIn] = [
+            .tooLarge(size: 4_097, compressed: false), .tooLarge(size: 1 << 31, compressed: true),
+            .tooLarge(size: Int(UInt32.max), compressed: false), .overBudget(size: 3_900_000), .noRoomForCall,
+            .secondMessage, .deadline,
+        ]
+        for refusal in refusals {
+            let read = OTLPGRPCStreamGate.standIn(refusal).withUnsafeBytes { OTLPGRPCStreamGate.StandIn(reading: $0) }
+            #expect(read == refusal)
         }
-        let truncated = Array(OTLPGRPCSizeGate.marker(declared: 70_000, compressed: false).dropLast())
+        let truncated = Array(OTLPGRPCStreamGate.standIn(.overBudget(size: 70_000)).dropLast())
         for message in [OTLPGRPCReceiverTests.logs, [], truncated] {
-            #expect(message.withUnsafeBytes { OTLPGRPCSizeGate.declared(in: $0) } == nil)
+            #expect(message.withUnsafeBytes { OTLPGRPCStreamGate.StandIn(reading: $0) } == nil)
         }
     }
 
