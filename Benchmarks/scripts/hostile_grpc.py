@@ -149,7 +149,7 @@ def silent(port, count):
 
 def big(port, count, streams, size):
     message = error_logs(size)
-    body = b"\x00" + struct.pack(">I", len(message)) + message
+    body = memoryview(b"\x00" + struct.pack(">I", len(message)) + message)
     conns = []
     for _ in range(count):
         s = socket.create_connection(("127.0.0.1", port))
@@ -158,7 +158,7 @@ def big(port, count, streams, size):
         # What each stream has sent; HTTP/2's windows: the connection's starts at 65,535, a stream's at the
         # server's SETTINGS_INITIAL_WINDOW_SIZE (learned below; 65,535 until then).
         conns.append({"sock": s, "reader": Frames(s), "sent": {2 * i + 1: 0 for i in range(streams)},
-                      "window": 65535, "initial": 65535, "credit": {}, "ended": set(), "out": b""})
+                      "window": 65535, "initial": 65535, "credit": {}, "ended": set(), "out": bytearray()})
     started = time.monotonic()
     answered = reset = 0
     deadline = started + 120
@@ -167,7 +167,7 @@ def big(port, count, streams, size):
         for c in live:
             # Queue what the windows allow, 16 KiB per frame.
             for stream, sent in c["sent"].items():
-                if stream in c["ended"] or sent >= len(body) or len(c["out"]) > (1 << 20):
+                if stream in c["ended"] or sent >= len(body) or len(c["out"]) > (1 << 18):
                     continue
                 credit = c["initial"] + c["credit"].get(stream, 0) - sent
                 n = min(16384, len(body) - sent, credit, c["window"])
@@ -182,11 +182,11 @@ def big(port, count, streams, size):
         for c in live:
             if c["sock"] in writable:
                 try:
-                    c["out"] = c["out"][c["sock"].send(c["out"]):]
+                    del c["out"][:c["sock"].send(c["out"])]
                 except BlockingIOError:
                     pass
                 except OSError:
-                    c["out"] = b""
+                    c["out"] = bytearray()
             if c["sock"] not in readable:
                 continue
             frames = c["reader"].read()

@@ -29,10 +29,11 @@ public final class OTLPGRPCReceiver: Sendable {
     /// Calls in flight on one HTTP/2 connection; a client that opens more is refused them by HTTP/2 itself.
     public static let maximumStreamsPerConnection = 100
 
-    /// What one call in flight costs the receiver, reserved from ``OTLPReceiver/Limits/bodyBudgetBytes`` while its
-    /// stream is open, beside its message's own bytes: a call stalled before its message holds this much (its stream,
-    /// the transport's handlers and the task serving it), so the budget bounds stalled calls as it bounds bodies.
-    /// Measured (docs/benchmarks-hostile.md, "OTLP/gRPC").
+    /// What one call in flight is charged, reserved from ``OTLPReceiver/Limits/bodyBudgetBytes`` while its stream
+    /// is open, beside its message's own bytes: a call stalled before its message holds its stream, the transport's
+    /// handlers and the task serving it, so the budget bounds stalled calls as it bounds bodies (at most 4,096 with
+    /// the default 64 MiB). An estimate, not a measurement of one call: docs/benchmarks-hostile.md ("The OTLP/gRPC
+    /// receiver") has what 25,600 stalled calls cost in all.
     public static let streamCostBytes = 16 * 1024
 
     /// The HTTP/2 flow-control window the receiver grants each connection and each call: bytes a client may send
