@@ -38,6 +38,8 @@ let package = Package(
         .executableTarget(name: "FuzzOTLP", dependencies: ingestAndSupport),
         // OTLP/HTTP trace exports: `OTLPRequestDecoder` on `/v1/traces` (the trace mapper, its memory of failures).
         .executableTarget(name: "FuzzOTLPTraces", dependencies: ingestAndSupport),
+        // OTLP/gRPC calls: `OTLPGRPCMessageFraming`, the five-byte message prefixes read across DATA frames.
+        .executableTarget(name: "FuzzGRPCFraming", dependencies: [ingest]),
         // Sentry requests: `SentryRequestDecoder` (gzip, the envelope reader, the event, transaction and log mappers).
         .executableTarget(name: "FuzzSentry", dependencies: ingestAndSupport),
     ],

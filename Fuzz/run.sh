@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 seconds=${1:-600}
 shift || true
-all=(FuzzWireDecoder FuzzRFC3339 FuzzThemeLoader FuzzRecordingReader FuzzLineReader FuzzOTLP FuzzOTLPTraces FuzzSentry)
+all=(FuzzWireDecoder FuzzRFC3339 FuzzThemeLoader FuzzRecordingReader FuzzLineReader FuzzOTLP FuzzOTLPTraces FuzzSentry FuzzGRPCFraming)
 targets=("$@")
 ((${#targets[@]} > 0)) || targets=("${all[@]}")
 jobs=${JOBS:-1}

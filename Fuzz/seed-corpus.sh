@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Fuzz/Corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces,FuzzSentry}
+mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces,FuzzSentry,FuzzGRPCFraming}
 
 # seed TARGET NAME: standard input into Corpus/TARGET/NAME.
 seed() { cat >"$corpus/$1/$2"; }
@@ -190,5 +190,13 @@ envelope() {
 { printf '\x04'; envelope | gzip -9n; } | seed FuzzSentry envelope.gz
 { printf '\x01'; printf '%s' "$sentry_event"; } | seed FuzzSentry store.json
 { printf '\x02'; envelope; } | seed FuzzSentry stream
+
+# --- OTLP/gRPC calls (FuzzGRPCFraming): a first byte seeds the frame sizes, then five-byte prefixed messages: one
+# uncompressed OTLP message (the protobuf logs seed), one compressed, an empty one, and a message cut short.
+{ printf '\x07'; body=$(tail -c +2 "$corpus/FuzzOTLP/logs.pb" | xxd -p | tr -d '\n')
+  printf '00%08x%s' $(( ${#body} / 2 )) "$body" | xxd -r -p; } | seed FuzzGRPCFraming logs
+{ printf '\x02'; printf '\x01\x00\x00\x00\x03abc\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x0a'; } |
+    seed FuzzGRPCFraming messages
+{ printf '\xff'; printf '\x00\x7f\xff\xff\xff\x00\x01'; } | seed FuzzGRPCFraming huge
 
 find "$corpus" -type f | wc -l | xargs echo "seed files:"

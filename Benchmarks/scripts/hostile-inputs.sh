@@ -17,14 +17,21 @@
 #  10. the query /(a+)+$/ over 20 lines of 30,000 a's and a b (keys while it runs)
 #  11. 200 MiB of random bytes through a pipe (how long until it is read to its end)
 #  12. a tailed file replaced by a link to /dev/zero (CPU used in the next 5 s)
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson]  (figures go to docs/benchmarks-hostile.md by hand)
+# and issue 34's attacks on the OTLP/gRPC receiver (--listen otlp-grpc:PORT), by Benchmarks/scripts/hostile_grpc.py:
+#  13. 256 connections x 100 Export calls that never send their message, held
+#  14. 3,000 connections that never send the HTTP/2 preface, held
+#  15. 64 connections x 10 concurrent Export calls of 3.9 MB each
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc]  (figures go to docs/benchmarks-hostile.md by
+# hand). BUILD=debug measures the debug build instead of the release one (say so beside its figures).
+
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
-swift build -c release --product errorwatch >/dev/null
-BIN="$(swift build -c release --show-bin-path)/errorwatch"
+swift build -c "${BUILD:-release}" --product errorwatch >/dev/null
+BIN="$(swift build -c "${BUILD:-release}" --show-bin-path)/errorwatch"
 PRODUCER="python3 Benchmarks/scripts/hostile_producer.py"
+GRPC="python3 Benchmarks/scripts/hostile_grpc.py"
 SOCK="errorwatch-hostile-$$"
 T=(tmux -L "$SOCK")
 trap '"${T[@]}" kill-server >/dev/null 2>&1 || true' EXIT
@@ -66,6 +73,49 @@ quit() {
     finish
     echo "   q to exit: $(( $(ms) - start )) ms (tmux send + capture included)"
 }
+
+hwm() { awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
+
+if [[ "${1:-all}" == grpc ]]; then
+P=$(port)
+echo "== 13. 256 connections x 100 stalled Export calls (otlp-grpc:$P)"
+run --listen "otlp-grpc:$P"
+coproc STALL { $GRPC stall "$P" 256 100; }
+read -r result <&"${STALL[0]}"; echo "   $result"
+echo "   RSS while held: $(rss) (peak $(hwm))"
+sleep 1.5  # the receiver's row is refreshed once a second
+screen | grep -Eo "(evicted|refused|over)[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+exec {STALL[1]}>&-
+wait "$STALL_PID" || true
+sleep 1
+echo "   RSS after the clients left: $(rss)"
+quit
+
+P=$(port)
+echo "== 14. 3,000 connections that never send the HTTP/2 preface (otlp-grpc:$P)"
+run --listen "otlp-grpc:$P"
+coproc SILENT { $GRPC silent "$P" 3000; }
+read -r result <&"${SILENT[0]}"; echo "   $result"
+echo "   RSS while held: $(rss) (peak $(hwm))"
+sleep 1.5
+screen | grep -Eo "(evicted|refused|over)[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+exec {SILENT[1]}>&-
+wait "$SILENT_PID" || true
+
+P=$(port)
+echo "== 15. 64 connections x 10 concurrent Export calls of 3.9 MB (otlp-grpc:$P)"
+run --listen "otlp-grpc:$P"
+$GRPC big "$P" 64 10 3900000 | sed 's/^/   /'
+echo "   RSS after: $(rss) (peak $(hwm))"
+sleep 1.5
+screen | grep -Eo "(evicted|refused|over)[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+exit 0
+fi
 
 if [[ "${1:-all}" != otlp && "${1:-all}" != ndjson ]]; then
 P=$(port)

@@ -5,11 +5,13 @@ import Foundation
 public struct HTTPReceiverLimits: Sendable, Hashable {
     /// The largest body accepted, both as sent and once inflated: 4 MiB by default. Above it: `413`.
     public var maximumBodyBytes: Int
-    /// Connections open at once. When all are taken, a new connection evicts the one that has held an unfinished
-    /// request the longest (else the longest idle); it is closed only when every connection is decoding.
+    /// Connections open at once (HTTP/1.1 and HTTP/2 alike). When all are taken, a new connection evicts the one
+    /// that has held an unfinished request the longest (else the longest idle); it is closed only when every
+    /// connection is decoding.
     public var maximumConnections: Int
     /// How long a request may take from its first byte (or the connection's opening) to its last, and its answer
-    /// to be read; then the connection is closed. A deadline, not a gap: trickling does not extend it, so it
+    /// to be read; then the connection is closed (over gRPC: the call is answered `DEADLINE_EXCEEDED`, or its stream
+    /// closed, and a connection that has not sent its HTTP/2 preface by then is closed). A deadline, not a gap: trickling does not extend it, so it
     /// asks for a minimum rate (4 MiB in 10 s by default).
     public var requestTimeout: Duration
     /// How long a kept-alive connection may wait for its next request.
@@ -17,7 +19,9 @@ public struct HTTPReceiverLimits: Sendable, Hashable {
     /// The `Retry-After` seconds of a `503`.
     public var retryAfterSeconds: Int
     /// Bytes of request bodies held at once across all connections: 64 MiB by default. A body that does not fit
-    /// now is answered `503` with `Retry-After`; one larger than the whole budget, `413`.
+    /// now is answered `503` with `Retry-After`; one larger than the whole budget, `413`. Over gRPC, each call in
+    /// flight holds ``OTLPGRPCReceiver/streamCostBytes`` of it besides its message, and a call or message that does
+    /// not fit is answered `RESOURCE_EXHAUSTED` with a `RetryInfo`.
     public var bodyBudgetBytes: Int
     /// Bodies up to this size are decoded on the connection's event loop; larger ones on NIO's thread pool, so
     /// a big request never holds a loop that other connections share.

@@ -2,20 +2,84 @@ import Foundation
 import NIOCore
 import NIOHTTP2
 
-/// Counts a client's breach of HTTP/2 against its row, on the connection itself.
+/// Keeps one HTTP/2 connection within the receiver's connection budget and counts its breaches, on the connection
+/// itself: the same ``ConnectionSlots`` and deadline the HTTP receivers keep, applied to gRPC.
 ///
-/// When a client breaks HTTP/2 (opens more streams than ``OTLPGRPCReceiver/maximumStreamsPerConnection``, floods
-/// resets, sends a frame its state forbids), swift-nio-http2 answers with `GOAWAY` or `RST_STREAM` and reports the
-/// breach here, before it closes anything. The calls that had reached the service are counted there
-/// (`UNAVAILABLE`); how many did depends on scheduling, since the connection may close before the server starts
-/// them. This count does not: every breach is one bad request of `client HOST`, with what the client did.
+/// - **Slots.** A new connection takes one of ``OTLPReceiver/Limits/maximumConnections`` slots (``admit(_:to:)``)
+///   or, when all are taken, evicts the one that has held an unfinished exchange the longest (a connection that has
+///   not finished its preface, or whose calls are open, ordered by its last stream opened or closed), else the
+///   longest idle; the slot is given back when the connection closes. What the connection holds follows its
+///   streams: open calls are unfinished, none is idle.
+/// - **The preface.** A connection must send the HTTP/2 preface (the client's first SETTINGS) within
+///   ``OTLPReceiver/Limits/requestTimeout`` of opening; one that does not is closed and counted, on the client's row
+///   and in the receiver's statistics, like an HTTP request that did not complete.
+/// - **Breaches.** When a client breaks HTTP/2 (opens more streams than
+///   ``OTLPGRPCReceiver/maximumStreamsPerConnection``, floods resets, sends a frame its state forbids),
+///   swift-nio-http2 answers with `GOAWAY` or `RST_STREAM` and reports the breach here, before it closes anything.
+///   The calls that had reached the service are counted there (`UNAVAILABLE`); how many did depends on scheduling,
+///   since the connection may close before the server starts them. This count does not: every breach is one bad
+///   request of `client HOST`, with what the client did.
+///
+/// The handler sits just after the HTTP/2 handler, which passes it the connection's own frames (SETTINGS) and the
+/// streams' openings and closings. It lives on its connection's event loop only; it is not `Sendable`.
 final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
     private let registry: SenderRegistry
+    private let connections: ConnectionSlots
+    private let prefaceTimeout: Duration
+    private var prefaceTimer: Scheduled<Void>?
+    private var prefaceSeen = false
+    private var openStreams = 0
 
-    init(registry: SenderRegistry) {
+    init(registry: SenderRegistry, connections: ConnectionSlots, prefaceTimeout: Duration) {
         self.registry = registry
+        self.connections = connections
+        self.prefaceTimeout = prefaceTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        prefaceTimer = context.eventLoop.scheduleTask(in: TimeAmount(prefaceTimeout)) {
+            let (watch, context) = loopBound.value
+            guard !watch.prefaceSeen else { return }
+            let peer = Self.peer(context.remoteAddress)
+            let problem = "closed: sent no HTTP/2 preface within \(watch.prefaceTimeout)"
+            _ = watch.registry.record(
+                .refused(.deadline, problem), grpc: true, peer: peer.address, host: peer.host, at: Date())
+            watch.connections.countTimedOut()
+            context.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        prefaceTimer?.cancel()
+        prefaceTimer = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !prefaceSeen, let frame = unwrapInboundIn(data) as? HTTP2Frame, case .settings(.settings) = frame.payload {
+            // The client's first SETTINGS ends its preface.
+            prefaceSeen = true
+            prefaceTimer?.cancel()
+            prefaceTimer = nil
+            if openStreams == 0 { connections.hold(context.channel, .idle(since: 0)) }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is NIOHTTP2StreamCreatedEvent:
+            openStreams += 1
+            connections.hold(context.channel, .unfinished(since: 0))
+        case is StreamClosedEvent:
+            openStreams = max(openStreams - 1, 0)
+            connections.hold(context.channel, openStreams > 0 ? .unfinished(since: 0) : .idle(since: 0))
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -54,13 +118,30 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
         return ("\(host):\(port)", host)
     }
 
+    /// Takes a slot for a new connection in `connections` (evicting another when all are taken) and bounds what a
+    /// client that never reads can leave in the kernel; false when the connection was closed because every slot is
+    /// busy.
+    static func admit(_ channel: any Channel, to connections: ConnectionSlots) -> Bool {
+        guard connections.admit(channel) else {
+            channel.close(promise: nil)
+            return false
+        }
+        channel.closeFuture.whenComplete { _ in connections.remove(channel) }
+        return true
+    }
+
     /// Puts a watch on a connection just after its HTTP/2 handler, the one place its breaches are reported
-    /// (the gRPC connection handler after it keeps them to itself).
-    static func install(on channel: any Channel, registry: SenderRegistry) -> EventLoopFuture<Void> {
+    /// (the gRPC connection handler after it keeps them to itself). Answers are small: a fixed send buffer bounds what
+    /// a client that never reads can leave in the kernel, as on the HTTP receivers.
+    static func install(
+        on channel: any Channel, registry: SenderRegistry, connections: ConnectionSlots, prefaceTimeout: Duration
+    ) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
+            try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             let http2 = try operations.handler(type: NIOHTTP2Handler.self)
-            try operations.addHandler(Self(registry: registry), position: .after(http2))
+            let watch = Self(registry: registry, connections: connections, prefaceTimeout: prefaceTimeout)
+            try operations.addHandler(watch, position: .after(http2))
         }
     }
 }

@@ -29,6 +29,13 @@ public final class OTLPGRPCReceiver: Sendable {
     /// Calls in flight on one HTTP/2 connection; a client that opens more is refused them by HTTP/2 itself.
     public static let maximumStreamsPerConnection = 100
 
+    /// What one call in flight is charged, reserved from ``OTLPReceiver/Limits/bodyBudgetBytes`` while its stream
+    /// is open, beside its message's own bytes: a call stalled before its message holds its stream, the transport's
+    /// handlers and the task serving it, so the budget bounds stalled calls as it bounds bodies (at most 4,096 with
+    /// the default 64 MiB). An estimate, not a measurement of one call: docs/benchmarks-hostile.md ("The OTLP/gRPC
+    /// receiver") has what 25,600 stalled calls cost in all.
+    public static let streamCostBytes = 16 * 1024
+
     /// The HTTP/2 flow-control window the receiver grants each connection and each call: bytes a client may send
     /// before the receiver has read them.
     public static let flowControlWindow = 1 << 20
@@ -76,8 +83,8 @@ public final class OTLPGRPCReceiver: Sendable {
         self.group = eventLoopGroup
         let exchange = OTLPExchange(
             limits: limits, streams: OTLPMetricStreams(), traces: traces, admit: hasRoom, now: { Date() })
-        // The connection table is the HTTP receiver's (its `run` gives back body budget); the gRPC service calls
-        // `finish` only, and HTTP/2's own limits stand in for it (see ``maximumStreamsPerConnection``).
+        // The HTTP receivers' connection slots and body budget: connections take slots (OTLPGRPCConnectionWatch),
+        // calls and their messages take body budget (OTLPGRPCStreamGate).
         let connections = ConnectionSlots(capacity: limits.maximumConnections, bodyBudget: limits.bodyBudgetBytes)
         self.service = OTLPGRPCService(
             work: OTLPRequestWork(
@@ -97,13 +104,23 @@ public final class OTLPGRPCReceiver: Sendable {
         }
     }
 
-    /// What the receiver had to do to stay within its limits: calls cancelled because their message had not
-    /// arrived within ``OTLPReceiver/Limits/requestTimeout`` (``OTLPReceiver/Statistics/timedOutRequests``).
+    /// What the receiver had to do to stay within its limits, counted as the HTTP receivers count it: connections
+    /// evicted or refused for a slot, calls and messages refused for the body budget
+    /// (``OTLPReceiver/Statistics/overBodyBudget``), and, in ``OTLPReceiver/Statistics/timedOutRequests``,
+    /// connections closed without a preface, calls whose message had not arrived and answers not read within
+    /// ``OTLPReceiver/Limits/requestTimeout``.
     public var statistics: OTLPReceiver.Statistics {
-        var statistics = OTLPReceiver.Statistics()
-        statistics.timedOutRequests = service.timedOutCalls.current
+        var statistics = service.work.connections.statistics
+        statistics.timedOutRequests += service.timedOutCalls.current
         return statistics
     }
+
+    /// Connections open now (within ``OTLPReceiver/Limits/maximumConnections``).
+    public var openConnections: Int { service.work.connections.count }
+
+    /// Bytes of the body budget held now, by calls in flight and their messages (within
+    /// ``OTLPReceiver/Limits/bodyBudgetBytes``).
+    public var bodyBytesInFlight: Int { service.work.connections.bodyBytes }
 
     /// Calls that opened their stream and have not sent their message yet (each is ended at the request deadline).
     var callsAwaitingMessage: Int { Int(service.awaitingMessage.current) }
@@ -130,7 +147,7 @@ public final class OTLPGRPCReceiver: Sendable {
             config: .defaults { config in
                 // The Collector's `otlp` exporter and the SDKs compress with gzip by default.
                 config.compression.enabledAlgorithms = [.gzip, .deflate]
-                // A message announcing more than the limit never gets here (OTLPGRPCSizeGate). One that inflates
+                // A message announcing more than the limit never gets here (OTLPGRPCStreamGate). One that inflates
                 // past it is read up to twice the limit and answered RESOURCE_EXHAUSTED by the service; past that
                 // the transport stops inflating it and resets its stream (the client reads UNAVAILABLE).
                 config.rpc.maxRequestPayloadSize = 2 * limits.maximumBodyBytes
@@ -144,16 +161,26 @@ public final class OTLPGRPCReceiver: Sendable {
                 // lets a typical export arrive at once; what a message may hold is still bounded by the size limit.
                 config.http2.targetWindowSize = Self.flowControlWindow
                 config.connection.maxIdleTime = limits.idleTimeout
-                // A client's breach of HTTP/2 (too many streams, floods) counted against it, whatever its calls.
-                config.channelDebuggingCallbacks.onAcceptTCPConnection = { [registry = service.registry] channel in
-                    OTLPGRPCConnectionWatch.install(on: channel, registry: registry)
+                // Each connection takes a slot (or is closed at once when every slot is busy) and must send its
+                // preface within the request deadline; a client's breach of HTTP/2 (too many streams, floods) is
+                // counted against it, whatever its calls (OTLPGRPCConnectionWatch).
+                let (registry, connections) = (service.registry, service.work.connections)
+                config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
+                    guard OTLPGRPCConnectionWatch.admit(channel, to: connections) else {
+                        return channel.eventLoop.makeSucceededVoidFuture()
+                    }
+                    return OTLPGRPCConnectionWatch.install(
+                        on: channel, registry: registry, connections: connections,
+                        prefaceTimeout: limits.requestTimeout)
                 }
                 // On each call, before the transport reads it: answers go uncompressed, so no call holds a zlib
-                // compressor for a few bytes (OTLPGRPCPlainAnswers); a message announcing more than the limit is
-                // answered RESOURCE_EXHAUSTED unread (OTLPGRPCSizeGate).
-                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { [limit = limits.maximumBodyBytes] stream in
+                // compressor for a few bytes (OTLPGRPCPlainAnswers); the call and its message are weighed against
+                // the body budget and the size limit before anything is buffered, and its stream ends with its
+                // answer (OTLPGRPCStreamGate).
+                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
                     OTLPGRPCPlainAnswers.install(on: stream).flatMap {
-                        OTLPGRPCSizeGate.install(on: stream, limit: limit)
+                        OTLPGRPCStreamGate.install(
+                            on: stream, connections: connections, limits: limits, streamCost: Self.streamCostBytes)
                     }
                 }
             },

@@ -13,8 +13,9 @@ import Synchronization
 /// Status codes follow the OTLP specification: `OK` with `partial_success` for records rejected; `UNAVAILABLE`
 /// with a `google.rpc.RetryInfo` when the dashboard is behind (retryable: nothing of the request was kept);
 /// `INVALID_ARGUMENT` for a message that does not decode, a second message, or none (not retryable);
-/// `RESOURCE_EXHAUSTED` without retry information for a message over the size limit (not retryable); and
-/// `DEADLINE_EXCEEDED` for a call whose message did not arrive within the request deadline.
+/// `RESOURCE_EXHAUSTED` without retry information for a message over the size limit (not retryable), with a
+/// `RetryInfo` for a call or message that did not fit in the body budget now (retryable); and `DEADLINE_EXCEEDED`
+/// for a call whose message did not arrive within the request deadline.
 struct OTLPGRPCService: RegistrableRPCService {
     /// The HTTP receiver's handling of a request: decoding, admission, mapping (``OTLPExchange``), then counting
     /// and delivery (``OTLPRequestWork/finish(_:peer:host:)``).
@@ -65,14 +66,9 @@ struct OTLPGRPCService: RegistrableRPCService {
             if error.code != .cancelled { record(failure: error, peer: peer) }
             throw error
         }
-        if let announced = body.withUnsafeBytes({ OTLPGRPCSizeGate.declared(in: $0) }) {
-            // The message announced more than the limit and was dropped unread (OTLPGRPCSizeGate).
-            let error = RPCError(
-                code: .resourceExhausted,
-                message: "the message is \(announced.size) bytes\(announced.compressed ? " compressed" : ""), "
-                    + "over the limit of \(limits.maximumBodyBytes)")
-            record(failure: error, peer: peer)
-            throw error
+        if let refusal = body.withUnsafeBytes({ OTLPGRPCStreamGate.StandIn(reading: $0) }) {
+            // The call was refused from its prefix and its message dropped unread (OTLPGRPCStreamGate).
+            throw refused(refusal, peer: peer)
         }
         guard body.count <= limits.maximumBodyBytes else {
             let error = RPCError(
@@ -95,38 +91,62 @@ struct OTLPGRPCService: RegistrableRPCService {
         }
     }
 
-    /// The call's one message, within ``OTLPReceiver/Limits/requestTimeout`` of the call's start: a client that
-    /// opens streams and stalls holds each for that long, then gets `DEADLINE_EXCEEDED`.
+    /// The call's one message. Its deadline is kept by the stream gate, on the stream's event loop, rather than by
+    /// a timer task here: a call that sent nothing of its message within ``OTLPReceiver/Limits/requestTimeout``
+    /// receives the gate's ``OTLPGRPCStreamGate/StandIn/deadline`` and is answered `DEADLINE_EXCEEDED`.
     private func receive(_ request: StreamingServerRequest<GRPCNIOTransportBytes>) async throws -> GRPCNIOTransportBytes {
-        let timeout = limits.requestTimeout
         awaitingMessage.increment()
         defer { awaitingMessage.decrement() }
-        let received = try await withThrowingTaskGroup(of: GRPCNIOTransportBytes?.self) { group in
-            group.addTask {
-                var body: GRPCNIOTransportBytes?
-                for try await message in request.messages {
-                    guard body == nil else {
-                        throw RPCError(code: .invalidArgument, message: "Export takes one request message, not two")
-                    }
-                    body = message
-                }
-                guard let body else { throw RPCError(code: .invalidArgument, message: "the call sent no message") }
-                return body
+        var body: GRPCNIOTransportBytes?
+        for try await message in request.messages {
+            guard body == nil else {
+                throw RPCError(code: .invalidArgument, message: "Export takes one request message, not two")
             }
-            group.addTask {
-                // A deadline, not a wait for an outcome: the other task's message wins the race when it comes.
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+            body = message
         }
-        guard let received else {
+        guard let body else { throw RPCError(code: .invalidArgument, message: "the call sent no message") }
+        return body
+    }
+
+    /// The error that ends a call the stream gate refused. A message over the size limit is the client's fault:
+    /// counted on its row, not to be retried. A call or message that did not fit in the body budget is not: it is
+    /// counted in the receiver's statistics (``OTLPReceiver/Statistics/overBodyBudget``) and answered
+    /// `RESOURCE_EXHAUSTED` with a `RetryInfo`, which the OTLP specification makes retryable (the receiver was
+    /// overloaded, as an HTTP `503`).
+    func refused(_ refusal: OTLPGRPCStreamGate.StandIn, peer: (address: String, host: String)) -> any Error {
+        let retry = ErrorDetails.retryInfo(delay: .seconds(limits.retryAfterSeconds))
+        switch refusal {
+        case .tooLarge(let size, let compressed):
+            let error = RPCError(
+                code: .resourceExhausted,
+                message: "the message is \(size) bytes\(compressed ? " compressed" : ""), "
+                    + "over the limit of \(limits.maximumBodyBytes)")
+            record(failure: error, peer: peer)
+            return error
+        case .overBudget(let size):
+            return GoogleRPCStatus(
+                code: .resourceExhausted,
+                message: "the message of \(size) bytes does not fit in the receiver's budget of messages in flight "
+                    + "(\(limits.bodyBudgetBytes) bytes) now; retry later",
+                details: [retry])
+        case .noRoomForCall:
+            return GoogleRPCStatus(
+                code: .resourceExhausted,
+                message: "the receiver holds its budget of calls and messages in flight "
+                    + "(\(limits.bodyBudgetBytes) bytes) now; retry later",
+                details: [retry])
+        case .secondMessage:
+            let error = RPCError(code: .invalidArgument, message: "Export takes one request message, not two")
+            record(failure: error, peer: peer)
+            return error
+        case .deadline:
             timedOutCalls.increment()
-            throw RPCError(
-                code: .deadlineExceeded, message: "the request message did not arrive within \(timeout) of the call")
+            let error = RPCError(
+                code: .deadlineExceeded,
+                message: "the request message did not arrive within \(limits.requestTimeout) of the call")
+            record(failure: error, peer: peer)
+            return error
         }
-        return received
     }
 
     /// Counts a call that failed before its message could be handled against its client's row.
