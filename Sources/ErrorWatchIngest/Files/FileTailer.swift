@@ -109,7 +109,9 @@ public final class FileTailer: Sendable {
         var start: StartPosition
         /// Whether the line the reader holds (waiting for its trace) was counted before.
         var heldCounted = false
-        var inflated = [UInt8](repeating: 0, count: 64 * 1024)
+        /// The buffer a `.gz` file is inflated into: allocated at its first piece, so a plain file costs nothing
+        /// here (ten thousand files followed at once would otherwise hold 64 KiB each).
+        var inflated: [UInt8] = []
     }
 
     /// The file followed.
@@ -409,6 +411,7 @@ public final class FileTailer: Sendable {
         _ file: inout OpenFile, chunk: inout [UInt8], into batch: inout Batch, state: inout State
     ) throws {
         guard let gzip = file.gzip else { return }
+        if state.inflated.isEmpty { state.inflated = [UInt8](repeating: 0, count: 64 * 1024) }
         var inflatedThisPoll = 0
         let received = now()
         while true {
