@@ -17,19 +17,27 @@
 #  10. the query /(a+)+$/ over 20 lines of 30,000 a's and a b (keys while it runs)
 #  11. 200 MiB of random bytes through a pipe (how long until it is read to its end)
 #  12. a tailed file replaced by a link to /dev/zero (CPU used in the next 5 s)
-# and issue 34's attacks on the OTLP/gRPC receiver (--listen otlp-grpc:PORT), by Benchmarks/scripts/hostile_grpc.py:
+# and issue 34's attacks on the OTLP/gRPC receiver (--listen otlp-grpc:PORT), by Benchmarks/scripts/hostile_grpc.py
+# (`grpc` runs only these):
 #  13. 256 connections x 100 Export calls that never send their message, held
 #  14. 3,000 connections that never send the HTTP/2 preface, held
 #  15. 64 connections x 10 concurrent Export calls of 3.9 MB each
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc]  (figures go to docs/benchmarks-hostile.md by
-# hand). BUILD=debug measures the debug build instead of the release one (say so beside its figures).
-
+# and issue 34's attacks on files given as FILE (`files` runs only these, without the OTLP four):
+#  16. a .gz bomb: 6.5 MB inflating to 1.9 GB of NDJSON error lines (memory while read, CPU, time from `q` to exit)
+#  17. a .gz of 10 GiB of zeros (CPU over 10 s, time from `q` to exit)
+#  18. 10,000 files on the command line at `ulimit -n 1024` (all counted, no crash)
+#  19. a directory, /dev/zero and /dev/urandom given as FILE beside a good file (refused alone, the good one read)
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files]  (figures go to docs/benchmarks-hostile.md
+# by hand). BUILD=debug measures the debug build instead of the release one, BIN=path/to/errorwatch a given binary
+# (say so beside their figures).
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
-swift build -c "${BUILD:-release}" --product errorwatch >/dev/null
-BIN="$(swift build -c "${BUILD:-release}" --show-bin-path)/errorwatch"
+if [[ -z "${BIN:-}" ]]; then
+    swift build -c "${BUILD:-release}" --product errorwatch >/dev/null
+    BIN="$(swift build -c "${BUILD:-release}" --show-bin-path)/errorwatch"
+fi
 PRODUCER="python3 Benchmarks/scripts/hostile_producer.py"
 GRPC="python3 Benchmarks/scripts/hostile_grpc.py"
 SOCK="errorwatch-hostile-$$"
@@ -74,9 +82,20 @@ quit() {
     echo "   q to exit: $(( $(ms) - start )) ms (tmux send + capture included)"
 }
 
+MODE="${1:-all}"
+cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$(pid)/stat"; }
 hwm() { awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
 
-if [[ "${1:-all}" == grpc ]]; then
+# The dashboard started by a script of its own (a long argument list, a descriptor limit of its own).
+run_script() {
+    "${T[@]}" kill-server >/dev/null 2>&1 || true
+    sleep 0.3  # a new server at once may race the old one's exit ("server exited unexpectedly")
+    "${T[@]}" -f /dev/null new-session -d -s hostile -x 120 -y 40 "bash $1 ; sleep 600"
+    "${T[@]}" set-option -t hostile status off >/dev/null
+    wait_for "Alerts"
+}
+
+if [[ "$MODE" == grpc ]]; then
 P=$(port)
 echo "== 13. 256 connections x 100 stalled Export calls (otlp-grpc:$P)"
 run --listen "otlp-grpc:$P"
@@ -117,7 +136,81 @@ quit
 exit 0
 fi
 
-if [[ "${1:-all}" != otlp && "${1:-all}" != ndjson ]]; then
+if [[ "$MODE" == all || "$MODE" == files ]]; then
+DIR=$(mktemp -d /tmp/errorwatch-hostile-files-XXXXXX)
+echo "== 16. a .gz bomb: 6.5 MB inflating to 1.9 GB of NDJSON"
+python3 - "$DIR/bomb.ndjson.gz" <<'PY'
+import json, sys, zlib
+# 100 distinct error lines, repeated: deflate finds each block again in its window, as in the issue's file.
+block = b"".join((json.dumps({"v": 1, "kind": "error", "time": "2026-11-23T10:00:00Z", "service.name": "hostile",
+                              "exception.type": "Hostile.Error", "exception.message": "attack", "sequence": n})
+                  + "\n").encode() for n in range(100))
+z = zlib.compressobj(9, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as out:
+    for _ in range(1_900_000_000 // len(block)):
+        out.write(z.compress(block))
+    out.write(z.flush())
+PY
+echo "   $(du -m "$DIR/bomb.ndjson.gz" | cut -f1) MB compressed, $(( $(gzip -l "$DIR/bomb.ndjson.gz" | awk 'NR==2 {print $2}') / 1000000 )) MB inflated (gzip -l, modulo 4 GiB)"
+run "$DIR/bomb.ndjson.gz"
+before=$(cpu_ms); sleep 10
+echo "   after 10 s: RSS $(rss), peak $(hwm), CPU $(( $(cpu_ms) - before )) ms"
+screen | grep -Eo "bomb.ndjson.gz[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+
+echo "== 17. a .gz of 10 GiB of zeros"
+head -c 10G /dev/zero | gzip -1 > "$DIR/zeros.log.gz"
+echo "   $(du -k "$DIR/zeros.log.gz" | cut -f1) KB compressed"
+run "$DIR/zeros.log.gz"
+before=$(cpu_ms); sleep 10
+echo "   after 10 s: RSS $(rss), peak $(hwm), CPU $(( $(cpu_ms) - before )) ms"
+keys
+quit
+
+echo "== 18. 10,000 files at ulimit -n 1024"
+mkdir -p "$DIR/many"
+python3 - "$DIR/many" <<'PY'
+import json, sys
+for n in range(10_000):
+    with open(f"{sys.argv[1]}/f{n:05}.ndjson", "w") as out:
+        out.write(json.dumps({"v": 1, "kind": "error", "time": "2026-11-23T10:00:00Z", "service.name": "hostile",
+                              "exception.type": "Hostile.Error", "exception.message": "attack", "sequence": n})
+                  + "\n")
+PY
+cat > "$DIR/many.sh" <<SH
+ulimit -n 1024
+cd "$DIR/many" && env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats f*.ndjson
+echo "exit status \$?"
+SH
+start=$(ms)
+run_script "$DIR/many.sh"
+wait_for "errors 10,000([^0-9]|$)" 300 && echo "   all 10,000 counted $(( $(ms) - start )) ms after the start"
+echo "   RSS: $(rss), open descriptors: $(ls "/proc/$(pid)/fd" | wc -l)"
+screen | grep -Eo "[0-9,]+ of [0-9,]+ live[^─]*" | head -1 | sed 's/^/   Sources: /' || true
+keys
+quit
+screen | grep -E "exit status" | sed 's/^/   /' || true
+
+echo "== 19. a directory, /dev/zero and /dev/urandom as FILE beside a good file"
+head -c 0 /dev/null > "$DIR/good.ndjson"
+for n in 1 2 3; do
+    printf '{"v":1,"kind":"error","time":"2026-11-23T10:00:00Z","service.name":"good","exception.type":"Good.Error","exception.message":"read","sequence":%d}\n' "$n" >> "$DIR/good.ndjson"
+done
+cat > "$DIR/refused.sh" <<SH
+env LANG=C.UTF-8 TERM=xterm-256color $BIN --stats "$DIR/many" /dev/zero /dev/urandom "$DIR/good.ndjson"
+echo "exit status \$?"
+SH
+run_script "$DIR/refused.sh"
+wait_for "errors 3([^0-9,]|$)" 30 && echo "   the good file's 3 errors counted"
+screen | grep -Eo "(many|zero|urandom) +refused[^│]*" | sed 's/^/   Sources: /' || true
+before=$(cpu_ms); sleep 5; echo "   CPU over 5 s: $(( $(cpu_ms) - before )) ms"
+quit
+screen | grep -E "exit status" | sed 's/^/   /' || true
+rm -rf "$DIR"
+fi
+
+if [[ "$MODE" != otlp && "$MODE" != ndjson && "$MODE" != files ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -151,6 +244,7 @@ echo "   RSS near the end: $(rss)"
 finish
 fi
 
+if [[ "$MODE" != files ]]; then
 P=$(port)
 echo "== 5. 300 trickling connections + a good client (otlp:$P)"
 run --listen "otlp:$P"
@@ -188,7 +282,9 @@ echo "   RSS after: $(rss)"
 keys
 quit
 
-if [[ "${1:-all}" == all || "${1:-all}" == ndjson ]]; then
+fi
+
+if [[ "$MODE" == all || "$MODE" == ndjson ]]; then
 P=$(port)
 echo "== 2. 30,000 one-shot connections (tcp:$P)"
 run --listen "tcp:$P"

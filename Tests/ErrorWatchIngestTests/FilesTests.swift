@@ -270,3 +270,63 @@ struct FilePacingTests {
         #expect(again.identity == mark.identity)
     }
 }
+
+/// Issue 34, item 4: a tailer gives its descriptor back between turns and keeps its place, so a follower can read
+/// more files than it may hold open.
+struct FileTurnTests {
+    func append(_ path: String, _ bytes: [UInt8]) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+    }
+
+    @Test func aReleasedTailerReadsOnWhereItStopped() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/app.ndjson"
+        try create(atPath: path, contents: Data(goodLine(sequence: 1) + goodLine(sequence: 2)))
+        let tailer = FileTailer(path: path, format: .wire)
+        #expect(!tailer.holdsDescriptor, "nothing is opened before the first poll")
+        #expect(try tailer.poll().events.map(\.sequence) == [1, 2])
+        #expect(tailer.holdsDescriptor)
+        // Released in the middle of a line: the line's first part is kept with the place.
+        let third = goodLine(sequence: 3)
+        try append(path, Array(third.prefix(12)))
+        #expect(try tailer.poll().events.isEmpty)
+        tailer.releaseDescriptor()
+        #expect(!tailer.holdsDescriptor)
+        try append(path, Array(third.dropFirst(12)) + goodLine(sequence: 4))
+        let next = try tailer.poll()
+        #expect(next.events.map(\.sequence) == [3, 4])
+        #expect(!next.rotated && !next.truncated)
+        #expect(tailer.holdsDescriptor)
+        // Another file put at the path while it was released: a rotation, the new file read from its beginning.
+        tailer.releaseDescriptor()
+        try create(atPath: directory + "/new.ndjson", contents: Data(goodLine(sequence: 10)))
+        #expect(rename(directory + "/new.ndjson", path) == 0)
+        let rotated = try tailer.poll()
+        #expect(rotated.rotated)
+        #expect(rotated.events.map(\.sequence) == [10])
+        #expect(tailer.statistics.events == 5)
+        #expect(tailer.statistics.rotations == 1)
+    }
+
+    @Test func aGzFileReleasedBetweenPiecesIsReadWhole() throws {
+        let path = try temporaryDirectory() + "/app.ndjson.gz"
+        var plain: [UInt8] = []
+        for sequence in 1...20_000 { plain += goodLine(sequence: UInt64(sequence)) }
+        try Data(gzip(plain)).write(to: URL(fileURLWithPath: path))
+        let tailer = FileTailer(path: path, format: .wire)
+        var sequences: [UInt64] = []
+        var polls = 0
+        while true {
+            let batch = try tailer.poll()
+            polls += 1
+            sequences += batch.events.compactMap(\.sequence)
+            tailer.releaseDescriptor()
+            if !batch.more { break }
+        }
+        #expect(polls > 2)
+        #expect(sequences == Array(1...20_000))
+    }
+}

@@ -68,6 +68,9 @@ final class Inflater {
     /// Whether every byte supplied has been consumed: supply more before asking for more output.
     var needsInput: Bool { inputStart >= input.count }
 
+    /// Compressed bytes held: supplied and not yet consumed, with the room kept for the next supply.
+    var bufferedInputBytes: Int { input.capacity }
+
     /// Adds compressed bytes to inflate after those already supplied.
     func supply(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }

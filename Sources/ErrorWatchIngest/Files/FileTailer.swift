@@ -104,11 +104,14 @@ public final class FileTailer: Sendable {
         var framer = LineFramer()
         var reader: LineReader
         var statistics = Statistics()
+        var bytesRead: UInt64 = 0
         /// Where the first opening starts; later openings (after a rotation) start at the beginning.
         var start: StartPosition
         /// Whether the line the reader holds (waiting for its trace) was counted before.
         var heldCounted = false
-        var inflated = [UInt8](repeating: 0, count: 64 * 1024)
+        /// The buffer a `.gz` file is inflated into: allocated at its first piece, so a plain file costs nothing
+        /// here (ten thousand files followed at once would otherwise hold 64 KiB each).
+        var inflated: [UInt8] = []
     }
 
     /// The file followed.
@@ -135,6 +138,13 @@ public final class FileTailer: Sendable {
     /// Totals so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
+    /// Whether the reader holds an event back (a line a trace may follow), to hand on at the next poll that finds
+    /// nothing new.
+    public var holdsEvent: Bool { state.withLock { $0.reader.hasPendingEvent } }
+
+    /// Bytes of lines read since tailing began (of a `.gz` file, inflated bytes): how much work reading took.
+    public var bytesRead: UInt64 { state.withLock { $0.bytesRead } }
+
     /// The identity of the file open now, if one is.
     public var identity: FileIdentity? { state.withLock { $0.file?.identity } }
 
@@ -145,9 +155,11 @@ public final class FileTailer: Sendable {
             if state.file == nil {
                 guard let opened = try openFile(from: state.start) else { return batch }
                 state.file = opened
+            } else if state.file?.descriptor ?? 0 < 0 {
+                try reopen(into: &batch, state: &state)
             }
             state.start = .beginning
-            guard var file = state.file else { return batch }
+            guard var file = state.file, file.descriptor >= 0 else { return batch }
             var info = stat()
             guard fstat(file.descriptor, &info) == 0 else { throw FileProblem(path: path, errno: errno, doing: "read") }
             if file.gzip == nil, Int64(info.st_size) < file.offset {
@@ -211,9 +223,62 @@ public final class FileTailer: Sendable {
         }
     }
 
+    /// The bytes a `.gz` file's reading holds between polls, whatever the file inflates to: compressed bytes
+    /// supplied and not yet inflated (at most one read's) and the buffer it is inflated into. (The part of a line not
+    /// ended yet is held too, at most the framer's line limit, as for any file.)
+    var heldInflationBytes: Int {
+        state.withLock { state in (state.file?.gzip?.bufferedInputBytes ?? 0) + state.inflated.count }
+    }
+
+    /// Whether the tailer holds a descriptor now: from its first poll that found the file until
+    /// ``releaseDescriptor()``.
+    public var holdsDescriptor: Bool { state.withLock { ($0.file?.descriptor ?? -1) >= 0 } }
+
+    /// Closes the file's descriptor and keeps its place: the next ``poll()`` opens the path again and, when it
+    /// still names the same file (device and inode), reads on from where it stopped, with the line it was in the
+    /// middle of, the line held for its trace and a `.gz` file's inflater all kept. A path that names another file by
+    /// then was rotated while closed: what the old file gained since cannot be read, and the new one is read from its
+    /// beginning. So a follower can read more files than it may hold descriptors, in turns.
+    public func releaseDescriptor() {
+        state.withLock { state in
+            guard let descriptor = state.file?.descriptor, descriptor >= 0 else { return }
+            close(descriptor)
+            state.file?.descriptor = -1
+        }
+    }
+
+    /// Opens the path again after ``releaseDescriptor()``: the same file goes on where it stopped; another file at
+    /// the path is a rotation (the old file's held lines are handed on first); no file yet leaves the place kept.
+    private func reopen(into batch: inout Batch, state: inout State) throws {
+        guard var file = state.file else { return }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return }
+            throw FileProblem(path: path, errno: errno, doing: "read")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileProblem(path: path, errno: code, doing: "read")
+        }
+        if UInt64(info.st_ino) == file.identity.inode, UInt64(info.st_dev) == file.identity.device {
+            file.descriptor = descriptor
+            state.file = file
+            return
+        }
+        close(descriptor)
+        guard let next = try openFile(from: .beginning) else { return }
+        if let rest = state.framer.finish() { decode(rest, replay: false, into: &batch, state: &state) }
+        flushHeld(into: &batch, state: &state)
+        batch.rotated = true
+        state.statistics.rotations += 1
+        state.file = next
+    }
+
     deinit {
         state.withLock { state in
-            if let file = state.file { close(file.descriptor) }
+            if let file = state.file, file.descriptor >= 0 { close(file.descriptor) }
         }
     }
 
@@ -333,6 +398,7 @@ public final class FileTailer: Sendable {
             file.offset += Int64(count)
             file.position += Int64(count)
             readThisPoll += count
+            state.bytesRead += UInt64(count)
             chunk.withUnsafeBytes { bytes in
                 frame(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), replay: replay, into: &batch, state: &state, receivedAt: received)
             }
@@ -345,6 +411,7 @@ public final class FileTailer: Sendable {
         _ file: inout OpenFile, chunk: inout [UInt8], into batch: inout Batch, state: inout State
     ) throws {
         guard let gzip = file.gzip else { return }
+        if state.inflated.isEmpty { state.inflated = [UInt8](repeating: 0, count: 64 * 1024) }
         var inflatedThisPoll = 0
         let received = now()
         while true {
@@ -387,6 +454,7 @@ public final class FileTailer: Sendable {
             let replay = file.position < file.countedThrough
             file.position += Int64(produced)
             inflatedThisPoll += produced
+            state.bytesRead += UInt64(produced)
             let inflated = state.inflated
             inflated.withUnsafeBytes { bytes in
                 frame(UnsafeRawBufferPointer(rebasing: bytes[0..<produced]), replay: replay, into: &batch, state: &state, receivedAt: received)

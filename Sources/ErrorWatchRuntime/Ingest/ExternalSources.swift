@@ -15,7 +15,10 @@ public final class ExternalSources: Sendable {
     let clock: ErasedClock
     private let listeners: [FeedListener]
     private let files: FileFollower
-    private let tailPaths: [String]
+    /// The named pipes among the paths, read until their writer closes them.
+    private let fifoPaths: [String]
+    /// The paths refused at start, each alone with its reason (``refusal(of:doing:)``).
+    let refused: [FileProblem]
     private let readsStandardInput: Bool
     private let format: LogFormat
     private let pipes = Mutex<[PipeFollower]>([])
@@ -28,10 +31,12 @@ public final class ExternalSources: Sendable {
     /// - Parameters:
     ///   - listen: endpoints to accept producers on.
     ///   - tail: files to follow from `tailStart` (by default their current end), across truncation and rotation,
-    ///     or named pipes to read until their writer closes them. Anything else (a directory, a device, a socket) is
-    ///     refused at start.
+    ///     or named pipes to read until their writer closes them. Anything else (a directory, a device such as
+    ///     `/dev/zero`, a socket, a file we may not read) is refused at start, alone: its row says why, the rest run.
     ///   - open: files to read from their beginning, then follow (`errorwatch FILE…`); a `.gz` file is inflated as
-    ///     it is read.
+    ///     it is read. Refused like `tail`'s.
+    ///   - fileDescriptorBudget: the most files open at once (``FileFollower/descriptorBudget(limit:)`` of the
+    ///     process's limit, less the named pipes, by default); the others wait their turn.
     ///   - tailStart: where a `tail` file starts: its end, its last lines, or its beginning.
     ///   - standardInput: read standard input until it ends (`producer | errorwatch -`).
     ///   - format: the shape of every line read (``LogFormat/auto``: per line).
@@ -44,14 +49,13 @@ public final class ExternalSources: Sendable {
         clock: ErasedClock,
         configuration: FeedListener.Configuration = FeedListener.Configuration(),
         otlpLimits: OTLPReceiver.Limits = OTLPReceiver.Limits(), tailInterval: Duration = .milliseconds(200),
-        sentry: [SentryEndpoint] = [], sentryKey: String? = nil
+        sentry: [SentryEndpoint] = [], sentryKey: String? = nil, fileDescriptorBudget: Int? = nil
     ) {
         var adjusted = configuration
         adjusted.format = format
         let configuration = adjusted
         self.format = format
         self.readsStandardInput = standardInput
-        self.tailPaths = tail + open
         self.ingest = ingest
         self.clock = clock
         self.tailInterval = tailInterval
@@ -73,14 +77,27 @@ public final class ExternalSources: Sendable {
         // Every file in one follower, so that files read together are merged by time; each knows what the store
         // counted of it before.
         let ledger: FileTailer.Ledger = { device, inode in ingest.fileMarks(device: device, inode: inode) }
-        let tailers =
-            tail.filter { !Self.isFIFO($0) }.map {
-                FileTailer(path: $0, from: tailStart, format: format, ledger: ledger)
+        var tailers: [FileTailer] = []
+        var fifos: [String] = []
+        var refused: [FileProblem] = []
+        let paths: [(String, FileTailer.StartPosition, String)] =
+            tail.map { ($0, tailStart, "follow") } + open.map { ($0, .beginning, "read") }
+        for (path, start, doing) in paths {
+            if let problem = Self.refusal(of: path, doing: doing) {
+                refused.append(problem)
+            } else if Self.isFIFO(path) {
+                fifos.append(path)
+            } else {
+                tailers.append(FileTailer(path: path, from: start, format: format, ledger: ledger))
             }
-            + open.filter { !Self.isFIFO($0) }.map {
-                FileTailer(path: $0, from: .beginning, format: format, ledger: ledger)
-            }
-        files = FileFollower(tailers: tailers, interval: tailInterval)
+        }
+        self.refused = refused
+        fifoPaths = fifos
+        // A named pipe holds its descriptor while it is read: it is taken from the files' budget.
+        let budget =
+            fileDescriptorBudget
+            ?? max(1, FileFollower.descriptorBudget(limit: FileFollower.descriptorLimit()) - fifos.count)
+        files = FileFollower(tailers: tailers, interval: tailInterval, descriptorBudget: budget)
         receivers = otlp.map { endpoint in ingest.makeOTLPServer(endpoint: endpoint, limits: otlpLimits) }
         sentryReceivers = sentry.map { endpoint in
             var limits = otlpLimits
@@ -94,28 +111,53 @@ public final class ExternalSources: Sendable {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
 
-    /// Refuses what `--tail` cannot follow: a directory, a device, a socket. A missing file is waited for.
-    private static func checkTailable(_ path: String) throws(FileProblem) {
+    /// Why `path` cannot be read as a log, or `nil` when it can (a regular file we may read, a named pipe) or is
+    /// missing (it is waited for). A directory, a socket and a device are refused: a device is no log, and
+    /// `/dev/zero` or `/dev/urandom` would be read forever (pipe a bounded part instead: `head -c 1M /dev/urandom |
+    /// errorwatch -`); so is a file we may not read.
+    static func refusal(of path: String, doing: String) -> FileProblem? {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if errno == ENOENT { return }
-            throw FileProblem(path: path, errno: errno, doing: "follow")
+            return errno == ENOENT ? nil : FileProblem(path: path, errno: errno, doing: doing)
         }
-        guard let reason = FileProblem.notFollowable(mode: info.st_mode, allowingPipes: true) else { return }
-        throw FileProblem(path: path, doing: "follow", reason: reason)
+        if let reason = FileProblem.notFollowable(mode: info.st_mode, allowingPipes: true) {
+            return FileProblem(path: path, doing: doing, reason: reason)
+        }
+        guard access(path, R_OK) == 0 else { return FileProblem(path: path, errno: errno, doing: doing) }
+        return nil
+    }
+
+    /// The row of a path refused at start.
+    static func refusedStatus(_ problem: FileProblem) -> SourceStatus {
+        SourceStatus(
+            id: "file:" + problem.path, kind: .file, name: (problem.path as NSString).lastPathComponent,
+            detail: problem.path, state: "refused", health: .failing, lastProblem: problem.reason)
+    }
+
+    /// Shows the paths refused: a row each and one line on the status bar.
+    private func announce(_ refused: [FileProblem]) {
+        guard let first = refused.first else { return }
+        ingest.update(refused.map(Self.refusedStatus))
+        let more = refused.count > 1 ? " (and \(refused.count - 1) more; see Sources)" : ""
+        ingest.inbox.post(.statusMessage("refused \(first)\(more)"))
     }
 
     /// Starts listening and tailing. Throws a clear error when an endpoint cannot be used (a live socket, a port
     /// in use); nothing is left listening then.
     public func start() async throws {
-        for path in tailPaths { try Self.checkTailable(path) }
+        var refused = self.refused
         var followers: [PipeFollower] = []
-        for path in tailPaths where Self.isFIFO(path) {
-            let reader = try StreamReader.openFIFO(path: path, format: format)
-            followers.append(
-                PipeFollower(
-                    reader: reader, id: "pipe:" + path, name: (path as NSString).lastPathComponent, detail: path))
+        for path in fifoPaths {
+            do throws(FileProblem) {
+                let reader = try StreamReader.openFIFO(path: path, format: format)
+                followers.append(
+                    PipeFollower(
+                        reader: reader, id: "pipe:" + path, name: (path as NSString).lastPathComponent, detail: path))
+            } catch {
+                refused.append(error)
+            }
         }
+        announce(refused)
         if readsStandardInput {
             followers.append(
                 PipeFollower(

@@ -4,7 +4,14 @@ import ErrorWatchIngest
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
+import HeapModule
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Follows the files a dashboard reads (`errorwatch FILE…`, `--tail`): each a ``FileTailer`` polled on the
 /// runtime's clock, all of them in one timeline, each with its row in the Sources pane. The counterpart of
@@ -20,22 +27,50 @@ import Synchronization
 /// the mark are ingested as counted before, and each file's new mark is recorded once the events before it are
 /// ingested (``RemoteIngest/recordRead(_:)``).
 ///
+/// Pace: a file is read a piece (``FileTailer/maximumBytesPerPoll``) at a time, and the next piece only once the
+/// merge has taken the last one's events, so reading goes at the pace events are ingested, in the memory of the
+/// look-ahead; a piece that ended no line at all (a `.gz` bomb of one endless line) ends the file's turn until the
+/// next interval, so such a file costs one piece of work per interval. A stop is answered between two pieces.
+///
 /// A file that cannot be read (its permission was taken away, a disk error) is retried with ``backoff`` (500 ms,
 /// doubling, at most 8 s; reset by the next batch read), and its row says so, rather than followed no more; the
 /// others go on without waiting for it.
+///
+/// Descriptors are a budget (``descriptorBudget``): at most that many files are open at once, so ten thousand
+/// files on the command line never take the descriptors the rest of the process needs. The files beyond it wait
+/// their turn, in order, and their rows say `waiting`; a file read to its end gives its descriptor back when another
+/// waits (``FileTailer/releaseDescriptor()`` keeps its place) and is checked for new lines again in turns, at most
+/// ``descriptorBudget`` such checks per interval. Files read in turns are merged by time only with the files open
+/// beside them. Under the budget, every file keeps its descriptor and is followed as `tail -F` follows.
 final class FileFollower: Sendable {
     private let tailers: [FileTailer]
     private let interval: Duration
+    /// The most files open at once.
+    let descriptorBudget: Int
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// The delays between attempts to read a file that failed.
     static let backoff = Backoff(initial: .milliseconds(500), multiplier: 2, maximum: .seconds(8), jitter: 0)
     /// The most events read ahead of the merge from one file: a file is not polled while its queue holds this many.
     static let lookahead = 4_096
 
-    /// A follower of `tailers`, checking for new lines every `interval`.
-    init(tailers: [FileTailer], interval: Duration) {
+    /// A follower of `tailers`, checking for new lines every `interval`, with at most `descriptorBudget` of them open
+    /// at once (by default, ``descriptorBudget(limit:)`` of the process's limit).
+    init(tailers: [FileTailer], interval: Duration, descriptorBudget: Int? = nil) {
         self.tailers = tailers
         self.interval = interval
+        self.descriptorBudget = max(1, descriptorBudget ?? Self.descriptorBudget(limit: Self.descriptorLimit()))
+    }
+
+    /// How many files may be open at once when the process may hold `limit` descriptors: half of them, leaving at
+    /// least 256 for everything else (the listeners' connections, the store, the terminal), and never fewer than 4.
+    /// At the common limit of 1,024 that is 512.
+    static func descriptorBudget(limit: Int) -> Int { max(4, min(limit / 2, limit - 256)) }
+
+    /// The process's soft limit on open descriptors (`ulimit -n`).
+    static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// One file in the merge.
@@ -56,6 +91,12 @@ final class FileFollower: Sendable {
         var failures = 0
         var retryAt: ErasedClock.Instant?
         var statusChanged = true
+        /// Whether it holds one of the budget's descriptors (it is polled only then).
+        var holdsTurn = false
+        /// Whether it was read to its end once: it is then checked again in turns, not read for the first time.
+        var readBefore = false
+        /// The interval in which it last had a turn.
+        var turnEpoch = -1
 
         init(_ tailer: FileTailer) {
             self.tailer = tailer
@@ -65,8 +106,82 @@ final class FileFollower: Sendable {
                 detail: tailer.path, state: "following", health: .ok)
         }
 
-        /// Whether the merge must wait for this file before handing on a later event of another.
-        var blocks: Bool { queue.isEmpty && !caughtUp && retryAt == nil }
+        /// Whether the merge must wait for this file before handing on a later event of another: one waiting for its
+        /// turn does not hold the others back.
+        var blocks: Bool { holdsTurn && queue.isEmpty && !caughtUp && retryAt == nil }
+    }
+
+    /// Who holds the budget's descriptors and who waits for one, in order.
+    fileprivate struct Turns {
+        let budget: Int
+        var waiting: Deque<Int>
+        var open = 0
+        /// Counts the intervals slept: a file read before is checked at most once per interval.
+        var epoch = 0
+        /// Files read before given a turn in this interval: at most ``budget``.
+        var checksThisEpoch = 0
+
+        init(budget: Int, count: Int) {
+            self.budget = budget
+            waiting = Deque(0..<count)
+        }
+
+        /// Gives free descriptors to waiting files whose turn it is, in order; returns whether any was given.
+        mutating func admit(_ lanes: inout [Lane], now: ErasedClock.Instant) -> Bool {
+            var admitted = false
+            var looked = 0
+            let count = waiting.count
+            while open < budget, looked < count, let index = waiting.popFirst() {
+                looked += 1
+                let lane = lanes[index]
+                let retryDue = lane.retryAt.map { now >= $0 } ?? true
+                let due = !lane.readBefore || (lane.turnEpoch < epoch && checksThisEpoch < budget)
+                guard retryDue, due else {
+                    waiting.append(index)
+                    continue
+                }
+                if lane.readBefore { checksThisEpoch += 1 }
+                lanes[index].holdsTurn = true
+                lanes[index].turnEpoch = epoch
+                lanes[index].caughtUp = false
+                open += 1
+                admitted = true
+                if lanes[index].status.state.hasPrefix("waiting") {
+                    lanes[index].status.state = "following"
+                    lanes[index].status.waitsForTurn = false
+                    lanes[index].statusChanged = true
+                }
+            }
+            return admitted
+        }
+
+        /// While files wait, those read to their end (or failing, until their retry) give their descriptors back
+        /// and queue again. One that holds an event back (its last line, which a trace may follow) is polled again
+        /// at once first, which hands it on; returns whether there is such a file.
+        mutating func release(_ lanes: inout [Lane]) -> Bool {
+            guard !waiting.isEmpty else { return false }
+            var again = false
+            for index in lanes.indices where lanes[index].holdsTurn && lanes[index].caughtUp {
+                guard lanes[index].retryAt == nil, lanes[index].tailer.holdsEvent else { continue }
+                lanes[index].caughtUp = false
+                again = true
+            }
+            for index in lanes.indices
+            where lanes[index].holdsTurn && (lanes[index].caughtUp || lanes[index].retryAt != nil) {
+                lanes[index].tailer.releaseDescriptor()
+                lanes[index].holdsTurn = false
+                lanes[index].readBefore = lanes[index].readBefore || lanes[index].caughtUp
+                open -= 1
+                waiting.append(index)
+            }
+            return again
+        }
+
+        /// An interval was slept: files read before may be checked again.
+        mutating func slept() {
+            epoch += 1
+            checksThisEpoch = 0
+        }
     }
 
     /// Starts following on the runtime's clock.
@@ -74,12 +189,21 @@ final class FileFollower: Sendable {
         let tailers = self.tailers
         let interval = self.interval
         guard !tailers.isEmpty else { return }
+        let budget = descriptorBudget
         let started = Task {
             var lanes = tailers.map(Lane.init)
+            var turns = Turns(budget: budget, count: lanes.count)
+            _ = turns.admit(&lanes, now: clock.now)
+            for index in turns.waiting {
+                lanes[index].status.state = "waiting: \(Format.count(budget)) files open at once (descriptor budget)"
+                lanes[index].status.waitsForTurn = true
+            }
             ingest.update(lanes.map(\.status))
             while !Task.isCancelled {
-                var more = false
-                for index in lanes.indices {
+                var more = turns.admit(&lanes, now: clock.now)
+                for index in lanes.indices where lanes[index].holdsTurn {
+                    // A stop is answered between two pieces, not after a round of every open file.
+                    if Task.isCancelled { return }
                     guard lanes[index].queue.count < Self.lookahead else {
                         more = true
                         continue
@@ -91,12 +215,20 @@ final class FileFollower: Sendable {
                     do {
                         let batch = try lanes[index].tailer.poll()
                         lanes[index].take(batch)
-                        more = more || batch.more
+                        if batch.more, batch.events.isEmpty, batch.badLines.isEmpty {
+                            // A whole piece without a line ended (a bomb of one endless line): the rest is read a
+                            // piece per interval, and the file holds nobody back meanwhile.
+                            lanes[index].caughtUp = true
+                        } else {
+                            more = more || batch.more
+                        }
                     } catch {
                         lanes[index].fail(error, now: clock.now)
                     }
                 }
                 Self.handOn(&lanes, to: ingest)
+                more = turns.release(&lanes) || more
+                more = turns.admit(&lanes, now: clock.now) || more
                 let changed = lanes.indices.filter { lanes[$0].statusChanged }
                 if !changed.isEmpty {
                     ingest.update(changed.map { lanes[$0].status })
@@ -108,6 +240,7 @@ final class FileFollower: Sendable {
                     do { try await clock.sleep(for: interval) } catch { return }
                     // What the files hold now is read at the next round.
                     for index in lanes.indices { lanes[index].caughtUp = false }
+                    turns.slept()
                 }
             }
         }
@@ -115,19 +248,29 @@ final class FileFollower: Sendable {
     }
 
     /// Hands on the queued events in time order while no file that may still hold an earlier one is waited for,
-    /// then records the marks the handed-on events reached.
+    /// then records the marks the handed-on events reached. The earliest head is kept in a heap, so each event costs
+    /// a logarithm of the files, however many there are.
     fileprivate static func handOn(_ lanes: inout [Lane], to ingest: RemoteIngest) {
-        while !lanes.contains(where: \.blocks) {
-            var earliest: Int?
-            for index in lanes.indices {
-                guard let head = lanes[index].queue.first else { continue }
-                if let best = earliest, lanes[best].queue.first!.event.time <= head.event.time { continue }
-                earliest = index
-            }
-            guard let index = earliest else { break }
+        var blocking = 0
+        var heads = Heap<Head>()
+        for index in lanes.indices {
+            if lanes[index].blocks { blocking += 1 }
+            if let first = lanes[index].queue.first { heads.insert(Head(time: first.event.time, lane: index)) }
+        }
+        var handed = 0
+        while blocking == 0, let head = heads.popMin() {
+            handed += 1
+            // Stopping is answered within a thousand events; what is not handed on is not marked read.
+            if handed % 1_024 == 0, Task.isCancelled { break }
+            let index = head.lane
             let (event, counted) = lanes[index].queue.removeFirst()
             ingest.ingest(event, from: lanes[index].from, channel: .file, countedBefore: counted)
             lanes[index].handedOn += 1
+            if let next = lanes[index].queue.first {
+                heads.insert(Head(time: next.event.time, lane: index))
+            } else if lanes[index].blocks {
+                blocking += 1
+            }
         }
         for index in lanes.indices {
             var reached: FileMark?
@@ -137,6 +280,14 @@ final class FileFollower: Sendable {
             }
             if let reached { ingest.recordRead(reached) }
         }
+    }
+
+    /// The event at the head of a file's queue: the earliest first, the first file on a tie.
+    fileprivate struct Head: Comparable {
+        var time: Date
+        var lane: Int
+
+        static func < (left: Head, right: Head) -> Bool { (left.time, left.lane) < (right.time, right.lane) }
     }
 }
 

@@ -42,6 +42,9 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
     public var lastEventAt: Date?
     /// What ``events`` counts, for the count column (`ev` by default; the trace store counts `spans`).
     public var countNoun = "ev"
+    /// Whether it waits for its turn behind a budget (a file beyond the descriptor budget, not read yet): the pane
+    /// counts it as waiting, not live.
+    public var waitsForTurn = false
 
     /// A status row.
     public init(

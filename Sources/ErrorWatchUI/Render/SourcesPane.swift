@@ -15,6 +15,8 @@ public enum SourcesPane: Widget {
         let producers = feeds.sources.filter { $0.kind != .listener }
         let connected = producers.filter { live($0, now: screen.now) }.count
         var label = "\(connected) of \(Format.count(producers.count + feeds.forgottenSources)) live"
+        let waiting = producers.filter(\.waitsForTurn).count
+        if waiting > 0 { label += " · \(Format.count(waiting)) waiting" }
         if feeds.forgottenSources > 0 {
             label += " · \(Format.count(feeds.forgottenSources)) ended unlisted"
         }
@@ -29,7 +31,8 @@ public enum SourcesPane: Widget {
         for (row, source) in shown.enumerated() {
             let y = inner.y + row
             let silent = silence(source, now: screen.now)
-            let shownHealth = silent != nil && source.health == .ok ? StatusHealth.idle : source.health
+            let shownHealth =
+                (silent != nil || source.waitsForTurn) && source.health == .ok ? StatusHealth.idle : source.health
             let health = palette.style(for: shownHealth)
             buffer.write(
                 shownHealth.glyph(unicode: screen.unicode), x: inner.x + 1, y: y, width: 2, style: health)
@@ -68,9 +71,10 @@ public enum SourcesPane: Widget {
         return silent >= idleAfter ? silent : nil
     }
 
-    /// Whether a row counts as live in the title: connected or followed, and not silent for ``idleAfter``.
+    /// Whether a row counts as live in the title: connected or followed, not waiting for its turn, and not silent
+    /// for ``idleAfter``.
     static func live(_ source: SourceStatus, now: Date) -> Bool {
-        (source.health == .ok || source.health == .degraded) && silence(source, now: now) == nil
+        (source.health == .ok || source.health == .degraded) && !source.waitsForTurn && silence(source, now: now) == nil
     }
 
     /// How long a producer may be silent before its row says `idle`.
