@@ -17,13 +17,20 @@
 #  10. the query /(a+)+$/ over 20 lines of 30,000 a's and a b (keys while it runs)
 #  11. 200 MiB of random bytes through a pipe (how long until it is read to its end)
 #  12. a tailed file replaced by a link to /dev/zero (CPU used in the next 5 s)
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson]  (figures go to docs/benchmarks-hostile.md by hand)
+# and issue 34's attacks on the Sentry receiver (--listen sentry:PORT), with peak memory (VmHWM) after each:
+#  13. one envelope of an error with 100,000 frames (19 MB)
+#  14. three such envelopes at once
+#  15. 5 s of envelopes with a wrong sentry_key on one keep-alive connection (--sentry-key set)
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|sentry]  (figures go to docs/benchmarks-hostile.md
+# by hand)
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
 cd "$(dirname "$0")/../.."
-swift build -c release --product errorwatch >/dev/null
-BIN="$(swift build -c release --show-bin-path)/errorwatch"
+# HOSTILE_CONFIG=debug measures the debug build (when a release build cannot be afforded; say so with the figures).
+CONFIG="${HOSTILE_CONFIG:-release}"
+swift build -c "$CONFIG" --product errorwatch >/dev/null
+BIN="$(swift build -c "$CONFIG" --show-bin-path)/errorwatch"
 PRODUCER="python3 Benchmarks/scripts/hostile_producer.py"
 SOCK="errorwatch-hostile-$$"
 T=(tmux -L "$SOCK")
@@ -34,6 +41,7 @@ wait_for() { local deadline=$((SECONDS + ${2:-30})); until screen | grep -Eq -- 
 ms() { date +%s%3N; }
 pid() { pgrep -n -f "^$BIN --stats"; }
 rss() { awk '/VmRSS/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
+hwm() { awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 run() {
@@ -67,7 +75,7 @@ quit() {
     echo "   q to exit: $(( $(ms) - start )) ms (tmux send + capture included)"
 }
 
-if [[ "${1:-all}" != otlp && "${1:-all}" != ndjson ]]; then
+if [[ "${1:-all}" != otlp && "${1:-all}" != ndjson && "${1:-all}" != sentry ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -101,6 +109,7 @@ echo "   RSS near the end: $(rss)"
 finish
 fi
 
+if [[ "${1:-all}" != sentry ]]; then
 P=$(port)
 echo "== 5. 300 trickling connections + a good client (otlp:$P)"
 run --listen "otlp:$P"
@@ -137,6 +146,7 @@ $PRODUCER otlpbig "$P" 256 4194000 | sed 's/^/   /'
 echo "   RSS after: $(rss)"
 keys
 quit
+fi
 
 if [[ "${1:-all}" == all || "${1:-all}" == ndjson ]]; then
 P=$(port)
@@ -195,4 +205,32 @@ echo "   CPU: $(( (after - before) * 10 )) ms in 5 s"
 screen | grep -Eo "it is a device[^│]*" | head -1 | sed 's/^/   Sources: /' || true
 quit
 rm -f /tmp/errorwatch-hostile-tail.log /tmp/errorwatch-hostile-aaa.log /tmp/errorwatch-hostile-garbage.bin
+fi
+
+if [[ "${1:-all}" == all || "${1:-all}" == sentry ]]; then
+P=$(port)
+echo "== 13. one envelope of an error with 100,000 frames (sentry:$P)"
+run --listen "sentry:$P"
+echo "   RSS before: $(rss)"
+$PRODUCER sentryframes "$P" 100000 1 | sed 's/^/   /'
+echo "   peak (VmHWM): $(hwm); RSS after: $(rss)"
+keys
+quit
+
+P=$(port)
+echo "== 14. three envelopes of 100,000 frames at once (sentry:$P)"
+run --listen "sentry:$P"
+$PRODUCER sentryframes "$P" 100000 3 | sed 's/^/   /'
+echo "   peak (VmHWM): $(hwm); RSS after: $(rss)"
+keys
+quit
+
+P=$(port)
+echo "== 15. 5 s of wrong sentry_keys on one connection (sentry:$P, --sentry-key right)"
+run --listen "sentry:$P" --sentry-key right
+$PRODUCER sentrywrongkey "$P" 5 | sed 's/^/   /'
+sleep 1.5  # the receiver's row is refreshed once a second
+screen | grep -Eo "client 127[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+echo "   RSS after: $(rss)"
+quit
 fi
