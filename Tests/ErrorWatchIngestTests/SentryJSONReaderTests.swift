@@ -115,7 +115,8 @@ struct SentryJSONReaderTests {
         budget.maximumValues = 5_000
         let read = try Self.read(Self.deepStack(100_000), budget: budget)
         #expect(read.cuts.isEmpty)
-        let mapped = try #require(SentryEventMapper.map(type: "event", payload: read.object, receivedAt: Self.received).first)
+        let mapped = try #require(
+            SentryEventMapper.map(type: "event", payload: read.object, receivedAt: Self.received).first)
         let report = try #require(mapped.report)
         let frames = report.exceptions[0].frames
         #expect(frames.count == 250)
@@ -176,7 +177,9 @@ struct SentryJSONReaderTests {
         var budget = SentryJSONReader.Budget()
         budget.maximumDepth = 8
         let nested = String(repeating: "[", count: 9) + String(repeating: "]", count: 9)
-        #expect(throws: SentryJSONReader.Failure.tooDeep(8)) { try Self.read(#"{"contexts":\#(nested)}"#, budget: budget) }
+        #expect(throws: SentryJSONReader.Failure.tooDeep(8)) {
+            try Self.read(#"{"contexts":\#(nested)}"#, budget: budget)
+        }
         #expect(throws: Never.self) { try Self.read(#"{"contexts":[[[[[[]]]]]]}"#, budget: budget) }
         // The standard depth: far past any SDK's own cut, far within the stack.
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

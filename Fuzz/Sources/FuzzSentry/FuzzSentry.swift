@@ -6,8 +6,8 @@ import FuzzSupport
 
 /// One input is a Sentry request: the first byte picks the endpoint (envelope, store or Spotlight's stream) and
 /// whether the body is declared gzip; the rest is the body, handled by `SentryRequestDecoder` as the receiver
-/// handles it (zlib inflate, the envelope reader, JSONSerialization, the event, transaction and log mappers). Every
-/// error's report must stay within its bounds, and every event (with its report, as a recording keeps it) must
+/// handles it (zlib inflate, the envelope reader, the bounded item reader, the event, transaction and log mappers).
+/// Every error's report must stay within its bounds, and every event (with its report, as a recording keeps it) must
 /// survive the recorder's round trip; every transaction span must have valid ids and a bounded name.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -46,7 +46,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             precondition(report.exceptions.allSatisfy { $0.frames.count <= 250 }, "frames are not bounded")
             precondition(
                 report.exceptions.allSatisfy { exception in
-                    exception.frames.allSatisfy { $0.preContext.count <= 10 && $0.postContext.count <= 10 && $0.variables.count <= 50 }
+                    exception.frames.allSatisfy {
+                        $0.preContext.count <= 10 && $0.postContext.count <= 10 && $0.variables.count <= 50
+                    }
                 }, "context lines or variables are not bounded")
             precondition(report.breadcrumbs.count <= 100, "breadcrumbs are not bounded")
             checkReportRoundTrip(mapped.event, report)

@@ -75,8 +75,8 @@ enum SentryJSON {
         return index == text.endIndex ? text : String(text[..<index]) + "…"
     }
 
-    /// Whether a number JSONSerialization made is a JSON `true` or `false` (its type code is `c`, a C char; JSON
-    /// numbers never get that code).
+    /// Whether a number the reader (or JSONSerialization) made is a JSON `true` or `false` (its type code is `c`, a
+    /// C char; JSON numbers never get that code).
     static func isBoolean(_ number: NSNumber) -> Bool { number.objCType.pointee == CChar(UInt8(ascii: "c")) }
 
     /// A whole number, from a JSON number (not a boolean) or a string of digits.
@@ -114,7 +114,7 @@ enum SentryJSON {
     }
 
     /// An object's or a list of pairs' entries as fields, in the order sent (objects sorted by name, since
-    /// JSONSerialization does not keep their order), at most `limit`; nested objects flattened to dotted names up to
+    /// neither reader keeps their order), at most `limit`; nested objects flattened to dotted names up to
     /// `depth` levels, deeper values written as JSON. `dropped` counts the entries left out.
     static func fields(
         _ value: Any?, limit: Int = 100, depth: Int = 3, valueLimit: Int = 1_024, dropped: inout Int

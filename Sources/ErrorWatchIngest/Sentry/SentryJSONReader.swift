@@ -155,7 +155,8 @@ extension SentryJSONReader {
         var cuts: [String] {
             var cuts: [String] = []
             if longStrings > 0 {
-                cuts.append("text: \(longStrings) strings longer than \(budget.maximumStringBytes) bytes were cut while read")
+                cuts.append(
+                    "text: \(longStrings) strings longer than \(budget.maximumStringBytes) bytes were cut while read")
             }
             if shortenedStrings > 0 {
                 cuts.append(
@@ -244,7 +245,9 @@ extension SentryJSONReader {
                 if keep, !keepMember { droppedMembers += 1 }
                 let name = try string(keep: keepMember) as? String
                 skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                    throw invalid("expected ':'")
+                }
                 position += 1
                 let member = try value(key: name, parent: key, keep: keepMember)
                 if keepMember, let name {
@@ -392,7 +395,8 @@ extension SentryJSONReader {
                 integral = false
                 position += 1
                 let fraction = position
-                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9")
+                {
                     position += 1
                 }
                 guard position > fraction else { throw invalid("a fraction without digits") }
@@ -400,18 +404,21 @@ extension SentryJSONReader {
             if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
                 integral = false
                 position += 1
-                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+                {
                     position += 1
                 }
                 let exponent = position
-                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9")
+                {
                     position += 1
                 }
                 guard position > exponent else { throw invalid("an exponent without digits") }
             }
             guard keep else { return nil }
             // Numbers are short once valid only when sent so; a long one is read as a Double from its first bytes.
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(position, start + 400)]), as: UTF8.self)
+            let text = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(position, start + 400)]), as: UTF8.self)
             keptBytes += text.utf8.count
             if integral, let int = Int(text) { return NSNumber(value: int) }
             if integral, let unsigned = UInt64(text) { return NSNumber(value: unsigned) }
@@ -442,7 +449,9 @@ extension SentryJSONReader {
             }
             while true {
                 let start = position
-                while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
+                while position < bytes.count, bytes[position] != UInt8(ascii: "\""),
+                    bytes[position] != UInt8(ascii: "\\")
+                {
                     guard bytes[position] >= 0x20 else { throw invalid("a control character in a string") }
                     position += 1
                 }
@@ -500,7 +509,9 @@ extension SentryJSONReader {
             guard position + 4 <= bytes.count else { throw invalid("the input ends inside a \\u escape") }
             var unit: UInt16 = 0
             for _ in 0..<4 {
-                guard let digit = Self.hexValue(bytes[position]) else { throw invalid("a \\u escape without four hex digits") }
+                guard let digit = Self.hexValue(bytes[position]) else {
+                    throw invalid("a \\u escape without four hex digits")
+                }
                 unit = unit << 4 | UInt16(digit)
                 position += 1
             }
