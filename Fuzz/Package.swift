@@ -21,7 +21,8 @@ let package = Package(
         .package(name: "errorwatch", path: "..")
     ],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [wire]),
+        .target(
+            name: "FuzzSupport", dependencies: [wire, .product(name: "ErrorStreaming", package: "errorwatch")]),
         // The NDJSON wire scanner: one line through `WireDecoder`, and the round trip through `WireEncoder`.
         .executableTarget(name: "FuzzWireDecoder", dependencies: wireAndSupport),
         // RFC 3339 times, as a wire event's `time`: parse, format, parse again.
@@ -42,6 +43,9 @@ let package = Package(
         .executableTarget(name: "FuzzGRPCFraming", dependencies: [ingest]),
         // Sentry requests: `SentryRequestDecoder` (gzip, the envelope reader, the event, transaction and log mappers).
         .executableTarget(name: "FuzzSentry", dependencies: ingestAndSupport),
+        // One Sentry item: `SentryRequestDecoder` on an envelope of one event, transaction or log item (or the store
+        // endpoint), so the bounded item reader (`SentryJSONReader`) and the mappers get every byte.
+        .executableTarget(name: "FuzzSentryItem", dependencies: ingestAndSupport),
     ],
     swiftLanguageModes: [.v6]
 )

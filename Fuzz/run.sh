@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 seconds=${1:-600}
 shift || true
-all=(FuzzWireDecoder FuzzRFC3339 FuzzThemeLoader FuzzRecordingReader FuzzLineReader FuzzOTLP FuzzOTLPTraces FuzzSentry FuzzGRPCFraming)
+all=(FuzzWireDecoder FuzzRFC3339 FuzzThemeLoader FuzzRecordingReader FuzzLineReader FuzzOTLP FuzzOTLPTraces FuzzSentry FuzzGRPCFraming FuzzSentryItem)
 targets=("$@")
 ((${#targets[@]} > 0)) || targets=("${all[@]}")
 jobs=${JOBS:-1}
@@ -27,7 +27,7 @@ max_len() {
     case $1 in
         FuzzRFC3339) echo 64 ;;
         FuzzWireDecoder) echo 8192 ;;
-        FuzzOTLP | FuzzOTLPTraces | FuzzSentry) echo 65536 ;;
+        FuzzOTLP | FuzzOTLPTraces | FuzzSentry | FuzzSentryItem) echo 65536 ;;
         *) echo 16384 ;;
     esac
 }
@@ -35,7 +35,7 @@ dictionary() {
     case $1 in
         FuzzThemeLoader) echo Fuzz/Dictionaries/theme.dict ;;
         FuzzOTLP | FuzzOTLPTraces) echo Fuzz/Dictionaries/otlp.dict ;;
-        FuzzSentry) echo Fuzz/Dictionaries/sentry.dict ;;
+        FuzzSentry | FuzzSentryItem) echo Fuzz/Dictionaries/sentry.dict ;;
         *) echo Fuzz/Dictionaries/wire.dict ;;
     esac
 }

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=Fuzz/Corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces,FuzzSentry,FuzzGRPCFraming}
+mkdir -p "$corpus"/{FuzzWireDecoder,FuzzRFC3339,FuzzThemeLoader,FuzzRecordingReader,FuzzLineReader,FuzzOTLP,FuzzOTLPTraces,FuzzSentry,FuzzGRPCFraming,FuzzSentryItem}
 
 # seed TARGET NAME: standard input into Corpus/TARGET/NAME.
 seed() { cat >"$corpus/$1/$2"; }
@@ -198,5 +198,22 @@ envelope() {
 { printf '\x02'; printf '\x01\x00\x00\x00\x03abc\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x0a'; } |
     seed FuzzGRPCFraming messages
 { printf '\xff'; printf '\x00\x7f\xff\xff\xff\x00\x01'; } | seed FuzzGRPCFraming huge
+# --- One Sentry item (FuzzSentryItem): a first byte picks event (0, 3), transaction (1) or log (2), and the store
+# endpoint (bit 2) instead of an envelope; then the payload, with the reader's edges: a long stack, a long chain,
+# many breadcrumbs, escapes and lone surrogates, deep nesting, numbers at their limits.
+{ printf '\x00'; printf '%s' "$sentry_event"; } | seed FuzzSentryItem event
+{ printf '\x04'; printf '%s' "$sentry_event"; } | seed FuzzSentryItem event-store
+{ printf '\x01'; printf '%s' "$sentry_transaction"; } | seed FuzzSentryItem transaction
+{ printf '\x02'; printf '%s' "$sentry_log"; } | seed FuzzSentryItem log
+frames=$(for i in $(seq 1 300); do printf '{"function":"f%d","lineno":%d,"in_app":true},' "$i" "$i"; done)
+{ printf '\x00'; printf '{"exception":{"values":[{"type":"E","stacktrace":{"frames":[%s{}]}}]}}' "$frames"; } |
+    seed FuzzSentryItem frames
+chain=$(for i in $(seq 1 25); do printf '{"type":"E%d"},' "$i"; done)
+crumbs=$(for i in $(seq 1 120); do printf '{"message":"c%d"},' "$i"; done)
+{ printf '\x00'; printf '{"exception":[%s{}],"breadcrumbs":[%s{}]}' "$chain" "$crumbs"; } | seed FuzzSentryItem chain
+{ printf '\x00'; printf '%s' '{"message":"a \ud800 b \udc00 \ud83d\ude00 \u00e9 \"q\" \\ \/ \b\f\n\r\t","extra":{"n":-1.5e-300,"i":18446744073709551615,"z":-0,"t":true,"f":false,"x":null,"l":[[],{}]}}'; } |
+    seed FuzzSentryItem escapes
+{ printf '\x00'; printf '{"contexts":{"deep":'; printf '[%.0s' $(seq 1 300); printf ']%.0s' $(seq 1 300); printf '}}'; } |
+    seed FuzzSentryItem deep
 
 find "$corpus" -type f | wc -l | xargs echo "seed files:"

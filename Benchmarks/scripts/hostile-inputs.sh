@@ -27,9 +27,13 @@
 #  17. a .gz of 10 GiB of zeros (CPU over 10 s, time from `q` to exit)
 #  18. 10,000 files on the command line at `ulimit -n 1024` (all counted, no crash)
 #  19. a directory, /dev/zero and /dev/urandom given as FILE beside a good file (refused alone, the good one read)
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files]  (figures go to docs/benchmarks-hostile.md
-# by hand). BUILD=debug measures the debug build instead of the release one, BIN=path/to/errorwatch a given binary
-# (say so beside their figures).
+# and issue 34's attacks on the Sentry receiver (--listen sentry:PORT), with peak memory (VmHWM) after each:
+#  20. one envelope of an error with 100,000 frames (19 MB)
+#  21. three such envelopes at once
+#  22. 5 s of envelopes with a wrong sentry_key on one keep-alive connection (--sentry-key set)
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files|sentry]  (figures go to
+# docs/benchmarks-hostile.md by hand). BUILD=debug measures the debug build instead of the release one,
+# BIN=path/to/errorwatch a given binary (say so beside their figures).
 set -euo pipefail
 # The dashboard keeps issues in a store by default: a scratch one here, never the user's state folder.
 export XDG_STATE_HOME="${XDG_STATE_HOME_FOR_BENCH:-$(mktemp -d /tmp/errorwatch-bench-state-XXXXXX)}"
@@ -49,6 +53,7 @@ wait_for() { local deadline=$((SECONDS + ${2:-30})); until screen | grep -Eq -- 
 ms() { date +%s%3N; }
 pid() { pgrep -n -f "^$BIN --stats"; }
 rss() { awk '/VmRSS/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
+hwm() { awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 run() {
@@ -84,7 +89,6 @@ quit() {
 
 MODE="${1:-all}"
 cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$(pid)/stat"; }
-hwm() { awk '/VmHWM/ {print int($2/1024) " MB"}' "/proc/$(pid)/status"; }
 
 # The dashboard started by a script of its own (a long argument list, a descriptor limit of its own).
 run_script() {
@@ -210,7 +214,7 @@ screen | grep -E "exit status" | sed 's/^/   /' || true
 rm -rf "$DIR"
 fi
 
-if [[ "$MODE" != otlp && "$MODE" != ndjson && "$MODE" != files ]]; then
+if [[ "$MODE" != otlp && "$MODE" != ndjson && "$MODE" != files && "$MODE" != sentry ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -244,7 +248,7 @@ echo "   RSS near the end: $(rss)"
 finish
 fi
 
-if [[ "$MODE" != files ]]; then
+if [[ "$MODE" != files && "$MODE" != sentry ]]; then
 P=$(port)
 echo "== 5. 300 trickling connections + a good client (otlp:$P)"
 run --listen "otlp:$P"
@@ -281,8 +285,8 @@ $PRODUCER otlpbig "$P" 256 4194000 | sed 's/^/   /'
 echo "   RSS after: $(rss)"
 keys
 quit
-
 fi
+
 
 if [[ "$MODE" == all || "$MODE" == ndjson ]]; then
 P=$(port)
@@ -341,4 +345,32 @@ echo "   CPU: $(( (after - before) * 10 )) ms in 5 s"
 screen | grep -Eo "it is a device[^│]*" | head -1 | sed 's/^/   Sources: /' || true
 quit
 rm -f /tmp/errorwatch-hostile-tail.log /tmp/errorwatch-hostile-aaa.log /tmp/errorwatch-hostile-garbage.bin
+fi
+
+if [[ "$MODE" == all || "$MODE" == sentry ]]; then
+P=$(port)
+echo "== 20. one envelope of an error with 100,000 frames (sentry:$P)"
+run --listen "sentry:$P"
+echo "   RSS before: $(rss)"
+$PRODUCER sentryframes "$P" 100000 1 | sed 's/^/   /'
+echo "   peak (VmHWM): $(hwm); RSS after: $(rss)"
+keys
+quit
+
+P=$(port)
+echo "== 21. three envelopes of 100,000 frames at once (sentry:$P)"
+run --listen "sentry:$P"
+$PRODUCER sentryframes "$P" 100000 3 | sed 's/^/   /'
+echo "   peak (VmHWM): $(hwm); RSS after: $(rss)"
+keys
+quit
+
+P=$(port)
+echo "== 22. 5 s of wrong sentry_keys on one connection (sentry:$P, --sentry-key right)"
+run --listen "sentry:$P" --sentry-key right
+$PRODUCER sentrywrongkey "$P" 5 | sed 's/^/   /'
+sleep 1.5  # the receiver's row is refreshed once a second
+screen | grep -Eo "client 127[^│]*" | head -1 | sed 's/^/   Sources: /' || true
+echo "   RSS after: $(rss)"
+quit
 fi

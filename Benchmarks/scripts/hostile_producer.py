@@ -18,6 +18,12 @@ OTLP/HTTP attacks (issue 26), on a dashboard listening on otlp:PORT; bodies are 
   otlpwide PORT N          one request naming N resources, one record each (prints its status and answer time)
   otlppipeline PORT N SECS N connections pipeline requests without ever reading an answer, for SECS seconds
   otlpbig PORT N BYTES     N connections each send a BYTES body at once (prints the answers' statuses)
+
+Sentry attacks (issue 34), on a dashboard listening on sentry:PORT:
+  sentryframes PORT N K    K connections at once each send one envelope whose error has N frames (about 170 bytes
+                           each, with context lines and variables; prints the body size, statuses and answer time)
+  sentrywrongkey PORT SECS one keep-alive connection sends envelopes with a wrong sentry_key for SECS seconds as
+                           fast as it is answered (prints how many and the statuses, with the first Retry-After)
 """
 import json
 import select
@@ -307,6 +313,87 @@ def otlpbig(port, count, size):
           flush=True)
 
 
+def sentry_envelope(frames):
+    """An envelope of one error whose stack has `frames` frames, as sentry-python writes a deep recursion."""
+    frame = ('{"function":"recurse","module":"shop.deep","filename":"shop/deep.py","abs_path":"/srv/shop/deep.py",'
+             '"lineno":%d,"in_app":true,"context_line":"    return recurse(n - 1)","vars":{"n":"%d"}}')
+    stack = ",".join(frame % (i % 1000, i) for i in range(frames))
+    event = ('{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","level":"error","platform":"python",'
+             '"release":"hostile@1","exception":{"values":[{"type":"RecursionError","value":"maximum recursion depth",'
+             '"stacktrace":{"frames":[' + stack + ']}}]}}').encode()
+    header = b'{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sdk":{"name":"sentry.python","version":"2.75.0"}}\n'
+    return header + b'{"type":"event","length":%d}\n' % len(event) + event + b"\n"
+
+
+def sentry_request(body, key="hostile", keep_alive=False):
+    head = ("POST /api/1/envelope/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-sentry-envelope\r\n"
+            f"X-Sentry-Auth: Sentry sentry_key={key}, sentry_version=7, sentry_client=sentry.python/2.75.0\r\n"
+            f"Content-Length: {len(body)}\r\n" + ("" if keep_alive else "Connection: close\r\n") + "\r\n")
+    return head.encode() + body
+
+
+def sentryframes(port, frames, count):
+    body = sentry_envelope(frames)
+    request = sentry_request(body)
+    statuses = {}
+    lock = threading.Lock()
+
+    def send():
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(request)
+            status = read_status(s)
+        with lock:
+            statuses[status] = statuses.get(status, 0) + 1
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=send) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(f"body={len(body)} bytes statuses=" + ",".join(f"{k}:{v}" for k, v in sorted(statuses.items()))
+          + f" answered_in={time.monotonic() - start:.2f}s", flush=True)
+
+
+def sentrywrongkey(port, seconds):
+    request = sentry_request(b'{}\n{"type":"event"}\n{"message":"wrong key"}\n', key="wrong", keep_alive=True)
+    statuses = {}
+    retry_after = None
+    sent = 0
+    sock = socket.create_connection(("127.0.0.1", port))
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            sock.sendall(request)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError
+                data += chunk
+        except OSError:
+            sock.close()
+            sock = socket.create_connection(("127.0.0.1", port))
+            continue
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        fields = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(fields.get("content-length", "0"))
+        while len(rest) < length:
+            rest += sock.recv(65536)
+        if status == 429 and retry_after is None:
+            retry_after = fields.get("retry-after")
+        statuses[status] = statuses.get(status, 0) + 1
+        sent += 1
+        if fields.get("connection") == "close":
+            sock.close()
+            sock = socket.create_connection(("127.0.0.1", port))
+    sock.close()
+    print(f"requests={sent} in {seconds}s statuses=" + ",".join(f"{k}:{v}" for k, v in sorted(statuses.items()))
+          + f" first_retry_after={retry_after}", flush=True)
+
+
 if __name__ == "__main__":
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "halflines":
@@ -325,3 +412,7 @@ if __name__ == "__main__":
         otlppipeline(port, int(sys.argv[3]), float(sys.argv[4]))
     elif mode == "otlpbig":
         otlpbig(port, int(sys.argv[3]), int(sys.argv[4]))
+    elif mode == "sentryframes":
+        sentryframes(port, int(sys.argv[3]), int(sys.argv[4]))
+    elif mode == "sentrywrongkey":
+        sentrywrongkey(port, float(sys.argv[3]))

@@ -35,6 +35,10 @@ protocol HTTPIngestService: Sendable {
     /// Checks a request's head (route, method, content type and encoding, declared length).
     func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<Accepted>
 
+    /// Checks a request's head from the client address `host` (Sentry slows addresses that keep sending wrong keys);
+    /// ``check(_:)`` by default.
+    func check(_ head: HTTPRequestHead, host: String) -> HTTPIngestCheck<Accepted>
+
     /// An error answer in the protocol's form, for a request whose head was `accepted` (when known).
     func refusal(_ status: HTTPResponseStatus, _ message: String, for accepted: Accepted?) -> HTTPIngestResponse
 
@@ -44,4 +48,8 @@ protocol HTTPIngestService: Sendable {
     /// Decodes, admits and delivers a complete body (holding `reserved` bytes of the body budget, given back once it
     /// is decoded); returns the answer. Linear in the body's size; may run on NIO's thread pool.
     func run(_ accepted: Accepted, body: ByteBuffer, reserved: Int, peer: String, host: String) -> HTTPIngestResponse
+}
+
+extension HTTPIngestService {
+    func check(_ head: HTTPRequestHead, host: String) -> HTTPIngestCheck<Accepted> { check(head) }
 }

@@ -113,7 +113,7 @@ final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler 
         switch unwrapInboundIn(data) {
         case .head(let head):
             if case .waiting(started: false) = state { start(context) }
-            switch work.check(head) {
+            switch work.check(head, host: peerHost) {
             case .accepted(let accepted):
                 accept(context, head, accepted)
             case .refused(let response) where response.status == .payloadTooLarge:

@@ -31,7 +31,12 @@ extension SenderRegistry {
                 return [
                     request.touch(key) { status, _ in
                         status.client = outcome.client
-                        status.badRequests += 1
+                        // A 429 before the body (too many wrong keys) is a refusal the SDK waits out, not a bad request.
+                        if outcome.response.status == .tooManyRequests {
+                            status.refused += 1
+                        } else {
+                            status.badRequests += 1
+                        }
                         status.lastProblem = "\(outcome.response.status.code): \(outcome.problem ?? "")"
                     }
                 ]

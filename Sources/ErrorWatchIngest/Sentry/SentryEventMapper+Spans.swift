@@ -19,7 +19,7 @@ extension SentryEventMapper {
         var result = TransactionSpans()
         guard let trace = (payload["contexts"] as? [String: Any])?["trace"] as? [String: Any] else { return result }
         guard let traceID = Self.traceID(trace["trace_id"]) else {
-            result.rejected = 1 + ((payload["spans"] as? [Any])?.prefix(Limits.spans).count ?? 0)
+            result.rejected = 1 + (SentryJSON.list(payload["spans"])?.elements.prefix(Limits.spans).count ?? 0)
             return result
         }
         let transaction = SentryJSON.text(payload["transaction"], limit: OTLPTraceMapper.maximumNameLength)
@@ -31,7 +31,7 @@ extension SentryEventMapper {
         } else {
             result.rejected += 1
         }
-        for item in ((payload["spans"] as? [Any]) ?? []).prefix(Limits.spans) {
+        for item in (SentryJSON.list(payload["spans"])?.elements ?? []).prefix(Limits.spans) {
             guard let object = item as? [String: Any] else {
                 result.rejected += 1
                 continue

@@ -36,10 +36,14 @@ enum SentryEventMapper {
     /// The request headers whose values are never kept (shown as `[not kept]`).
     static let secretHeaders: Set<String> = ["cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key"]
 
-    /// The events of one item; `receivedAt` stands in for payloads without a time.
-    static func map(type: String, payload: [String: Any], receivedAt: Date) -> [SentryMappedEvent] {
+    /// The events of one item; `receivedAt` stands in for payloads without a time. `cuts` are what the reader cut
+    /// while reading it (``SentryJSONReader/Result/cuts``), shown with an error's report.
+    static func map(type: String, payload: [String: Any], receivedAt: Date, cuts: [String] = []) -> [SentryMappedEvent] {
         switch type {
-        case "event": return [errorEvent(payload, receivedAt: receivedAt)]
+        case "event":
+            var mapped = errorEvent(payload, receivedAt: receivedAt)
+            mapped.report?.cut += cuts
+            return [mapped]
         case "transaction": return failedSpans(payload, receivedAt: receivedAt)
         case "log": return logs(payload, receivedAt: receivedAt)
         default: return []
@@ -50,9 +54,10 @@ enum SentryEventMapper {
 
     static func errorEvent(_ payload: [String: Any], receivedAt: Date) -> SentryMappedEvent {
         var report = ExceptionReport()
-        var exceptions = exceptionValues(payload["exception"])
-        if exceptions.count > Limits.exceptions {
-            report.cut.append("exceptions: kept the last \(Limits.exceptions) of \(exceptions.count)")
+        let chain = exceptionValues(payload["exception"])
+        var exceptions = chain.values
+        if chain.sent > Limits.exceptions {
+            report.cut.append("exceptions: kept the last \(Limits.exceptions) of \(chain.sent)")
             exceptions = Array(exceptions.suffix(Limits.exceptions))
         }
         // Sentry lists the chain oldest first; the detail shows the outermost (the last raised) first.
@@ -127,10 +132,11 @@ enum SentryEventMapper {
         return false
     }
 
-    /// `exception.values` (or a bare list, as older SDKs send).
-    static func exceptionValues(_ value: Any?) -> [[String: Any]] {
-        let list = (value as? [String: Any])?["values"] ?? value
-        return (list as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
+    /// `exception.values` (or a bare list, as older SDKs send), and how many were sent.
+    static func exceptionValues(_ value: Any?) -> (values: [[String: Any]], sent: Int) {
+        guard let list = SentryJSON.list((value as? [String: Any])?["values"] ?? value) else { return ([], 0) }
+        let values = list.elements.compactMap { $0 as? [String: Any] }
+        return (values, values.count + list.total - list.elements.count)
     }
 
     static func exception(_ value: [String: Any], cut: inout [String]) -> ExceptionReport.Exception {
@@ -139,13 +145,13 @@ enum SentryEventMapper {
             type: SentryJSON.text(value["type"], limit: 400), value: SentryJSON.text(value["value"], limit: Limits.messageCharacters),
             module: SentryJSON.text(value["module"], limit: 400), mechanism: SentryJSON.text(mechanism?["type"], limit: 100),
             handled: SentryJSON.bool(mechanism?["handled"]))
-        let rawFrames = ((value["stacktrace"] as? [String: Any])?["frames"] as? [Any]) ?? []
+        let rawFrames = SentryJSON.list((value["stacktrace"] as? [String: Any])?["frames"]) ?? ([], 0)
         let limit = Limits.framesHead + Limits.framesTail
-        var kept: [Any] = rawFrames
-        if rawFrames.count > limit {
-            kept = Array(rawFrames.prefix(Limits.framesHead)) + Array(rawFrames.suffix(Limits.framesTail))
-            result.framesOmitted = rawFrames.count - limit
-            cut.append("frames: kept the first \(Limits.framesHead) and last \(Limits.framesTail) of \(rawFrames.count)")
+        var kept: [Any] = rawFrames.elements
+        if rawFrames.total > limit {
+            kept = Array(rawFrames.elements.prefix(Limits.framesHead)) + Array(rawFrames.elements.suffix(Limits.framesTail))
+            result.framesOmitted = rawFrames.total - limit
+            cut.append("frames: kept the first \(Limits.framesHead) and last \(Limits.framesTail) of \(rawFrames.total)")
         }
         result.frames = kept.compactMap { ($0 as? [String: Any]).map(frame) }
         return result
@@ -186,7 +192,7 @@ enum SentryEventMapper {
 
     static func frame(_ value: [String: Any]) -> ExceptionReport.Frame {
         func lines(_ list: Any?) -> [String] {
-            ((list as? [Any]) ?? []).suffix(Limits.contextLines).map {
+            (SentryJSON.list(list)?.elements ?? []).suffix(Limits.contextLines).map {
                 SentryJSON.text($0, limit: Limits.lineCharacters) ?? ""
             }
         }
@@ -268,11 +274,11 @@ enum SentryEventMapper {
     }
 
     static func breadcrumbs(_ value: Any?, cut: inout [String]) -> [ExceptionReport.Breadcrumb] {
-        let list = ((value as? [String: Any])?["values"] ?? value) as? [Any] ?? []
-        if list.count > Limits.breadcrumbs {
-            cut.append("breadcrumbs: kept the last \(Limits.breadcrumbs) of \(list.count)")
+        let list = SentryJSON.list((value as? [String: Any])?["values"] ?? value) ?? ([], 0)
+        if list.total > Limits.breadcrumbs {
+            cut.append("breadcrumbs: kept the last \(Limits.breadcrumbs) of \(list.total)")
         }
-        return list.suffix(Limits.breadcrumbs).compactMap { item in
+        return list.elements.suffix(Limits.breadcrumbs).compactMap { item in
             guard let crumb = item as? [String: Any] else { return nil }
             var dropped = 0
             return ExceptionReport.Breadcrumb(
@@ -287,7 +293,7 @@ enum SentryEventMapper {
     /// exception's type and its in-app frames' module and function (all frames when none is in-app); for a
     /// message event, the message.
     static func fingerprint(_ payload: [String: Any], report: ExceptionReport, message: String?) -> String {
-        if let parts = payload["fingerprint"] as? [Any] {
+        if let parts = SentryJSON.list(payload["fingerprint"])?.elements {
             let texts = parts.compactMap { SentryJSON.text($0, limit: 200) }
             if !texts.isEmpty, texts != ["{{ default }}"] { return "sentry:" + texts.joined(separator: "|") }
         }
@@ -305,7 +311,7 @@ enum SentryEventMapper {
         let trace = (payload["contexts"] as? [String: Any])?["trace"] as? [String: Any]
         let traceID = SentryJSON.text(trace?["trace_id"], limit: 64)
         let transaction = SentryJSON.text(payload["transaction"], limit: 400)
-        var spans = ((payload["spans"] as? [Any]) ?? []).prefix(Limits.spans).compactMap { $0 as? [String: Any] }
+        var spans = (SentryJSON.list(payload["spans"])?.elements ?? []).prefix(Limits.spans).compactMap { $0 as? [String: Any] }
         if let trace { spans.insert(trace.merging(["timestamp": payload["timestamp"] as Any]) { old, _ in old }, at: 0) }
         var result: [SentryMappedEvent] = []
         for span in spans {
@@ -340,7 +346,7 @@ enum SentryEventMapper {
 
     /// A `log` item's records (`{"items": [...]}`), each a log line of its level.
     static func logs(_ payload: [String: Any], receivedAt: Date) -> [SentryMappedEvent] {
-        let items = ((payload["items"] as? [Any]) ?? []).prefix(Limits.logs).compactMap { $0 as? [String: Any] }
+        let items = (SentryJSON.list(payload["items"])?.elements ?? []).prefix(Limits.logs).compactMap { $0 as? [String: Any] }
         return items.map { item in
             var event = WireEvent(
                 kind: .log, time: SentryJSON.date(item["timestamp"]) ?? receivedAt,

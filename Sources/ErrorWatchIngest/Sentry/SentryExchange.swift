@@ -61,9 +61,12 @@ struct SentryExchange: Sendable {
     /// Whether the dashboard has room for this many more events now.
     let admit: @Sendable (Int) -> Bool
     let now: @Sendable () -> Date
+    /// Slows addresses that keep sending wrong keys; `nil` answers every wrong key `401`.
+    var keyThrottle: SentryKeyThrottle? = nil
 
-    /// Checks a request's head: `.accepted` when its body should be read, else the answer (401, 404, 405, 413, 415).
-    func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<Accepted> {
+    /// Checks a request's head from the client address `host`: `.accepted` when its body should be read, else the
+    /// answer (401, 404, 405, 413, 415, or 429 for an address past ``SentryKeyThrottle``'s threshold of wrong keys).
+    func check(_ head: HTTPRequestHead, host: String? = nil) -> HTTPIngestCheck<Accepted> {
         let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts.first.map(String.init) ?? ""
         let query = parts.count > 1 ? Self.queryItems(String(parts[1])) : [:]
@@ -86,6 +89,15 @@ struct SentryExchange: Sendable {
             if sent == nil, route == .stream {
                 keyPending = true
             } else if sent != requiredKey {
+                if let keyThrottle, let host, let seconds = keyThrottle.wrongKey(from: host) {
+                    var response = Self.answer(
+                        .tooManyRequests,
+                        "more than \(keyThrottle.threshold) requests without the right sentry_key from this address "
+                            + "within \(keyThrottle.window); retry in \(seconds) s")
+                    response.retryAfter = seconds
+                    response.headers = [("X-Sentry-Rate-Limits", "\(seconds)::key")]
+                    return .refused(response)
+                }
                 return .refused(
                     Self.answer(
                         .unauthorized, sent == nil ? "no sentry_key was sent; this receiver requires one" : "wrong sentry_key"))
@@ -163,18 +175,30 @@ struct SentryExchange: Sendable {
             return groups.count - 1
         }
         var skippedTypes: [String: Int] = [:]
+        // Items of the types read, and those refused: an envelope whose every such item was refused is answered
+        // 400 with the reason, never 200 with nothing kept.
+        var decodable = 0
+        var refused = 0
         var unattributed = (attachments: 0, skipped: problems.values.reduce(0, +))
         for item in items {
             switch item.type {
             case "event", "transaction", "log":
-                guard let payload = SentryJSON.object(item.payload) else {
-                    problems["an \(item.type) item is not a JSON object", default: 0] += 1
+                decodable += 1
+                let read: SentryJSONReader.Result
+                do { read = try SentryJSONReader.read(item.payload) } catch {
+                    problems["an \(item.type) item was refused: \(error)", default: 0] += 1
                     unattributed.skipped += 1
+                    refused += 1
                     continue
+                }
+                let payload = read.object
+                if item.type != "event" {
+                    // An error shows its cuts in its report; other items name theirs in the client's row.
+                    for cut in read.cuts { problems["a \(item.type) item was cut: \(cut)", default: 0] += 1 }
                 }
                 if eventID == nil { eventID = payload["event_id"] as? String }
                 let type = request.route == .store && payload["type"] as? String == "transaction" ? "transaction" : item.type
-                let mapped = SentryEventMapper.map(type: type, payload: payload, receivedAt: receivedAt)
+                let mapped = SentryEventMapper.map(type: type, payload: payload, receivedAt: receivedAt, cuts: read.cuts)
                 let release = SentryJSON.text(payload["release"], limit: 200) ?? mapped.first?.event.serviceVersion
                 var sender: String?
                 if let sdk = payload["sdk"] as? [String: Any], let name = SentryJSON.text(sdk["name"], limit: 100) {
@@ -196,6 +220,10 @@ struct SentryExchange: Sendable {
                 skippedTypes[SentryJSON.cut(item.type, 40), default: 0] += 1
                 unattributed.skipped += 1
             }
+        }
+        if refused > 0, refused == decodable, groups.allSatisfy({ $0.events.isEmpty && $0.spans.isEmpty }) {
+            let reasons = problems.keys.filter { $0.contains(" was refused: ") }.sorted().joined(separator: "; ")
+            return failure(.badRequest, reasons, request)
         }
         let target = groups.isEmpty ? group(nil) : 0
         groups[target].attachments += unattributed.attachments

@@ -2,19 +2,42 @@ import ErrorStreaming
 import ErrorWatchWire
 import Foundation
 
-/// Reading the loosely typed JSON of Sentry payloads with Foundation's `JSONSerialization` (which refuses nesting
-/// past 512 levels), and turning its values into bounded text.
+/// Reading the loosely typed JSON of Sentry payloads within a budget (``SentryJSONReader``), and turning its values
+/// into bounded text.
 enum SentryJSON {
-    /// The JSON object `bytes` holds; invalid UTF-8 is replaced with U+FFFD first, so one bad byte does not lose
-    /// the object. `nil` when it is not a JSON object.
+    /// The JSON object `bytes` holds, read within the standard budget; invalid UTF-8 and lone surrogate escapes are
+    /// replaced with U+FFFD, so one bad character does not lose the object. `nil` when it is not a JSON object, or
+    /// nests too deep.
     static func object(_ bytes: ArraySlice<UInt8>) -> [String: Any]? {
-        guard !bytes.isEmpty else { return nil }
-        let data = Data(bytes)
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { return object }
-        // Only worth a second try when the bytes are not valid UTF-8.
-        guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
-        let repaired = Data(String(decoding: bytes, as: UTF8.self).utf8)
-        return try? JSONSerialization.jsonObject(with: repaired) as? [String: Any]
+        try? SentryJSONReader.read(bytes).object
+    }
+
+    /// A list's elements and how many were sent: the elements a reader kept, without its ``SentryJSONReader/Omitted``
+    /// markers, and their count with the omitted ones. `nil` when `value` is not a list.
+    static func list(_ value: Any?) -> (elements: [Any], total: Int)? {
+        guard let list = value as? [Any] else { return nil }
+        var elements: [Any] = []
+        elements.reserveCapacity(list.count)
+        var total = 0
+        for element in list {
+            if let omitted = element as? SentryJSONReader.Omitted {
+                total += omitted.count
+            } else {
+                elements.append(element)
+                total += 1
+            }
+        }
+        return (elements, total)
+    }
+
+    /// `value` with every list's omitted elements written as one string (`… 12 more`), as JSON can hold it.
+    static func plain(_ value: Any) -> Any {
+        switch value {
+        case let omitted as SentryJSONReader.Omitted: return "… \(omitted.count) more"
+        case let list as [Any]: return list.map(plain)
+        case let object as [String: Any]: return object.mapValues(plain)
+        default: return value
+        }
     }
 
     /// `value` as text of at most `limit` characters (`…` marks a cut): strings as they are, numbers and booleans
@@ -31,6 +54,7 @@ enum SentryJSON {
                 text = number.stringValue
             }
         default:
+            let value = plain(value)
             guard JSONSerialization.isValidJSONObject(value),
                 let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
             else { return String(describing: value).prefix(limit).description }
@@ -51,8 +75,8 @@ enum SentryJSON {
         return index == text.endIndex ? text : String(text[..<index]) + "…"
     }
 
-    /// Whether a number JSONSerialization made is a JSON `true` or `false` (its type code is `c`, a C char; JSON
-    /// numbers never get that code).
+    /// Whether a number the reader (or JSONSerialization) made is a JSON `true` or `false` (its type code is `c`, a
+    /// C char; JSON numbers never get that code).
     static func isBoolean(_ number: NSNumber) -> Bool { number.objCType.pointee == CChar(UInt8(ascii: "c")) }
 
     /// A whole number, from a JSON number (not a boolean) or a string of digits.
@@ -90,7 +114,7 @@ enum SentryJSON {
     }
 
     /// An object's or a list of pairs' entries as fields, in the order sent (objects sorted by name, since
-    /// JSONSerialization does not keep their order), at most `limit`; nested objects flattened to dotted names up to
+    /// neither reader keeps their order), at most `limit`; nested objects flattened to dotted names up to
     /// `depth` levels, deeper values written as JSON. `dropped` counts the entries left out.
     static func fields(
         _ value: Any?, limit: Int = 100, depth: Int = 3, valueLimit: Int = 1_024, dropped: inout Int
@@ -111,7 +135,7 @@ enum SentryJSON {
         case let object as [String: Any]:
             for key in object.keys.sorted() { add(key, object[key], 1) }
         case let pairs as [Any]:
-            for pair in pairs {
+            for pair in list(pairs)?.elements ?? [] {
                 guard let pair = pair as? [Any], pair.count == 2, let name = pair[0] as? String else {
                     dropped += 1
                     continue

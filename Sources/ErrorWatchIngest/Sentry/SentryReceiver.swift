@@ -46,7 +46,10 @@ public final class SentryReceiver: Sendable {
     ///   - onSpans: called with each accepted envelope's transaction spans (the transaction itself and its `spans`),
     ///     per client, before its events: the same span type the OTLP receivers hand on.
     ///   - onEvents: called with each accepted envelope's events, per client, before the answer is sent.
-    public init(
+    ///
+    /// An address that keeps sending a wrong `sentry_key` is slowed: past 20 in 10 seconds, its wrong keys are
+    /// answered `429` with `Retry-After` until the 10 seconds are over (``SentryKeyThrottle``).
+    public convenience init(
         endpoint: SentryEndpoint, requiredKey: String? = nil,
         limits: HTTPReceiverLimits = HTTPReceiverLimits(maximumBodyBytes: 20 * 1024 * 1024),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -55,10 +58,25 @@ public final class SentryReceiver: Sendable {
         onSpans: @escaping @Sendable (SenderStatus, [TraceSpan]) -> Void = { _, _ in },
         onEvents: @escaping @Sendable (SenderStatus, [SentryMappedEvent]) -> Void
     ) {
+        self.init(
+            endpoint: endpoint, requiredKey: requiredKey, limits: limits, eventLoopGroup: eventLoopGroup,
+            hasRoom: hasRoom, keyThrottle: SentryKeyThrottle(clock: ContinuousClock()), onStatus: onStatus,
+            onSpans: onSpans, onEvents: onEvents)
+    }
+
+    /// A receiver whose wrong keys are slowed by `keyThrottle` (tests give it a `ManualClock`).
+    init(
+        endpoint: SentryEndpoint, requiredKey: String?, limits: HTTPReceiverLimits, eventLoopGroup: any EventLoopGroup,
+        hasRoom: @escaping @Sendable (Int) -> Bool, keyThrottle: SentryKeyThrottle,
+        onStatus: @escaping @Sendable (_ changed: [SenderStatus], _ forgotten: [String]) -> Void,
+        onSpans: @escaping @Sendable (SenderStatus, [TraceSpan]) -> Void,
+        onEvents: @escaping @Sendable (SenderStatus, [SentryMappedEvent]) -> Void
+    ) {
         self.endpoint = endpoint
         self.requiredKey = requiredKey
         let registry = SenderRegistry(onStatus: onStatus)
-        let exchange = SentryExchange(limits: limits, requiredKey: requiredKey, admit: hasRoom, now: { Date() })
+        var exchange = SentryExchange(limits: limits, requiredKey: requiredKey, admit: hasRoom, now: { Date() })
+        exchange.keyThrottle = keyThrottle
         receiver = HTTPReceiver(
             address: .tcp(host: endpoint.host, port: endpoint.port), name: "\(endpoint)", limits: limits,
             group: eventLoopGroup

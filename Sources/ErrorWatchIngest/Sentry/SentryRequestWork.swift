@@ -14,6 +14,10 @@ struct SentryRequestWork: HTTPIngestService {
 
     func check(_ head: HTTPRequestHead) -> HTTPIngestCheck<SentryExchange.Accepted> { exchange.check(head) }
 
+    func check(_ head: HTTPRequestHead, host: String) -> HTTPIngestCheck<SentryExchange.Accepted> {
+        exchange.check(head, host: host)
+    }
+
     func refusal(_ status: HTTPResponseStatus, _ message: String, for accepted: SentryExchange.Accepted?)
         -> HTTPIngestResponse
     {
