@@ -31,7 +31,15 @@
 #  20. one envelope of an error with 100,000 frames (19 MB)
 #  21. three such envelopes at once
 #  22. 5 s of envelopes with a wrong sentry_key on one keep-alive connection (--sentry-key set)
-# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files|sentry]  (figures go to
+# and issue 34's, on what the dashboard keeps and the CLI prints (`cli` runs only these):
+#  23. events whose time cannot be read (5 NDJSON lines on a connection, 5 JSON log lines in a tailed file): how
+#      many are counted, and how many the store marks
+#  24. `errorwatch issues list` and `show` on a terminal (a pty without output translation) for an issue whose
+#      every field holds OSC 52, OSC 8, DCS, CSI 6n, clear screen, BEL, a raw U+009B, NUL, CR and BS: control
+#      characters written (C0 but newline, DEL, C1)
+#  25. `--store-max-size 1M` while 5,000 distinct exception.type values arrive: the file and its WAL on disk, at
+#      their largest (sampled every 50 ms) and at exit
+# Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files|sentry|cli]  (figures go to
 # docs/benchmarks-hostile.md by hand). BUILD=debug measures the debug build instead of the release one,
 # BIN=path/to/errorwatch a given binary (say so beside their figures).
 set -euo pipefail
@@ -214,7 +222,96 @@ screen | grep -E "exit status" | sed 's/^/   /' || true
 rm -rf "$DIR"
 fi
 
-if [[ "$MODE" != otlp && "$MODE" != ndjson && "$MODE" != files && "$MODE" != sentry ]]; then
+if [[ "$MODE" == all || "$MODE" == cli ]]; then
+STORE="$XDG_STATE_HOME/errorwatch/store.sqlite"
+# Sends stdin's lines to 127.0.0.1:$1 on one connection.
+send_lines() { python3 -c 'import socket, sys; s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.sendall(sys.stdin.buffer.read()); s.close()' "$1"; }
+
+P=$(port)
+echo "== 23. events whose time cannot be read: 5 NDJSON lines (tcp:$P) and 5 JSON log lines (a tailed file)"
+: > /tmp/errorwatch-hostile-times.log
+run --listen "tcp:$P" --tail /tmp/errorwatch-hostile-times.log
+for time in '"2026-13-01T00:00:00Z"' 1e308 -1 '"yesterday"' '"-1"'; do
+    echo "{\"v\":1,\"kind\":\"error\",\"time\":$time,\"exception.type\":\"BadTimeWire\",\"exception.message\":\"m\"}"
+done | send_lines "$P"
+for time in '"2026-13-01T00:00:00Z"' 1e308 -1 '"yesterday"' '"-1"'; do
+    echo "{\"level\":\"error\",\"time\":$time,\"msg\":\"BadTimeLog\"}"
+done >> /tmp/errorwatch-hostile-times.log
+wait_for "errors 10([^0-9,]|$)" 30 && echo "   the header reads errors 10"
+finish
+for type in BadTimeWire error; do
+    id=$("$BIN" issues list --store "$STORE" --status all --json | python3 -c 'import json, sys; print(next((i["id"] for i in json.load(sys.stdin) if i["type"].lower().endswith(sys.argv[1].lower())), ""))' "$type")
+    [[ -n "$id" ]] || { echo "   $type: no issue in the store"; continue; }
+    "$BIN" issues show "$id" --store "$STORE" --json | python3 -c '
+import json, sys
+issue = json.load(sys.stdin)
+mark = (issue.get("latest_occurrence") or {}).get("attributes", {}).get("errorwatch.unreadable_time")
+count = issue["count"]
+print(f"   {sys.argv[1]}: {count} of 5 counted in the store; the latest marked errorwatch.unreadable_time={mark!r}")' "$type"
+done
+rm -f /tmp/errorwatch-hostile-times.log
+
+P=$(port)
+echo "== 24. errorwatch issues on a terminal, every field hostile (tcp:$P)"
+run --listen "tcp:$P"
+python3 - "$P" <<'PY'
+import json, socket, sys
+h = "a\x1b]52;c;cHduZWQ=\x07b\x1b]8;;http://x\x1b\\c\x1bP1$r\x1b\\d\x1b[6n\x1b[2J\x07\u009b31m\x00\r\x08e"
+event = {"v": 1, "kind": "error", "time": "2026-11-27T05:00:00Z", "exception.type": "Hostile" + h,
+         "exception.message": h, "service.name": h, "service.version": h, "deployment.environment.name": h,
+         "host.name": h, "source": h, "exception.stacktrace": h + "\n" + h, "body": h, "user.message": h,
+         "attributes": {h: h}}
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall((json.dumps(event) + "\n").encode())
+s.close()
+PY
+wait_for "errors 1([^0-9,]|$)" 30 || true
+finish
+id=$("$BIN" issues list --store "$STORE" --status all --json | python3 -c 'import json, sys; print(next(i["id"] for i in json.load(sys.stdin) if i["type"].startswith("Hostile")))')
+for args in "list --status all" "show $id"; do
+    python3 - "$BIN" issues $args --store "$STORE" <<'PY'
+import os, pty, sys, tty
+pid, fd = pty.fork()
+if pid == 0:
+    tty.setraw(0)  # no output translation: every byte the CLI writes arrives as written
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+os.waitpid(pid, 0)
+text = out.decode("utf-8", errors="surrogateescape")
+bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or 0xDC80 <= ord(c) <= 0xDCFF]
+shown = "\u241b]52;c;" in text
+print(f"   issues {sys.argv[3]}: {len(out)} bytes on a tty, {len(bad)} control characters; OSC 52 shown as glyphs: {shown}")
+PY
+done
+
+P=$(port)
+echo "== 25. --store-max-size 1M, 5,000 distinct exception.type values (tcp:$P)"
+SMALL=/tmp/errorwatch-hostile-small-$$.sqlite
+rm -f "$SMALL" "$SMALL-wal" "$SMALL-shm"
+run --listen "tcp:$P" --store "$SMALL" --store-max-size 1M
+ondisk() { local total=0 f; for f in "$SMALL" "$SMALL-wal"; do total=$((total + $(stat -c %s "$f" 2>/dev/null || echo 0))); done; echo "$total"; }
+largest=0
+( $PRODUCER types "$P" 5000 >/dev/null ) &
+sender=$!
+while kill -0 "$sender" 2>/dev/null; do size=$(ondisk); ((size > largest)) && largest=$size; sleep 0.05; done
+for _ in $(seq 1 40); do size=$(ondisk); ((size > largest)) && largest=$size; sleep 0.05; done
+start=$(ms)
+"${T[@]}" send-keys -t hostile q
+until screen | grep -q "peak memory"; do size=$(ondisk); ((size > largest)) && largest=$size; sleep 0.05; done
+echo "   q to exit (the last write and its pruning): $(( $(ms) - start )) ms"
+echo "   file + WAL: at most $largest bytes while written, $(ondisk) at exit (cap 1,048,576)"
+rm -f "$SMALL" "$SMALL-wal" "$SMALL-shm"
+fi
+
+if [[ "$MODE" != otlp && "$MODE" != ndjson && "$MODE" != files && "$MODE" != sentry && "$MODE" != cli ]]; then
 P=$(port)
 echo "== 1. 4,000 connections x 64,994 bytes of an unfinished line (tcp:$P)"
 run --listen "tcp:$P"
@@ -248,7 +345,7 @@ echo "   RSS near the end: $(rss)"
 finish
 fi
 
-if [[ "$MODE" != files && "$MODE" != sentry ]]; then
+if [[ "$MODE" != files && "$MODE" != sentry && "$MODE" != cli ]]; then
 P=$(port)
 echo "== 5. 300 trickling connections + a good client (otlp:$P)"
 run --listen "otlp:$P"

@@ -14,13 +14,32 @@ extension IssueStore {
         return (pages - free) * size
     }
 
-    /// Over ``maxSize``, removes the oldest occurrences (an issue's first one last), then the issues seen longest
-    /// ago, until the data takes at most 90% of the cap, and gives the space back to the disk. Returns whether it
-    /// removed anything.
+    /// How many bytes the file takes, free pages included (as the log will leave it once checkpointed).
+    static func fileSize(_ db: Database) throws -> Int64 {
+        let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096
+        return pages * size
+    }
+
+    /// The write-ahead log's size on disk (0 when there is none).
+    public func journalSize() -> Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path + "-wal")
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Over ``dataLimit`` (the file's pages, free ones included), removes the oldest occurrences (an issue's first
+    /// one last), then the issues seen longest ago, until the data takes at most 90% of it, and gives the free
+    /// pages back to the disk. Returns whether it removed anything.
     func pruneIfNeeded() throws(IssueStoreError) -> Bool {
         try run {
-            guard try pool.read({ try Self.dataSize($0) }) > maxSize else { return false }
-            let target = maxSize / 10 * 9
+            let limit = dataLimit
+            guard try pool.read({ try Self.fileSize($0) }) > limit else { return false }
+            let target = limit / 10 * 9
+            guard try pool.read({ try Self.dataSize($0) }) > target else {
+                // Only free pages (occurrences replaced by newer ones): give them back, nothing is removed.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
+                return false
+            }
             try pool.write { db in
                 // Oldest occurrences first, in chunks; the first occurrence of each issue goes only when nothing
                 // else is left.
@@ -51,5 +70,14 @@ extension IssueStore {
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
             return true
         }
+    }
+
+    /// Keeps the write-ahead log within ``journalLimit``: when it is over (readers kept SQLite's own checkpoints
+    /// from starting it again), checkpoints it and truncates it to nothing. A checkpoint that a reader still blocks
+    /// (`SQLITE_BUSY` once the busy timeout passes) is tried again after the next write; nothing is lost meanwhile,
+    /// the log is only larger.
+    func boundJournal() {
+        guard journalSize() > journalLimit else { return }
+        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 }

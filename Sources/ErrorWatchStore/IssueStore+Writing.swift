@@ -23,7 +23,9 @@ extension IssueStore {
                 for mark in batch.fileMarks { try Self.write(mark, db) }
             }
         }
-        return WriteOutcome(pruned: try pruneIfNeeded())
+        let pruned = try pruneIfNeeded()
+        boundJournal()
+        return WriteOutcome(pruned: pruned)
     }
 
     /// Advances and returns the store's sequence number.

@@ -18,7 +18,9 @@ import GRDB
 public final class IssueStore: Sendable {
     /// The file.
     public let path: String
-    /// The most the store's data may take, in bytes; beyond it the oldest occurrences go, then the oldest issues.
+    /// The most the store may take on disk, in bytes: the file and its write-ahead log together. The log gets
+    /// ``journalLimit`` of it (checkpointed and truncated beyond), the data the rest; beyond that the oldest
+    /// occurrences go, then the oldest issues.
     public let maxSize: Int64
     /// What happened when it was opened, for the user: a file moved aside, or `nil`.
     public let openingNotice: String?
@@ -30,6 +32,13 @@ public final class IssueStore: Sendable {
     public static let defaultMaxSize: Int64 = 256 * 1_024 * 1_024
     /// How many of the latest occurrences are kept per issue, besides its first and one per minute.
     public static let latestKept = 20
+
+    /// The part of ``maxSize`` the write-ahead log may take: a quarter, at least 64 KiB.
+    public var journalLimit: Int64 { Self.journalLimit(for: maxSize) }
+    /// The part of ``maxSize`` the data may take: the rest.
+    public var dataLimit: Int64 { max(0, maxSize - journalLimit) }
+
+    static func journalLimit(for maxSize: Int64) -> Int64 { max(64 * 1_024, maxSize / 4) }
 
     private init(path: String, maxSize: Int64, notice: String?, pool: DatabasePool) {
         self.path = path
@@ -63,7 +72,7 @@ public final class IssueStore: Sendable {
             }
         }
         do {
-            return try IssueStore(path: path, maxSize: maxSize, notice: nil, pool: openPool(path))
+            return try IssueStore(path: path, maxSize: maxSize, notice: nil, pool: openPool(path, maxSize: maxSize))
         } catch let unusable where unusable.kind == .unusableFile {
             let aside = path + ".unusable-" + Self.stamp(now)
             do {
@@ -75,14 +84,22 @@ public final class IssueStore: Sendable {
                     .unavailable, "\(unusable.description), and cannot move it aside: \(Self.reason(error))")
             }
             let notice = "store \(path): \(unusable.description); moved to \(aside), started a fresh one"
-            return try IssueStore(path: path, maxSize: maxSize, notice: notice, pool: openPool(path))
+            return try IssueStore(path: path, maxSize: maxSize, notice: notice, pool: openPool(path, maxSize: maxSize))
         }
     }
 
     /// Opens the pool, checks the file is ours and not newer, and migrates it.
-    private static func openPool(_ path: String) throws(IssueStoreError) -> DatabasePool {
+    private static func openPool(_ path: String, maxSize: Int64) throws(IssueStoreError) -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // The log is checkpointed once it holds half its share, and cut back to its share after a checkpoint
+        // (SQLite otherwise keeps a log at its largest size): ``boundJournal()`` truncates it when readers kept it
+        // from being reset.
+        let journal = journalLimit(for: maxSize)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_size_limit = \(journal)")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(max(4, journal / 2 / 4_096))")
+        }
         configuration.label = "errorwatch.store"
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)

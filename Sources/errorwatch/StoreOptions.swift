@@ -19,7 +19,8 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .customLong("store-max-size"),
         help: ArgumentHelp(
-            "The most the store may take, e.g. 256M, 2G (default: 256M); beyond it the oldest occurrences go first.",
+            "The most the store's file and its log may take together, e.g. 256M, 2G (default: 256M); beyond it "
+                + "the oldest occurrences go first.",
             valueName: "size"),
         transform: parseSize)
     var maxSize: Int64 = IssueStore.defaultMaxSize

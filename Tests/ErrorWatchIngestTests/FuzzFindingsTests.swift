@@ -16,10 +16,15 @@ struct FuzzFindingsTests {
         "0000-01-01T00:00:00+23:59",
         "9999-12-31T23:59:60Z", "0000-01-01T00:00:00+00:01", "0000-01-01T00:00:00.5+00:01",
     ])
-    func timesOutsideTheFourDigitYearsAreMalformed(_ time: String) {
+    func timesOutsideTheFourDigitYearsAreMalformed(_ time: String) throws {
         #expect(RFC3339.parse(time) == nil)
+        // Not read as a time, so never written back with such a year: the line is kept at the time it was read,
+        // marked with the time as sent (issue 34).
         let line = #"{"v":1,"kind":"log","time":"\#(time)","body":"x"}"#
-        #expect(throws: WireError.invalidField("time")) { try WireDecoder().decode(Array(line.utf8)) }
+        let read = Date(timeIntervalSince1970: 1_800_000_000)
+        let event = try WireDecoder().decode(Array(line.utf8), readAt: read)
+        #expect(event.time == read && event.attributes[WireEvent.unreadableTimeAttribute] == time)
+        #expect(try WireDecoder().decode(try WireEncoder().encode(event)) == event)
     }
 
     @Test(arguments: [

@@ -98,4 +98,23 @@ struct TraceStoreTests {
         #expect(last.evicted && last.traceID == trace && last.spans.count == 3)
         #expect(runtime.ingest.traceStatistics.evictedTraces >= 1)
     }
+
+    /// A ring of 1,000 spans (each the parent of the next, the last the parent of the first), larger than one
+    /// snapshot: every parent the store holds but leaves out is named as such, so the screen never says a
+    /// received parent was "not received" (issue 34, item 6).
+    @Test func aRingLargerThanASnapshotNamesItsUnshownParents() throws {
+        var store = TraceStore(budget: .init(spans: 20_000, bytes: 1 << 30))
+        let ring = (UInt64(1)...1_000).map { id in
+            TraceSpan(
+                spanID: id, parentSpanID: id == 1 ? 1_000 : id - 1, name: "r\(id)", status: id == 500 ? .error : .unset,
+                errors: id == 500 ? 1 : 0)
+        }
+        _ = store.insert(ring, into: "ring")
+        let snapshot = try #require(store.snapshot(of: "ring"))
+        #expect(snapshot.spans.count == TraceStore.snapshotLimit && snapshot.storedSpans == 1_000)
+        let shown = Set(snapshot.spans.map(\.spanID))
+        let missing = Set(snapshot.spans.compactMap(\.parentSpanID).filter { !shown.contains($0) })
+        #expect(!missing.isEmpty)
+        #expect(missing == snapshot.unshownParents)
+    }
 }

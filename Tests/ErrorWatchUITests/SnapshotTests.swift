@@ -52,6 +52,28 @@ struct SnapshotTests {
         }
     }
 
+    /// At 80×24 the overlay's rows do not fit: `G` scrolls to its last rows, and the bottom row says which rows
+    /// are shown (issue 34, item 6: it had ended in "… (9 more; enlarge the terminal)").
+    @Test func helpOverlayScrolls() {
+        var state = DashboardState.sample(width: 80, height: 24)
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("?")))
+        let top = Dashboard.render(state).textLines().joined(separator: "\n")
+        #expect(top.contains("rows 1–"))
+        #expect(!top.contains("enlarge the terminal"))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("G")))
+        let bottom = Dashboard.render(state)
+        let bottomText = bottom.textLines().joined(separator: "\n")
+        assertSnapshot(of: bottom, as: .screen, named: "80x24-scrolled")
+        #expect(bottomText != top)
+        // `k` moves one row back up at once, and closing and opening again starts at the top.
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("k")))
+        #expect(Dashboard.render(state).textLines().joined(separator: "\n") != bottomText)
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.escape))
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("?")))
+        #expect(Dashboard.render(state).textLines().joined(separator: "\n") == top)
+        #expect(state.screen.showsHelp)
+    }
+
     @Test func eachPane() {
         assertSnapshot(of: pane(ErrorsPane.self, width: 70, height: 8), as: .screen, named: "errors")
         assertSnapshot(of: pane(LogsPane.self, width: 100, height: 12), as: .screen, named: "logs")

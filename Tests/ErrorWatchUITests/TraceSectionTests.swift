@@ -177,4 +177,30 @@ struct TraceSectionTests {
         #expect(extent?.nanos == year2200)
         #expect(DetailView.bar(far[1], extent: extent, width: 10, unicode: false) == "         #")
     }
+
+    /// The notes say why a parent is not drawn: received but left out of the snapshot, possibly over the
+    /// per-trace limit, or not received; a ring of parents that were all received never reads "not received"
+    /// (issue 34, item 6).
+    @Test func aParentThatWasReceivedIsNeverCalledNotReceived() {
+        // Half of a ring of 10: spans 1...5 shown, span 1's parent 10 held by the store but not in the snapshot.
+        let half = (UInt64(1)...5).map { id in
+            TraceSpan(spanID: id, parentSpanID: id == 1 ? 10 : id - 1, name: "r\(id)")
+        }
+        let texts = { (snapshot: TraceSnapshot) in
+            DetailView.traceTable(snapshot, marked: nil, unicode: true, width: 400)
+                .map { $0.segments.map(\.text).joined() }.joined(separator: "\n")
+        }
+        let ring = texts(TraceSnapshot(traceID: "t", spans: half, storedSpans: 10, unshownParents: [10]))
+        #expect(!ring.contains("not received"))
+        #expect(ring.contains("parent 000000000000000a received, not shown"))
+        let over = texts(TraceSnapshot(traceID: "t", spans: half, droppedSpans: 3))
+        #expect(over.contains("not kept (over the per-trace limit) or not received"))
+        let lost = texts(TraceSnapshot(traceID: "t", spans: half))
+        #expect(lost.contains("parent 000000000000000a not received"))
+        // Spans past the rows drawn were received: a parent among them is not shown, not missing.
+        let long = (UInt64(1)...UInt64(DetailView.traceRowLimit + 1)).map { id in
+            TraceSpan(spanID: id, parentSpanID: id == 1 ? UInt64(DetailView.traceRowLimit + 1) : id - 1, name: "l\(id)")
+        }
+        #expect(!texts(TraceSnapshot(traceID: "t", spans: long)).contains("not received"))
+    }
 }

@@ -45,16 +45,38 @@ enum JSONLogShapes {
     }
 
     /// The record a JSON object line of `format` describes; `receivedAt` is its time when the line has none.
+    ///
+    /// A line whose time member is there but cannot be read (`2026-13-01T…`, `1e308`, `-1`) is not given the
+    /// previous line's time: it is counted at `receivedAt`, and what it sent is kept in
+    /// ``WireEvent/unreadableTimeAttribute``.
     static func record(_ fields: JSONFields, format: LogFormat, receivedAt: Date) -> LogRecord {
+        var record =
+            switch format {
+            case .pino, .bunyan: pino(fields, format: format, receivedAt: receivedAt)
+            case .zap: zap(fields, receivedAt: receivedAt)
+            case .logrus: logrus(fields, receivedAt: receivedAt)
+            case .structlog: structlog(fields, receivedAt: receivedAt)
+            case .clef: clef(fields, receivedAt: receivedAt)
+            case .gelf: gelf(fields, receivedAt: receivedAt)
+            case .pythonJSON: pythonJSON(fields, receivedAt: receivedAt)
+            case .auto, .wire, .json, .logfmt, .text: generic(fields, receivedAt: receivedAt)
+            }
+        if record.ownTime == nil, let key = timeKeys(format).first(where: fields.has), let sent = fields.text(key) {
+            record.ownTime = receivedAt
+            record.attributes[WireEvent.unreadableTimeAttribute] = sent
+        }
+        return record
+    }
+
+    /// The members each shape reads its time from.
+    static func timeKeys(_ format: LogFormat) -> [String] {
         switch format {
-        case .pino, .bunyan: pino(fields, format: format, receivedAt: receivedAt)
-        case .zap: zap(fields, receivedAt: receivedAt)
-        case .logrus: logrus(fields, receivedAt: receivedAt)
-        case .structlog: structlog(fields, receivedAt: receivedAt)
-        case .clef: clef(fields, receivedAt: receivedAt)
-        case .gelf: gelf(fields, receivedAt: receivedAt)
-        case .pythonJSON: pythonJSON(fields, receivedAt: receivedAt)
-        case .auto, .wire, .json, .logfmt, .text: generic(fields, receivedAt: receivedAt)
+        case .pino, .bunyan, .logrus: ["time"]
+        case .zap: ["ts"]
+        case .structlog, .gelf: ["timestamp"]
+        case .clef: ["@t"]
+        case .pythonJSON: ["asctime", "timestamp"]
+        case .auto, .wire, .json, .logfmt, .text: ["time", "timestamp", "ts", "@timestamp"]
         }
     }
 

@@ -44,7 +44,7 @@ public struct LineReader: Sendable {
         _ line: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (Result<WireEvent, WireError>) -> Void
     ) {
         if format == .wire {
-            emit(Result { () throws(WireError) in try decoder.decode(line) })
+            emit(Result { () throws(WireError) in try decoder.decode(line, readAt: receivedAt) })
             return
         }
         var end = line.count
@@ -61,13 +61,13 @@ public struct LineReader: Sendable {
         if bytes[start] == UInt8(ascii: "{"), format != .text, format != .logfmt {
             if format == .auto, Self.startsWithVersionKey(bytes, after: start) {
                 flushHeld(emit)
-                emit(Result { () throws(WireError) in try decoder.decode(bytes) })
+                emit(Result { () throws(WireError) in try decoder.decode(bytes, readAt: receivedAt) })
                 return
             }
             if Self.isValidUTF8(bytes), let fields = JSONFields(scanning: bytes) {
                 flushHeld(emit)
                 if format == .auto, fields.has("v"), fields.has("kind") {
-                    emit(Result { () throws(WireError) in try decoder.decode(bytes) })
+                    emit(Result { () throws(WireError) in try decoder.decode(bytes, readAt: receivedAt) })
                     return
                 }
                 let shape = format == .auto ? JSONLogShapes.detect(fields) : format

@@ -168,15 +168,17 @@ public struct TraceStore: Sendable {
     }
 
     private static func snapshot(_ traceID: String, _ trace: Trace, evicted: Bool) -> TraceSnapshot {
-        TraceSnapshot(
-            traceID: traceID, spans: selection(trace), storedSpans: trace.spans.count, droppedSpans: trace.dropped,
-            evicted: evicted)
+        let (spans, unshownParents) = selection(trace)
+        return TraceSnapshot(
+            traceID: traceID, spans: spans, storedSpans: trace.spans.count, droppedSpans: trace.dropped,
+            evicted: evicted, unshownParents: unshownParents)
     }
 
     /// Up to ``snapshotLimit`` spans: the failing ones and their ancestors (walked with a bound, so a cycle ends),
-    /// then the others, in the order received.
-    private static func selection(_ trace: Trace) -> [TraceSpan] {
-        guard trace.spans.count > snapshotLimit else { return trace.spans }
+    /// then the others, in the order received; and the parents of those that the store holds but leaves out, so
+    /// that none is called "not received".
+    private static func selection(_ trace: Trace) -> (spans: [TraceSpan], unshownParents: Set<UInt64>) {
+        guard trace.spans.count > snapshotLimit else { return (trace.spans, []) }
         var chosen = Set<Int>()
         for (position, span) in trace.spans.enumerated() where span.failed {
             guard chosen.count < snapshotLimit / 2 else { break }
@@ -188,7 +190,14 @@ public struct TraceStore: Sendable {
             }
         }
         for position in trace.spans.indices where chosen.count < snapshotLimit { chosen.insert(position) }
-        return chosen.sorted().map { trace.spans[$0] }
+        var unshown = Set<UInt64>()
+        for position in chosen {
+            guard let parent = trace.spans[position].parentSpanID, let index = trace.index[parent],
+                !chosen.contains(index)
+            else { continue }
+            unshown.insert(parent)
+        }
+        return (chosen.sorted().map { trace.spans[$0] }, unshown)
     }
 
     /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays and index.

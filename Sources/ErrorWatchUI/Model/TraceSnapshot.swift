@@ -15,13 +15,20 @@ public struct TraceSnapshot: Sendable, Hashable {
     public var droppedSpans: Int
     /// Whether the store has since evicted the trace to stay within its budget (the spans are the last ones seen).
     public var evicted: Bool
+    /// Parents of spans in ``spans`` that the store holds but the snapshot leaves out (over its limit): received,
+    /// only not shown.
+    public var unshownParents: Set<UInt64>
 
     /// A snapshot from its parts.
-    public init(traceID: String, spans: [TraceSpan], storedSpans: Int? = nil, droppedSpans: Int = 0, evicted: Bool = false) {
+    public init(
+        traceID: String, spans: [TraceSpan], storedSpans: Int? = nil, droppedSpans: Int = 0, evicted: Bool = false,
+        unshownParents: Set<UInt64> = []
+    ) {
         self.traceID = traceID
         self.spans = spans
         self.storedSpans = storedSpans ?? spans.count
         self.droppedSpans = droppedSpans
         self.evicted = evicted
+        self.unshownParents = unshownParents
     }
 }

@@ -32,7 +32,11 @@ extension DetailView {
 
     /// The tree as a table: name (indented), service, duration, status and, when there is room, the waterfall.
     static func traceTable(_ snapshot: TraceSnapshot, marked: String?, unicode: Bool, width: Int) -> [Line] {
-        let rows = TraceTree.rows(of: Array(snapshot.spans.prefix(traceRowLimit)))
+        // Spans past the rows drawn were received too: a parent among them is "not shown", never "not received".
+        var unshown = snapshot.unshownParents
+        for span in snapshot.spans.dropFirst(traceRowLimit) { unshown.insert(span.spanID) }
+        let rows = TraceTree.rows(
+            of: Array(snapshot.spans.prefix(traceRowLimit)), unshown: unshown, dropped: snapshot.droppedSpans > 0)
         let serviceWidth = 14
         let durationWidth = 9
         let statusWidth = 6

@@ -1,5 +1,6 @@
 /// The `?` overlay: a centred box listing every binding in force, the dashboard's keys and each attached app's.
-/// Two columns when there is room, one otherwise; rows that do not fit are cut with a `…` line.
+/// Two columns when there is room, one otherwise; when the rows do not fit, the last row says which are shown and
+/// the detail view's keys (`j` `k` `↑` `↓` PgUp PgDn `g` `G`) scroll them.
 public enum HelpOverlay: Widget {
     /// The attached apps' keys come from the feeds.
     public static func part(of state: DashboardState) -> FeedsState { state.feeds }
@@ -90,17 +91,24 @@ public enum HelpOverlay: Widget {
         } else {
             lines = leftLines
         }
-        for (row, line) in lines.enumerated() where row < inner.height {
+        // Too many rows: the last row of the box says where the view is, and the keys scroll the rest into view.
+        let scrolls = lines.count > inner.height
+        let rows = scrolls ? max(1, inner.height - 1) : inner.height
+        let first = scrolls ? input.screen.helpScroll.offset(lines: lines.count, rows: rows) : 0
+        for (row, line) in lines.dropFirst(first).prefix(rows).enumerated() {
             let y = inner.y + row
-            if row == inner.height - 1, lines.count > inner.height {
-                buffer.write(
-                    "… (\(lines.count - row) more; enlarge the terminal)", x: inner.x, y: y,
-                    width: inner.width, style: palette[.muted].on(background))
-                break
-            }
             for (text, style, offset) in line where offset < inner.width {
                 buffer.write(text, x: inner.x + offset, y: y, width: inner.width - offset, style: style, padding: false)
             }
+        }
+        if scrolls, inner.height > 1 {
+            let last = min(lines.count, first + rows)
+            let unicode = input.screen.unicode
+            let keys = unicode ? "j k ↑ ↓ PgUp PgDn g G" : "j k PgUp PgDn g G"
+            let (dash, dot) = unicode ? ("–", "·") : ("-", "-")
+            buffer.write(
+                "rows \(first + 1)\(dash)\(last) of \(lines.count) \(dot) \(keys) scroll", x: inner.x,
+                y: inner.y + rows, width: inner.width, style: palette[.muted].on(background))
         }
     }
 

@@ -1,9 +1,9 @@
 import ErrorStreaming
 
 /// The spans of a trace arranged as a tree for drawing: each root, then its children depth first, children in order
-/// of their start. Never hangs and never drops a span: a span whose parent was not received, or is itself, is a
-/// root with a note; spans that only reach each other through a cycle of parents are drawn as roots of what they
-/// hold, noted, once each.
+/// of their start. Never hangs and never drops a span: a span whose parent is not drawn (not received, over a
+/// limit, or left out of the snapshot, each said as it is), or is itself, is a root with a note; spans that only
+/// reach each other through a cycle of parents are drawn as roots of what they hold, noted, once each.
 enum TraceTree {
     /// One row: a span, its depth, and why it is a root when it should not be; for drawing the guides, whether it
     /// is its parent's last child, and for each ancestor level below the root (at most ``guideLimit``), whether a
@@ -37,8 +37,10 @@ enum TraceTree {
         return Extent(start: start, nanos: end - start)
     }
 
-    /// Every span of `spans` once, as rows of the tree.
-    static func rows(of spans: [TraceSpan]) -> [Row] {
+    /// Every span of `spans` once, as rows of the tree. A span whose parent is not among `spans` is a root noted
+    /// with why: its parent is in `unshown` (received, only not drawn), or spans of the trace were `dropped` over the
+    /// per-trace limit (its parent may be one of them), or it was not received.
+    static func rows(of spans: [TraceSpan], unshown: Set<UInt64> = [], dropped: Bool = false) -> [Row] {
         var positions: [UInt64: Int] = [:]
         for (position, span) in spans.enumerated() where positions[span.spanID] == nil {
             positions[span.spanID] = position
@@ -54,6 +56,11 @@ enum TraceTree {
                 roots.append((position, "its parent is itself"))
             } else if let parentPosition = positions[parent] {
                 children[parentPosition, default: []].append(position)
+            } else if unshown.contains(parent) {
+                roots.append((position, "parent \(TraceSpan.hex(parent)) received, not shown"))
+            } else if dropped {
+                let hex = TraceSpan.hex(parent)
+                roots.append((position, "parent \(hex) not kept (over the per-trace limit) or not received"))
             } else {
                 roots.append((position, "parent \(TraceSpan.hex(parent)) not received"))
             }

@@ -9,6 +9,10 @@ extension DashboardReducer {
         let filter = state.filter
         defer { if !state.filter.selectsSameLines(as: filter) { _ = state.logs.reduce(.filterChanged(state.filter)) } }
         if state.filter.isEditing, let handled = editFilter(key, state: &state) { return handled }
+        if state.screen.showsHelp, let move = helpScrollMove(key) {
+            // The overlay scrolls when its lines do not fit, with the detail view's keys.
+            return state.screen.reduce(.helpScrolled(move, page: max(1, state.screen.height - 5)))
+        }
         if state.detail.target != nil, state.screen.showsHelp {
             // Help over a detail view: only closing it, so `q` never quits from under two layers.
             guard key == .character("?") || key == .escape || key == .character("q") else { return false }
@@ -24,6 +28,19 @@ extension DashboardReducer {
             return state.screen.reduce(.said("▶ " + binding.summary, restamped: true))
         case .dashboard(let command):
             return perform(command, key: key, state: &state, effects: &effects)
+        }
+    }
+
+    /// The scroll keys of a detail view, which scroll the help overlay while it is shown.
+    static func helpScrollMove(_ key: Key) -> ScrollMove? {
+        switch key {
+        case .character("j"), .down: .down
+        case .character("k"), .up: .up
+        case .pageDown, .character(" "): .pageDown
+        case .pageUp: .pageUp
+        case .character("g"), .home: .top
+        case .character("G"), .end: .bottom
+        default: nil
         }
     }
 

@@ -34,6 +34,9 @@ public struct ScreenState: Sendable, Equatable {
     public private(set) var focus: Pane = .errors
     /// Whether the `?` overlay is shown.
     public private(set) var showsHelp = false
+    /// Where the `?` overlay is scrolled when its lines do not fit (as a detail view is: the keys' moves, kept
+    /// within its lines when drawn); back at the top each time it opens.
+    public private(set) var helpScroll = DetailScroll()
     /// The page sizes and the panes on screen for the current size, as the layout last gave them (the root reducer
     /// sends ``Action/laidOut(_:)`` when the size or the panes change): what PgUp, PgDn and Tab go by.
     public private(set) var viewport = Viewport()
@@ -71,6 +74,8 @@ public struct ScreenState: Sendable, Equatable {
         case helpToggled
         /// Something closed the help overlay.
         case helpClosed
+        /// A scroll key while the help overlay is shown, `page` rows a page.
+        case helpScrolled(ScrollMove, page: Int)
     }
 
     /// A screen of `width` × `height` at `now` (within ``DashboardState/maximumSize``). `themes` falls back to the
@@ -143,8 +148,15 @@ public struct ScreenState: Sendable, Equatable {
             focus = .errors
         case .helpToggled:
             showsHelp.toggle()
+            helpScroll = DetailScroll()
         case .helpClosed:
             showsHelp = false
+            helpScroll = DetailScroll()
+        case .helpScrolled(let move, let page):
+            guard showsHelp else { return false }
+            let before = helpScroll
+            helpScroll.apply(move, page: page)
+            return helpScroll != before
         }
         return true
     }

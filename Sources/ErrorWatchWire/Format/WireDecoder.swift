@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns one line of the wire format back into a ``WireEvent``, or says precisely why it cannot.
 ///
 /// ```swift
@@ -16,13 +18,18 @@ public struct WireDecoder: Sendable {
     }
 
     /// Decodes the bytes of one line, with or without its trailing newline.
-    public func decode(_ line: some Collection<UInt8>) throws(WireError) -> WireEvent {
-        let result = Array(line).withUnsafeBytes { bytes in Result { () throws(WireError) in try decode(bytes) } }
+    ///
+    /// An event whose `time` cannot be read is kept at `readAt` (now when `nil`), marked with
+    /// ``WireEvent/unreadableTimeAttribute``.
+    public func decode(_ line: some Collection<UInt8>, readAt: Date? = nil) throws(WireError) -> WireEvent {
+        let result = Array(line).withUnsafeBytes { bytes in
+            Result { () throws(WireError) in try decode(bytes, readAt: readAt) }
+        }
         return try result.get()
     }
 
     /// Decodes the bytes of one line in place, with or without its trailing newline: the listener's hot path.
-    public func decode(_ line: UnsafeRawBufferPointer) throws(WireError) -> WireEvent {
+    public func decode(_ line: UnsafeRawBufferPointer, readAt: Date? = nil) throws(WireError) -> WireEvent {
         var end = line.count
         if end > 0, line[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         guard end < maximumLineBytes else { throw .lineTooLong(byteCount: end + 1) }
@@ -30,7 +37,7 @@ public struct WireDecoder: Sendable {
         let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
         guard Self.isValidUTF8(bytes) else { throw .invalidUTF8 }
         guard bytes.contains(where: { !Self.isWhitespace($0) }) else { throw .malformedJSON("empty line") }
-        return try WireEvent(scanning: bytes)
+        return try WireEvent(scanning: bytes, readAt: readAt)
     }
 
     /// ASCII lines (nearly all of them) are checked with a plain loop; others by the standard library.

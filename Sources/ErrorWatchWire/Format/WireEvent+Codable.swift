@@ -15,8 +15,18 @@ extension WireEvent {
         let kindName = try Self.field(.kind) { try c.decode(String.self, forKey: .kind) }
         guard let kind = Kind(rawValue: kindName) else { throw WireError.invalid(.kind) }
         guard c.contains(.time) else { throw WireError.missing(.time) }
-        let timeText = try Self.field(.time) { try c.decode(String.self, forKey: .time) }
-        guard let time = RFC3339.parse(timeText) else { throw WireError.invalid(.time) }
+        // As the scanner has it: a time that cannot be read (a string that is not RFC 3339, or a number) is the
+        // time of reading, and what was sent is kept as an attribute. A number is kept as Swift writes it
+        // (`1e+308`), not byte for byte as the scanner keeps it.
+        var unreadableTime: String?
+        let time: Date
+        if let text = try? c.decode(String.self, forKey: .time) {
+            if let parsed = RFC3339.parse(text) { time = parsed } else { (time, unreadableTime) = (Date(), text) }
+        } else if let number = try? c.decode(Double.self, forKey: .time) {
+            (time, unreadableTime) = (Date(), "\(number)")
+        } else {
+            throw WireError.invalid(.time)
+        }
 
         func optional<T: Decodable>(_ type: T.Type, _ key: WireMember) throws -> T? {
             try Self.field(key) { try c.decodeIfPresent(type, forKey: key) }
@@ -75,6 +85,7 @@ extension WireEvent {
             fingerprint: try optional(String.self, .fingerprint))
         if let codeText { setVerbatimCode(codeText) }
         report = try optional(ExceptionReport.self, .exceptionReport)
+        if let unreadableTime { attributes[Self.unreadableTimeAttribute] = unreadableTime }
         try validateRequiredFields()
     }
 

@@ -5,7 +5,10 @@ extension WireEvent {
     /// Decodes one line's bytes (no newline, UTF-8 already checked) with ``JSONScanner``: the fast path of
     /// ``WireDecoder``. Same rules as ``init(from:)``: the version is checked first, unknown fields are ignored,
     /// `null` means absent.
-    init(scanning bytes: UnsafeRawBufferPointer) throws(WireError) {
+    ///
+    /// A `time` that is a string but not RFC 3339 (`2026-13-01T…`), or a number (`1e308`, `-1`), does not lose the
+    /// event: it takes `readAt` (now when `nil`) and keeps what was sent in ``unreadableTimeAttribute``.
+    init(scanning bytes: UnsafeRawBufferPointer, readAt: Date? = nil) throws(WireError) {
         var raw = RawFields()
         var scanner = JSONScanner(bytes)
         do {
@@ -20,8 +23,21 @@ extension WireEvent {
         guard version == Int64(Self.currentVersion) else { throw .unsupportedVersion(Int(clamping: version)) }
         guard let kindText = try Self.string(raw.kind, .kind, required: true) else { throw .missing(.kind) }
         guard let kind = Kind(rawValue: kindText) else { throw .invalid(.kind) }
-        guard let timeText = try Self.string(raw.time, .time, required: true) else { throw .missing(.time) }
-        guard let time = RFC3339.parse(timeText) else { throw .invalid(.time) }
+        var unreadableTime: String?
+        let time: Date
+        switch raw.time {
+        case nil, .null?: throw .missing(.time)
+        case .string(let text)?:
+            if let parsed = RFC3339.parse(text) {
+                time = parsed
+            } else {
+                (time, unreadableTime) = (readAt ?? Date(), text)
+            }
+        case .number(let range)?:
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            (time, unreadableTime) = (readAt ?? Date(), text)
+        default: throw .invalid(.time)
+        }
         self.init(kind: kind, time: time)
         serviceName = try Self.string(raw.serviceName, .serviceName)
         pid = try Self.int(raw.pid, .pid, bytes)
@@ -117,6 +133,7 @@ extension WireEvent {
             report = decoded
         default: throw .invalid(.exceptionReport)
         }
+        if let unreadableTime { attributes[Self.unreadableTimeAttribute] = unreadableTime }
         try validateRequiredFields()
     }
 

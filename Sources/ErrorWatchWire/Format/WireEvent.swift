@@ -18,6 +18,11 @@ public struct WireEvent: Sendable, Equatable, Codable {
     /// The format version this module writes, and the only major version it reads.
     public static let currentVersion = 1
 
+    /// The attribute that marks an event whose producer's time could not be read (`2026-13-01T…`, `1e308`, `-1`):
+    /// its value is the time as sent, and the event's ``time`` is when it was read. Such an event is counted, never
+    /// dropped; the detail view and `errorwatch issues show` list the attribute with the others.
+    public static let unreadableTimeAttribute = "errorwatch.unreadable_time"
+
     /// What an event describes.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// An error: `exception.type` is required.
