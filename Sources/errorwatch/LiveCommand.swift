@@ -136,7 +136,8 @@ struct LiveCommand: ParsableCommand {
     @Option(
         name: .customLong("sentry-key"),
         help: ArgumentHelp(
-            "The sentry_key Sentry SDKs must send to a sentry: endpoint (default: any key); a wrong one is answered 401.",
+            "The sentry_key Sentry SDKs must send to a sentry: endpoint (default: any key); a wrong one is answered "
+                + "401, and 429 with Retry-After past 20 wrong keys in 10 s from one address.",
             valueName: "key"))
     var sentryKey: String?
 
