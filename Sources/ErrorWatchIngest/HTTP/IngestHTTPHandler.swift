@@ -40,7 +40,7 @@ final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler 
 
     private let work: Service
     private let connections: ConnectionSlots
-    private let limits: OTLPReceiver.Limits
+    private let limits: HTTPReceiverLimits
     private var state = State.waiting(started: true)
     /// Bytes of the body budget this connection holds.
     private var reserved = 0
@@ -49,7 +49,7 @@ final class IngestHTTPHandler<Service: HTTPIngestService>: ChannelDuplexHandler 
     private var peer = "unknown"
     private var peerHost = "unknown"
 
-    init(service: Service, connections: ConnectionSlots, limits: OTLPReceiver.Limits) {
+    init(service: Service, connections: ConnectionSlots, limits: HTTPReceiverLimits) {
         self.work = service
         self.connections = connections
         self.limits = limits
