@@ -251,17 +251,7 @@ public final class FileTailer: Sendable {
     /// the path is a rotation (the old file's held lines are handed on first); no file yet leaves the place kept.
     private func reopen(into batch: inout Batch, state: inout State) throws {
         guard var file = state.file else { return }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return }
-            throw FileProblem(path: path, errno: errno, doing: "read")
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw FileProblem(path: path, errno: code, doing: "read")
-        }
+        guard let (descriptor, info) = try openPath() else { return }
         if UInt64(info.st_ino) == file.identity.inode, UInt64(info.st_dev) == file.identity.device {
             file.descriptor = descriptor
             state.file = file
@@ -282,10 +272,8 @@ public final class FileTailer: Sendable {
         }
     }
 
-    /// Opens the file at ``path``, refusing anything but a regular file: a device put at the path (a symlink to
-    /// `/dev/zero`) would be read forever, and a named pipe would block the poll. Opened without blocking, so a pipe
-    /// is refused rather than waited on. Its identity is read, and what an earlier reading counted of it looked up.
-    private func openFile(from start: StartPosition) throws -> OpenFile? {
+    /// The path opened for reading without blocking, with what `fstat` says of it; `nil` while nothing is there.
+    private func openPath() throws -> (descriptor: Int32, info: stat)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -297,6 +285,14 @@ public final class FileTailer: Sendable {
             close(descriptor)
             throw FileProblem(path: path, errno: code, doing: "read")
         }
+        return (descriptor, info)
+    }
+
+    /// Opens the file at ``path``, refusing anything but a regular file: a device put at the path (a symlink to
+    /// `/dev/zero`) would be read forever, and a named pipe would block the poll. Opened without blocking, so a pipe
+    /// is refused rather than waited on. Its identity is read, and what an earlier reading counted of it looked up.
+    private func openFile(from start: StartPosition) throws -> OpenFile? {
+        guard let (descriptor, info) = try openPath() else { return nil }
         if let reason = FileProblem.notFollowable(mode: info.st_mode, allowingPipes: false) {
             close(descriptor)
             throw FileProblem(path: path, doing: "follow", reason: reason)

@@ -11,8 +11,8 @@ import NIOPosix
 /// service checks heads, decodes bodies and answers; the receiver is its host.
 ///
 /// ```swift
-/// let receiver = HTTPReceiver(address: .tcp(host: "127.0.0.1", port: 0), name: "sentry:127.0.0.1:0",
-///                             limits: limits) { connections in SentryRequestWork(…, connections: connections) }
+/// let receiver = HTTPReceiver(address: .tcp(host: "127.0.0.1", port: 0), name: "lines:127.0.0.1:0",
+///                             limits: limits) { connections in LinesService(…, connections: connections) }
 /// let bound = try await receiver.start()
 /// ```
 final class HTTPReceiver<Service: HTTPIngestService>: Sendable {

@@ -19,9 +19,9 @@ public struct HTTPReceiverLimits: Sendable, Hashable {
     /// The `Retry-After` seconds of a `503`.
     public var retryAfterSeconds: Int
     /// Bytes of request bodies held at once across all connections: 64 MiB by default. A body that does not fit
-    /// now is answered `503` with `Retry-After`; one larger than the whole budget, `413`. Over gRPC, each call in
-    /// flight holds ``OTLPGRPCReceiver/streamCostBytes`` of it besides its message, and a call or message that does
-    /// not fit is answered `RESOURCE_EXHAUSTED` with a `RetryInfo`.
+    /// now is answered `503` with `Retry-After`; one larger than the whole budget, `413`. A receiver on another
+    /// transport that shares these limits counts its calls and messages against the same budget and refuses what
+    /// does not fit in that transport's own words.
     public var bodyBudgetBytes: Int
     /// Bodies up to this size are decoded on the connection's event loop; larger ones on NIO's thread pool, so
     /// a big request never holds a loop that other connections share.
