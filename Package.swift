@@ -92,6 +92,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "CZlib",
+                // `errorwatch run`'s child: posix_spawn in a session of its own and a pseudo-terminal.
+                "CProcessSpawn",
                 // The OTLP/gRPC receiver: grpc-swift 2 on SwiftNIO's HTTP/2 (gzip requests inflated by the transport),
                 // google.rpc.Status details (RetryInfo) from GRPCProtobuf.
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -102,6 +104,9 @@ let package = Package(
         ),
         // zlib, for OTLP/HTTP's `Content-Encoding: gzip` (Foundation on Linux has no inflate). Debian's zlib1g-dev.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // posix_spawn with POSIX_SPAWN_SETSID and addchdir_np, and a pseudo-terminal that passes output through:
+        // GNU extensions that Swift's Glibc module does not show.
+        .target(name: "CProcessSpawn"),
         // Pure dashboard model: state, actions, store, reducer, layout, panes, ScreenBuffer, themes, keymap.
         // Knows no demo, no terminal, no clock.
         .target(

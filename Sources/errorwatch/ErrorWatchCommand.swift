@@ -18,7 +18,7 @@ struct ErrorWatchCommand: ParsableCommand {
             `errorwatch render` prints the same screen as text without a terminal.
             """,
         version: "errorwatch \(version)",
-        subcommands: [LiveCommand.self, RenderCommand.self, ReplayCommand.self, DemoCommand.self, IssuesCommand.self],
+        subcommands: [LiveCommand.self, RunCommand.self, RenderCommand.self, ReplayCommand.self, DemoCommand.self, IssuesCommand.self],
         defaultSubcommand: LiveCommand.self
     )
 }

@@ -14,13 +14,15 @@ public enum EventChannel: String, Sendable, Hashable, Codable, CaseIterable {
     case otlp
     /// A Sentry SDK (envelopes, Spotlight).
     case sentry
+    /// The output of the command `errorwatch run` started: its standard output and error, read as it prints them.
+    case process
 
     /// Whether it reports what happens as it happens, so its events' own times can be judged against when they were
     /// read (clock skew): a connection or an exporter. A file, a pipe (`cat old.log | errorwatch -`) or a recording
     /// may hold lines from any time.
     public var isLive: Bool {
         switch self {
-        case .socket, .otlp, .sentry: true
+        case .socket, .otlp, .sentry, .process: true
         case .file, .pipe, .recording: false
         }
     }

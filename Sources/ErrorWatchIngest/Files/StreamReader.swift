@@ -111,10 +111,12 @@ public final class StreamReader: Sendable {
                 if batch != Batch() { body(batch) }
                 continue
             }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            var count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                return .failed(FileProblem.reason(errno))
+                // A pseudo-terminal whose other side every writer closed (a child that exited) reads EIO: its end.
+                guard errno == EIO else { return .failed(FileProblem.reason(errno)) }
+                count = 0
             }
             if count == 0 {
                 // A named pipe nobody has written to yet reads as ended: keep waiting for the first writer.

@@ -168,6 +168,8 @@ struct TracebackFolder {
                 || line.hasPrefix("Thread ") || line.hasPrefix("Current stack trace") || line.hasPrefix("Backtrace")
                 || line.hasPrefix("Platform:") || line.hasPrefix("Registers") || line.hasPrefix("Images")
                 || line.hasPrefix("Stack dump") || line.hasPrefix("Crashed") || line.hasPrefix("0x")
+                // The backtracer marks frames left out with a line of dots.
+                || line.hasPrefix("...")
         }
     }
 

@@ -30,6 +30,8 @@ public final class RemoteIngest: Sendable {
     /// What the OTLP receivers remember of recent traces to count one failure once: one memory for all of them, so
     /// a trace whose services export over HTTP and gRPC is counted as one (docs/otlp.md, "One failure, one error").
     let otlpTraceMemory = OTLPTraceMemory()
+    /// Where errors' frames get their source lines from, when the service's source is here.
+    private let sourceLines = Mutex<SourceLines?>(nil)
 
     /// How long the UI may leave posted actions undrawn before OTLP requests are refused: a frame and a half at 30
     /// a second. A key waits at most for the frame in progress and then its own, so keys stay within about twice
@@ -57,6 +59,12 @@ public final class RemoteIngest: Sendable {
         requestMetrics = metrics.requests
     }
 
+    /// Reads errors' frames from their printed traces and shows the source lines of those under `lines`' root
+    /// (`errorwatch run`, `--source-root`); see ``SourceLines``.
+    public func showSourceLines(_ lines: SourceLines) {
+        sourceLines.withLock { $0 = lines }
+    }
+
     /// Calls `body` with every event ingested (for `--record`).
     public func observe(_ body: @escaping @Sendable (WireEvent) -> Void) {
         observer.set(body)
@@ -73,6 +81,9 @@ public final class RemoteIngest: Sendable {
         switch event.kind {
         case .error:
             let receivedAt = now()
+            // Frames and source lines from the local disk (`run`, `--source-root`): read here, off the UI thread.
+            var event = event
+            if let lines = sourceLines.withLock({ $0 }) { lines.enrich(&event) }
             // One value from here to the screen and the store: the error with its provenance, made once.
             guard
                 let remote = RemoteError(

@@ -18,6 +18,8 @@ public struct SourceStatus: Sendable, Hashable, Identifiable {
         /// A listener or receiver itself: what it had to refuse, evict or cut off to stay within its budgets.
         /// Pinned at the top of the pane, so it is never scrolled out of sight by the producers it serves.
         case listener
+        /// `errorwatch run`'s child: its output, read as it prints it.
+        case process
     }
 
     /// A stable key, for example `"socket#3"` or `"file:/var/log/app.ndjson"`.

@@ -169,7 +169,8 @@ public enum DetailView: Widget {
             lines += wrap(text, width: width).map { Line([($0, .text)]) }
         }
         if let trace = event.stackTrace, !trace.isEmpty {
-            section("Stack trace")
+            // Beside a report's frames (read from this trace, or sent with it), the text is the trace as printed.
+            section(event.report == nil ? "Stack trace" : "Stack trace as printed")
             // Each line is made safe on its own, so the trace keeps its lines and indentation.
             for line in trace.split(separator: "\n", omittingEmptySubsequences: false).prefix(Self.stackTraceLineLimit)
             {
