@@ -47,6 +47,23 @@ struct LiveCommand: ParsableCommand {
             """)
     var otlpDefaults = false
 
+    @Flag(
+        name: .customLong("spotlight"),
+        help: """
+            Receive Sentry SDKs as Spotlight's sidecar does: on loopback port 8969 (/stream and \
+            /api/PROJECT/envelope/), where `sentry_sdk.init(spotlight=True)` and SENTRY_SPOTLIGHT=1 send (as \
+            --listen sentry:8969).
+            """)
+    var spotlightDefaults = false
+
+    @Option(
+        name: .customLong("source-root"),
+        help: ArgumentHelp(
+            "Read errors' stack traces into frames and show the source lines of those under this folder; nothing "
+                + "outside it is read.",
+            valueName: "dir"))
+    var sourceRoot: String?
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -193,8 +210,8 @@ struct LiveCommand: ParsableCommand {
             throw ValidationError("--sentry-key must be a non-empty key without spaces or commas")
         }
         let endpoints = try listenEndpoints
-        if sentryKey != nil, !endpoints.contains(where: { $0.sentry != nil }) {
-            throw ValidationError("--sentry-key needs a --listen sentry:PORT endpoint")
+        if sentryKey != nil, !spotlightDefaults, !endpoints.contains(where: { $0.sentry != nil }) {
+            throw ValidationError("--sentry-key needs a --listen sentry:PORT endpoint or --spotlight")
         }
     }
 
@@ -238,7 +255,7 @@ struct LiveCommand: ParsableCommand {
         let listening = try listenEndpoints
         let endpoints = listening.compactMap(\.lines)
         let otlp = try otlpEndpoints
-        let sentry = listening.compactMap(\.sentry)
+        let sentry = listening.compactMap(\.sentry) + (spotlightDefaults ? [SentryEndpoint(port: 8969)] : [])
         let watchesOthers =
             !endpoints.isEmpty || !otlp.isEmpty || !sentry.isEmpty || !tail.isEmpty || !files.isEmpty
             || watchesStandardInput
@@ -246,6 +263,13 @@ struct LiveCommand: ParsableCommand {
             clock: ErasedClock(ContinuousClock()), startDate: Date(),
             traceBudget: TraceStore.Budget(spans: traceBudget, bytes: traceBudgetBytes))
         store.attach(to: runtime)
+        if let sourceRoot {
+            guard let lines = SourceLines(root: sourceRoot) else {
+                printError("errorwatch: --source-root \(sourceRoot) is not a folder")
+                throw ExitCode(2)
+            }
+            runtime.ingest.showSourceLines(lines)
+        }
         if !watchesOthers || demo {
             let configuration = DemoConfiguration(
                 seed: appearance.seed, stormRate: stormRate, stormDuration: stormDuration)

@@ -188,6 +188,8 @@ public final class ExternalSources: Sendable {
         }
         // A crash signal ends the process without the shutdown below: the socket files go then too.
         for path in socketPaths { CrashCleanup.removeOnAbnormalExit(path) }
+        let addresses = receiverAddresses
+        if !addresses.isEmpty { ingest.inbox.post(.receiversListening(addresses)) }
         for follower in followers { follower.start(into: ingest) }
         pipes.withLock { $0 = followers }
         let clock = self.clock
@@ -246,6 +248,39 @@ public final class ExternalSources: Sendable {
 
     /// The Sentry endpoints actually bound (port 0 becomes the port chosen).
     public var boundSentryEndpoints: [SentryEndpoint] { sentryReceivers.compactMap(\.localEndpoint) }
+
+    /// Where each receiver listens and the setting that points an SDK at it, once started.
+    public var receiverAddresses: [ReceiverAddress] {
+        func url(_ host: String, _ port: Int) -> String {
+            "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        }
+        var addresses: [ReceiverAddress] = []
+        for endpoint in boundOTLPEndpoints {
+            let base = url(endpoint.host, endpoint.port)
+            switch endpoint.transport {
+            case .http:
+                addresses.append(
+                    ReceiverAddress(kind: "OTLP/HTTP", address: base, setting: "OTEL_EXPORTER_OTLP_ENDPOINT=\(base)"))
+            case .grpc:
+                addresses.append(
+                    ReceiverAddress(
+                        kind: "OTLP/gRPC", address: base,
+                        setting: "OTEL_EXPORTER_OTLP_ENDPOINT=\(base) OTEL_EXPORTER_OTLP_PROTOCOL=grpc"))
+            }
+        }
+        for endpoint in boundSentryEndpoints {
+            let base = url(endpoint.host, endpoint.port)
+            addresses.append(
+                ReceiverAddress(
+                    kind: "Sentry", address: base + "/stream",
+                    setting: "SENTRY_SPOTLIGHT=\(base)/stream (or a DSN: \(base.replacingOccurrences(of: "http://", with: "http://key@"))/1)"))
+        }
+        for endpoint in boundEndpoints {
+            addresses.append(
+                ReceiverAddress(kind: "NDJSON", address: endpoint.description, setting: "ERRORWATCH_ENDPOINT=\(endpoint)"))
+        }
+        return addresses
+    }
 
     /// Stops tailing, closes every connection and removes socket files.
     public func shutdown() async {

@@ -18,7 +18,7 @@ extension DashboardAction {
         case .metricsSampled: .latest(.metrics, key: .only)
         case .traceChanged(let trace): .latest(.traces, key: .name(trace.traceID))
         case .storeStatusChanged: .latest(.store, key: .only)
-        case .keyPressed, .eventsReceived, .appAttached, .tick, .frameStarted, .resized, .themeLoaded, .themeFailed,
+        case .keyPressed, .eventsReceived, .appAttached, .receiversListening, .tick, .frameStarted, .resized, .themeLoaded, .themeFailed,
             .statusMessage, .themeSelected, .colorDepthDetected:
             .append
         }

@@ -51,4 +51,7 @@ public enum DashboardAction: Sendable {
     case traceChanged(TraceSnapshot)
     /// The store's state changed: `nil` when it works quietly, else what the header says (pruning, paused, off).
     case storeStatusChanged(String?)
+    /// The receivers started listening at these addresses (the first screen says where to send until something
+    /// arrives).
+    case receiversListening([ReceiverAddress])
 }

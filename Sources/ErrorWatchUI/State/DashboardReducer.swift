@@ -76,6 +76,8 @@ public enum DashboardReducer {
             return state.feeds.reduce(.sourcesForgotten(count))
         case .storeStatusChanged(let note):
             return state.feeds.reduce(.storeStatusChanged(note))
+        case .receiversListening(let receivers):
+            return state.feeds.reduce(.receiversListening(receivers))
         case .traceChanged(let snapshot):
             // Drawn only in a detail view: with none open, a new snapshot changes nothing on screen.
             return state.traces.reduce(.traceChanged(snapshot)) && state.detail.target != nil

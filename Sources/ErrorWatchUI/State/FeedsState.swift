@@ -15,6 +15,8 @@ public struct FeedsState: Sendable, Equatable {
     public private(set) var forgottenSources = 0
     /// What the header says about the store (pruning, paused, off), `nil` when it works quietly or there is none.
     public private(set) var storeNote: String?
+    /// Where the receivers listen, for the first screen to say where to send.
+    public private(set) var receivers: [ReceiverAddress] = []
 
     /// Nothing reported yet.
     public init() {}
@@ -31,6 +33,8 @@ public struct FeedsState: Sendable, Equatable {
         case sourcesForgotten(Int)
         /// The store's state changed.
         case storeStatusChanged(String?)
+        /// The receivers started listening at these addresses.
+        case receiversListening([ReceiverAddress])
         /// An app attached, its names made safe and its bindings vetted against the keys in use; it replaces the
         /// app attached under `name`, if any.
         case appAttached(AttachedApp, replacing: String)
@@ -61,6 +65,14 @@ public struct FeedsState: Sendable, Equatable {
         case .sourcesChanged(let sources):
             defer { self.sources = sources }
             return sources != self.sources
+        case .receiversListening(let receivers):
+            let safe = receivers.map {
+                ReceiverAddress(
+                    kind: Sanitizer.sanitize($0.kind, limit: 20), address: Sanitizer.sanitize($0.address, limit: 200),
+                    setting: Sanitizer.sanitize($0.setting, limit: 300))
+            }
+            defer { self.receivers = safe }
+            return safe != self.receivers
         case .sourcesForgotten(let count):
             defer { forgottenSources = max(0, count) }
             return count != forgottenSources
