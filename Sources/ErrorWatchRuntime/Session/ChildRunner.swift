@@ -74,6 +74,8 @@ public final class ChildRunner: DashboardSource {
         var pendingRestart: Task<Void, Never>?
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
         var lastEnding: Ending?
+        /// Whether the last run's output had to be cut off: something kept it open after the group was killed.
+        var outputCutOff = false
     }
 
     /// How a run ended: its termination, and whether errorwatch ended it (`r`, `x`, `q`).
@@ -107,6 +109,10 @@ public final class ChildRunner: DashboardSource {
 
     /// The child's process id while it runs.
     public var pid: Int32? { state.withLock { $0.child?.pid } }
+
+    /// Whether the last run's output had to be cut off (a process outside its group kept it open); when not, every
+    /// process that held it, the whole group included, has exited.
+    var outputCutOff: Bool { state.withLock { $0.outputCutOff } }
 
     /// How the last run ended, once one did.
     public var lastEnding: Ending? { state.withLock { $0.lastEnding } }
@@ -226,6 +232,7 @@ public final class ChildRunner: DashboardSource {
         let now = runtimeNow()
         let run = state.withLock { state -> Int in
             state.run += 1
+            state.outputCutOff = false
             state.child = child
             state.pid = child.pid
             state.startedAt = now
@@ -257,6 +264,7 @@ public final class ChildRunner: DashboardSource {
                     output.stop()
                     errors.stop()
                     readers.wait()
+                    state.withLock { $0.outputCutOff = true }
                 }
             }
             child.killGroup()
