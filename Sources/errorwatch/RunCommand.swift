@@ -166,6 +166,17 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+extension RunCommand {
+    /// The command's keys as the docs list them (`Your command (COMMAND)`).
+    static var attachedApp: AttachedApp {
+        ChildRunner(
+            configuration: ChildRunner.Configuration(
+                command: ChildProcess.Command(arguments: ["COMMAND"], environment: [:])),
+            clock: ErasedClock(ContinuousClock())
+        ) { [:] }.attachment.attachedApp
+    }
+}
+
 extension ExternalSources {
     /// The receivers as the child's environment names them: their bound ports.
     var runReceivers: RunEnvironment.Receivers {

@@ -5,13 +5,14 @@ import Testing
 
 @testable import errorwatch
 
-/// `docs/keys.md` and the README's key table are generated from the dashboard's keymap and the demo's bindings,
-/// as the demo attaches them; regenerate with `KEYS_MD_WRITE=1 swift test --filter KeysDocs`.
+/// `docs/keys.md` and the README's key table are generated from the dashboard's keymap, the demo's bindings as the
+/// demo attaches them and `errorwatch run`'s as its command's; regenerate with
+/// `KEYS_MD_WRITE=1 swift test --filter KeysDocs`.
 struct KeysDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static var table: String {
-        Keymap.markdownTable(apps: [DemoAttachment.attachedApp])
+        Keymap.markdownTable(apps: [DemoAttachment.attachedApp, RunCommand.attachedApp])
             + "\n### Query, after `/`\n\nTerms are ANDed; the query applies to Logs, Alerts and Issues.\n\n"
             + QuerySyntax.markdownTable()
     }
