@@ -11,11 +11,10 @@ import Foundation
 ///
 /// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
 public enum ErrorsPane: Widget {
-    /// The Errors slice, the Patterns slice for that view, and where the receivers listen (said while there is no
-    /// alert yet).
-    public typealias Part = (errors: ErrorsState, patterns: PatternsState, receivers: [ReceiverAddress])
+    /// The Errors slice, and the Patterns slice for that view.
+    public typealias Part = (errors: ErrorsState, patterns: PatternsState)
 
-    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns, state.feeds.receivers) }
+    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns) }
 
     public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (errors, filter, screen, palette) = (input.part.errors, input.filter, input.screen, input.palette)
@@ -34,10 +33,6 @@ public enum ErrorsPane: Widget {
                 scroll: errors.scroll, selected: selected, screen: screen, in: area, into: &buffer, palette: palette)
             guard !inner.isEmpty else { return }
             if alerts.isEmpty {
-                if errors.alerts.isEmpty, !input.part.receivers.isEmpty {
-                    drawWhereToSend(input.part.receivers, in: inner, into: &buffer, palette: palette)
-                    return
-                }
                 let text = errors.alerts.isEmpty ? "No alerts. All quiet." : "No alerts match the filters."
                 buffer.write(text, x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
                 return
@@ -252,28 +247,5 @@ public enum ErrorsPane: Widget {
         }
         let padded = String(repeating: " ", count: max(0, 4 - ageText.count)) + ageText
         buffer.write(" " + padded, x: right, y: y, width: 5, style: palette[.muted])
-    }
-
-    /// No alert yet: each receiver and the setting that points an SDK at it (its address), one line each (a line
-    /// that does not fit wraps under its own).
-    static func drawWhereToSend(
-        _ receivers: [ReceiverAddress], in inner: Rect, into buffer: inout ScreenBuffer, palette: Palette
-    ) {
-        var y = inner.y
-        let x = inner.x + 1
-        let width = max(1, inner.width - 1)
-        func line(_ text: String, _ role: ThemeRole) {
-            for part in DetailView.wrap(text, width: width) where y < inner.y + inner.height {
-                buffer.write(part, x: x, y: y, width: width, style: palette[role])
-                y += 1
-            }
-        }
-        line("No alerts yet. Send here:", .muted)
-        let kindWidth = min(10, receivers.map { DisplayWidth.of($0.kind) }.max() ?? 0)
-        for receiver in receivers {
-            let pad = String(repeating: " ", count: max(0, kindWidth - DisplayWidth.of(receiver.kind)))
-            // The setting names the address: one line per receiver, so that five fit the smallest pane.
-            line(receiver.kind + pad + "  " + receiver.setting, .text)
-        }
     }
 }

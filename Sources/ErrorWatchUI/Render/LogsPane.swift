@@ -3,10 +3,13 @@
 /// It follows the tail unless scrolled (`logs.scroll > 0`) or paused. Only the visible rows are looked at: walking
 /// back from the newest line stops as soon as the view is full, so drawing does not grow with history.
 public enum LogsPane: Widget {
-    public static func part(of state: DashboardState) -> LogsState { state.logs }
+    /// The Logs slice, and where the receivers listen (said while nothing has arrived).
+    public typealias Part = (logs: LogsState, receivers: [ReceiverAddress])
 
-    public static func render(_ input: WidgetInput<LogsState>, in area: Rect, into buffer: inout ScreenBuffer) {
-        let (logs, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
+    public static func part(of state: DashboardState) -> Part { (state.logs, state.feeds.receivers) }
+
+    public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (logs, filter, screen, palette) = (input.part.logs, input.filter, input.screen, input.palette)
         var label: String
         if logs.isPaused {
             label = "paused"
@@ -32,6 +35,10 @@ public enum LogsPane: Widget {
             label: screen.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
         let rows = visibleRows(logs, filter: filter, count: inner.height)
+        if rows.isEmpty, logs.lines.isEmpty, !input.part.receivers.isEmpty {
+            WhereToSend.draw(input.part.receivers, in: inner, into: &buffer, palette: palette)
+            return
+        }
         if rows.isEmpty {
             let text =
                 logs.lines.isEmpty

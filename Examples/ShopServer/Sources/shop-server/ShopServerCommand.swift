@@ -2,6 +2,7 @@ import ArgumentParser
 import ErrorStreaming
 import ErrorStreamingMetrics
 import ErrorWatchWire
+import Foundation
 import Hummingbird
 import Logging
 import Prometheus
@@ -19,6 +20,8 @@ struct ShopServerCommand: AsyncParsableCommand {
             Watch it: errorwatch --listen unix:/tmp/ew.sock, then shop-server --errorwatch unix:/tmp/ew.sock
             Or over OpenTelemetry: errorwatch --otlp, then shop-server --otel http://127.0.0.1:4318
             (or --otel http://127.0.0.1:4317 --otel-protocol grpc)
+            Or with nothing to configure: errorwatch run -- shop-server (it reads ERRORWATCH_ENDPOINT and
+            OTEL_EXPORTER_OTLP_ENDPOINT when --errorwatch and --otel are not given).
             """)
 
     @Option(help: "The TCP port to serve HTTP on.")
@@ -56,17 +59,35 @@ struct ShopServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "The lowest level logged (trace…critical).")
     var logLevel = "info"
 
+    /// `--errorwatch`, else `ERRORWATCH_ENDPOINT` (what `errorwatch run` sets).
+    var errorwatchEndpoint: String? { errorwatch ?? Self.environment(ErrorForwarder.environmentVariable) }
+
+    /// `--otel`, else `OTEL_EXPORTER_OTLP_ENDPOINT` (what `errorwatch run` and collectors' docs set).
+    var otelEndpoint: String? { otel ?? Self.environment("OTEL_EXPORTER_OTLP_ENDPOINT") }
+
+    /// `--otel-protocol`, else `OTEL_EXPORTER_OTLP_PROTOCOL` when the endpoint came from the environment too.
+    var otelTransport: ShopTelemetry.Transport {
+        guard otel == nil, let name = Self.environment("OTEL_EXPORTER_OTLP_PROTOCOL"),
+            let transport = ShopTelemetry.Transport(rawValue: name)
+        else { return otelProtocol }
+        return transport
+    }
+
+    private static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard errorwatchQueue > 0 else { throw ValidationError("--errorwatch-queue must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level") }
-        if let errorwatch {
+        if let errorwatch = errorwatchEndpoint {
             do { _ = try Endpoint(parsing: errorwatch) } catch {
                 throw ValidationError("--errorwatch \(errorwatch): \(error)")
             }
         }
-        if let otel {
-            do { _ = try ShopTelemetry(endpoint: otel, transport: otelProtocol) } catch {
+        if let otel = otelEndpoint {
+            do { _ = try ShopTelemetry(endpoint: otel, transport: otelTransport) } catch {
                 throw ValidationError("--otel \(otel): \(error)")
             }
         }
@@ -75,14 +96,14 @@ struct ShopServerCommand: AsyncParsableCommand {
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let stream = ErrorStream()
-        let forwarder = try errorwatch.map {
+        let forwarder = try errorwatchEndpoint.map {
             ErrorForwarder(
                 endpoint: try Endpoint(parsing: $0), source: SourceInfo(serviceName: "shop-server"), stream: stream,
                 configuration: ErrorForwarder.Configuration(queueCapacity: errorwatchQueue))
         }
         forwarder?.start()
         // With --otel: tracing and swift-metrics go to swift-otel now; its log handler joins the console's below.
-        let telemetry = try otel.map { try ShopTelemetry(endpoint: $0, transport: otelProtocol).bootstrap() }
+        let telemetry = try otelEndpoint.map { try ShopTelemetry(endpoint: $0, transport: otelTransport).bootstrap() }
         let exportedLogs = telemetry?.logHandler
         LoggingSystem.bootstrap { label in
             var console = StreamLogHandler.standardError(label: label)
@@ -121,8 +142,8 @@ struct ShopServerCommand: AsyncParsableCommand {
         logger.info(
             "shop-server starting",
             metadata: [
-                "port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatch ?? "off")",
-                "otel": "\(otel.map { "\($0) (\(otelProtocol.rawValue))" } ?? "off")",
+                "port": "\(port)", "seed": "\(seed)", "errorwatch": "\(errorwatchEndpoint ?? "off")",
+                "otel": "\(otelEndpoint.map { "\($0) (\(otelTransport.rawValue))" } ?? "off")",
             ])
         // swift-otel's exporters run as services beside the server. Hummingbird stops its services in the reverse
         // of their order and the server is last: it stops first, its in-flight requests (and their spans) finish,
