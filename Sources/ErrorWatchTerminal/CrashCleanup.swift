@@ -50,13 +50,32 @@ public enum CrashCleanup {
         }
     }
 
-    /// Removes every registered path. Called from signal handlers: no allocation, no lock.
+    /// Kills the process group `group` (`errorwatch run`'s command and what it started) if the process dies of a
+    /// crash signal or a second termination signal: the child is in a session of its own, so no hang-up would reach
+    /// it, and a command left running would hold its ports against the next start. SIGKILL, since nobody is left to
+    /// follow a SIGTERM up. One group at a time; a later call replaces an earlier one.
+    public static func killGroupOnAbnormalExit(_ group: Int32) {
+        childGroup.store(group, ordering: .releasing)
+    }
+
+    /// Stops killing `group` on an abnormal exit (it ended, or is being ended the normal way).
+    public static func forgetGroup(_ group: Int32) {
+        _ = childGroup.compareExchange(expected: group, desired: 0, ordering: .acquiringAndReleasing)
+    }
+
+    /// Removes every registered path and kills the registered process group. Called from signal handlers: no
+    /// allocation, no lock (`unlink` and `kill` are async-signal-safe).
     static func removeAll() {
         for index in 0..<capacity {
             let bits = slots[index].load(ordering: .acquiring)
             if bits != 0, let pointer = UnsafePointer<CChar>(bitPattern: bits) { unlink(pointer) }
         }
+        let group = childGroup.load(ordering: .acquiring)
+        if group > 0 { kill(-group, SIGKILL) }
     }
+
+    /// The process group to kill on an abnormal exit, or 0.
+    private static let childGroup = Atomic<Int32>(0)
 
     /// Serialises registrations (never taken by a handler).
     private static let registration = Mutex<Void>(())

@@ -1,5 +1,6 @@
 import ErrorStreaming
 import ErrorWatchIngest
+import ErrorWatchTerminal
 import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
@@ -229,6 +230,8 @@ public final class ChildRunner: DashboardSource {
         var command = configuration.command
         command.environment = environment()
         let child = try ChildProcess.start(command)
+        // Should errorwatch die of a signal, its command must not outlive it (it would hold its ports).
+        CrashCleanup.killGroupOnAbnormalExit(child.pid)
         let now = runtimeNow()
         let run = state.withLock { state -> Int in
             state.run += 1
@@ -268,6 +271,7 @@ public final class ChildRunner: DashboardSource {
                 }
             }
             child.killGroup()
+            CrashCleanup.forgetGroup(child.pid)
             ended(run: run, termination: termination)
         }
         waiter.name = "errorwatch run wait"
