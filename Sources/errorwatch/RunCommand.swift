@@ -109,6 +109,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
+        // The command captures everything from its first word, `--help` included when it comes first.
+        if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
         guard !commandArguments.isEmpty else {
             throw ValidationError("no command to run: errorwatch run -- COMMAND [ARGS…]")
         }
