@@ -383,6 +383,10 @@ func runDashboard(
         patternCapacity: patternCapacity)
     _ = DashboardReducer.reduce(into: &state, action: .themeSelected(selection.index))
     if let warning = selection.warning { _ = DashboardReducer.reduce(into: &state, action: .statusMessage(warning)) }
+    // Where the receivers listen, in the first frame's state (posted, it would sit undrawn in the inbox, which the
+    // receivers' admission reads as a dashboard that is behind).
+    let receivers = sources.compactMap { $0 as? ExternalSources }.flatMap(\.receiverAddresses)
+    if !receivers.isEmpty { _ = DashboardReducer.reduce(into: &state, action: .receiversListening(receivers)) }
 
     session.run(backend: backend, state: state, clock: launchClock)
     // The terminal first: whatever the shutdown below waits for, the user has their shell back.

@@ -188,8 +188,6 @@ public final class ExternalSources: Sendable {
         }
         // A crash signal ends the process without the shutdown below: the socket files go then too.
         for path in socketPaths { CrashCleanup.removeOnAbnormalExit(path) }
-        let addresses = receiverAddresses
-        if !addresses.isEmpty { ingest.inbox.post(.receiversListening(addresses)) }
         for follower in followers { follower.start(into: ingest) }
         pipes.withLock { $0 = followers }
         let clock = self.clock

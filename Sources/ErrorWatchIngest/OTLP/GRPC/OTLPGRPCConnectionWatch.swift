@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import NIOCore
 import NIOHTTP2
@@ -27,18 +28,24 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
 
     private let registry: SenderRegistry
     private let connections: ConnectionSlots
+    private let awaitingPreface: PrefaceWaiters
     private let prefaceTimeout: Duration
     private var prefaceTimer: Scheduled<Void>?
     private var prefaceSeen = false
     private var openStreams = 0
 
-    init(registry: SenderRegistry, connections: ConnectionSlots, prefaceTimeout: Duration) {
+    init(
+        registry: SenderRegistry, connections: ConnectionSlots, awaitingPreface: PrefaceWaiters,
+        prefaceTimeout: Duration
+    ) {
         self.registry = registry
         self.connections = connections
+        self.awaitingPreface = awaitingPreface
         self.prefaceTimeout = prefaceTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        awaitingPreface.add(context.channel)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         prefaceTimer = context.eventLoop.scheduleTask(in: TimeAmount(prefaceTimeout)) {
             let (watch, context) = loopBound.value
@@ -53,6 +60,7 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        awaitingPreface.remove(context.channel)
         prefaceTimer?.cancel()
         prefaceTimer = nil
     }
@@ -61,6 +69,7 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
         if !prefaceSeen, let frame = unwrapInboundIn(data) as? HTTP2Frame, case .settings(.settings) = frame.payload {
             // The client's first SETTINGS ends its preface.
             prefaceSeen = true
+            awaitingPreface.remove(context.channel)
             prefaceTimer?.cancel()
             prefaceTimer = nil
             if openStreams == 0 { connections.hold(context.channel, .idle(since: 0)) }
@@ -134,14 +143,36 @@ final class OTLPGRPCConnectionWatch: ChannelInboundHandler, RemovableChannelHand
     /// (the gRPC connection handler after it keeps them to itself). Answers are small: a fixed send buffer bounds what
     /// a client that never reads can leave in the kernel, as on the HTTP receivers.
     static func install(
-        on channel: any Channel, registry: SenderRegistry, connections: ConnectionSlots, prefaceTimeout: Duration
+        on channel: any Channel, registry: SenderRegistry, connections: ConnectionSlots,
+        awaitingPreface: PrefaceWaiters, prefaceTimeout: Duration
     ) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
             try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             let http2 = try operations.handler(type: NIOHTTP2Handler.self)
-            let watch = Self(registry: registry, connections: connections, prefaceTimeout: prefaceTimeout)
+            let watch = Self(
+                registry: registry, connections: connections, awaitingPreface: awaitingPreface,
+                prefaceTimeout: prefaceTimeout)
             try operations.addHandler(watch, position: .after(http2))
         }
+    }
+}
+
+/// The connections that have not sent their HTTP/2 preface yet. They can hold no call, and a graceful shutdown would
+/// wait for each until its preface deadline (10 s by default): ``closeAll()`` closes them at once instead.
+final class PrefaceWaiters: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func add(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = channel } }
+
+    func remove(_ channel: any Channel) { channels.withLock { $0[ObjectIdentifier(channel)] = nil } }
+
+    /// Closes every connection still waiting (after the lock is released).
+    func closeAll() {
+        let waiting = channels.withLock { channels in
+            defer { channels = [:] }
+            return Array(channels.values)
+        }
+        for channel in waiting { channel.close(promise: nil) }
     }
 }

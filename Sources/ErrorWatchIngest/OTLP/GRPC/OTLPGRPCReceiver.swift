@@ -56,6 +56,8 @@ public final class OTLPGRPCReceiver: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let service: OTLPGRPCService
     private let phase = Mutex(Phase.idle)
+    /// Connections without their preface yet: closed at once on shutdown.
+    private let awaitingPreface = PrefaceWaiters()
 
     /// Creates a receiver; nothing happens until ``start()``. The parameters are ``OTLPReceiver``'s.
     ///
@@ -164,14 +166,15 @@ public final class OTLPGRPCReceiver: Sendable {
                 // Each connection takes a slot (or is closed at once when every slot is busy) and must send its
                 // preface within the request deadline; a client's breach of HTTP/2 (too many streams, floods) is
                 // counted against it, whatever its calls (OTLPGRPCConnectionWatch).
-                let (registry, connections) = (service.registry, service.work.connections)
+                let (registry, connections, awaitingPreface) =
+                    (service.registry, service.work.connections, self.awaitingPreface)
                 config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in
                     guard OTLPGRPCConnectionWatch.admit(channel, to: connections) else {
                         return channel.eventLoop.makeSucceededVoidFuture()
                     }
                     return OTLPGRPCConnectionWatch.install(
                         on: channel, registry: registry, connections: connections,
-                        prefaceTimeout: limits.requestTimeout)
+                        awaitingPreface: awaitingPreface, prefaceTimeout: limits.requestTimeout)
                 }
                 // On each call, before the transport reads it: answers go uncompressed, so no call holds a zlib
                 // compressor for a few bytes (OTLPGRPCPlainAnswers); the call and its message are weighed against
@@ -220,7 +223,8 @@ public final class OTLPGRPCReceiver: Sendable {
         }
     }
 
-    /// Stops accepting, lets calls in flight finish (each within the request deadline) and closes every connection.
+    /// Stops accepting, lets calls in flight finish (each within the request deadline) and closes every connection,
+    /// those that never sent their HTTP/2 preface at once.
     public func shutdown() async {
         let previous = phase.withLock { phase in
             defer { phase = .shutDown }
@@ -228,6 +232,9 @@ public final class OTLPGRPCReceiver: Sendable {
         }
         guard case .listening(let server, let serving, _) = previous else { return }
         server.beginGracefulShutdown()
+        // Calls in flight finish; connections that never sent their preface have none to finish, and would each
+        // hold the shutdown until their preface deadline.
+        awaitingPreface.closeAll()
         await serving.value
     }
 
