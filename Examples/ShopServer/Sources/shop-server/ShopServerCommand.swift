@@ -20,8 +20,8 @@ struct ShopServerCommand: AsyncParsableCommand {
             Watch it: errorwatch --listen unix:/tmp/ew.sock, then shop-server --errorwatch unix:/tmp/ew.sock
             Or over OpenTelemetry: errorwatch --otlp, then shop-server --otel http://127.0.0.1:4318
             (or --otel http://127.0.0.1:4317 --otel-protocol grpc)
-            Or with nothing to configure: errorwatch run -- shop-server (it reads ERRORWATCH_ENDPOINT and
-            OTEL_EXPORTER_OTLP_ENDPOINT when --errorwatch and --otel are not given).
+            Or with nothing to configure: errorwatch run -- shop-server (without --errorwatch and --otel it
+            exports to OTEL_EXPORTER_OTLP_ENDPOINT when set, else forwards to ERRORWATCH_ENDPOINT when set).
             """)
 
     @Option(help: "The TCP port to serve HTTP on.")
@@ -59,8 +59,11 @@ struct ShopServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "The lowest level logged (trace…critical).")
     var logLevel = "info"
 
-    /// `--errorwatch`, else `ERRORWATCH_ENDPOINT` (what `errorwatch run` sets).
-    var errorwatchEndpoint: String? { errorwatch ?? Self.environment(ErrorForwarder.environmentVariable) }
+    /// `--errorwatch`, else `ERRORWATCH_ENDPOINT` (what `errorwatch run` sets) when OpenTelemetry is not in use:
+    /// `errorwatch run` sets both, and one channel reports each failure once.
+    var errorwatchEndpoint: String? {
+        errorwatch ?? (otelEndpoint == nil ? Self.environment(ErrorForwarder.environmentVariable) : nil)
+    }
 
     /// `--otel`, else `OTEL_EXPORTER_OTLP_ENDPOINT` (what `errorwatch run` and collectors' docs set).
     var otelEndpoint: String? { otel ?? Self.environment("OTEL_EXPORTER_OTLP_ENDPOINT") }
