@@ -70,6 +70,7 @@ public enum DetailView: Widget {
         case .alert: return "Alert"
         case .issue: return "Issue"
         case .pattern: return "Pattern"
+        case .trace(let id): return "Trace · \(id.prefix(16))"
         }
     }
 
@@ -103,6 +104,7 @@ public enum DetailView: Widget {
             }
             return issueLines(issue, state: state, width: width)
         case .pattern(let id): return patternLines(id, state: state, width: width)
+        case .trace(let id): return traceDetailLines(id, state: state, width: width)
         }
     }
 

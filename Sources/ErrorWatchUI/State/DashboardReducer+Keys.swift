@@ -57,6 +57,7 @@ extension DashboardReducer {
             if case .success = parsed {
                 _ = state.logs.reduce(.scrollReset)
                 _ = state.errors.reduce(.queryApplied)
+                _ = state.traces.reduce(.selectionReset)
             }
             return state.filter.reduce(.submitted(parsed))
         case .escape:
@@ -164,6 +165,7 @@ extension DashboardReducer {
             return triage(action, state: &state, effects: &effects)
         case .toggleErrorsView:
             _ = state.errors.reduce(.viewCycled)
+            _ = state.traces.reduce(.selectionReset)
             _ = state.screen.reduce(.focused(.errors))
         case .saveMatching:
             if let progress = state.logs.refilterProgress {
@@ -174,6 +176,9 @@ extension DashboardReducer {
             guard !matching.isEmpty else { return say("nothing to save: no kept event matches", &state) }
             effects.append(.export(Array(matching)))
             return say("saving \(Format.count(matching.count)) events…", &state)
+        case .cycleIssueOrder where state.errors.view == .traces:
+            _ = state.traces.reduce(.orderCycled)
+            return say("traces by \(state.traces.sortOrder.rawValue)", &state)
         case .cycleIssueOrder:
             _ = state.errors.reduce(.issueOrderCycled)
             return say("issues by \(state.errors.issueOrder.rawValue)", &state)
@@ -181,14 +186,16 @@ extension DashboardReducer {
         return true
     }
 
-    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues or Patterns
-    /// view), anywhere else it scrolls Logs.
+    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues, Patterns or
+    /// Traces view), anywhere else it scrolls Logs.
     static func scroll(_ move: ScrollMove, state: inout DashboardState) {
         let viewport = state.screen.viewport
         if state.screen.focus != .errors {
             _ = state.logs.reduce(.scrolled(move, rows: max(1, viewport.logRows), filter: state.filter))
         } else if state.errors.view == .patterns {
             _ = state.patterns.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
+        } else if state.errors.view == .traces {
+            _ = state.traces.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
         } else {
             _ = state.errors.reduce(
                 .selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter, now: state.screen.now))

@@ -12,7 +12,7 @@ extension DashboardState {
     /// an alert coalesced or a template's most recent lines that Logs still keeps.
     func occurrences(of target: DetailTarget) -> [IssueRecord.Occurrence] {
         switch target {
-        case .event: return []
+        case .event, .trace: return []
         case .issue(let fingerprint):
             return errors.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
         case .alert(let fingerprint):

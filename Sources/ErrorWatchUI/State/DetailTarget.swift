@@ -8,4 +8,6 @@ public enum DetailTarget: Sendable, Hashable {
     case issue(String)
     /// A template of the Patterns view, by id.
     case pattern(Int)
+    /// A trace of the Traces view, by id.
+    case trace(String)
 }
