@@ -44,7 +44,9 @@ extension DetailView {
         if snapshot.evicted {
             lines.append(Line([("Evicted from the trace store since: these are the last spans seen.", .muted)]))
         }
-        lines += traceTable(snapshot, marked: nil, unicode: state.screen.unicode, width: width)
+        lines.append(Line([("j k select a span, Enter opens it", .muted)]))
+        let selected = min(state.detail.span, max(0, min(snapshot.spans.count, traceRowLimit) - 1))
+        lines += traceTable(snapshot, marked: nil, selected: selected, unicode: state.screen.unicode, width: width)
         return lines
     }
 }

@@ -104,6 +104,7 @@ public enum TracesPane: Widget {
         return text + String(repeating: " ", count: max(0, width - text.count))
     }
 
-    /// A producer's nanoseconds since 1970 as a date.
-    static func date(_ nanos: UInt64) -> Date { Date(timeIntervalSince1970: Double(nanos) / 1e9) }
+    /// A producer's nanoseconds since 1970 as a date, in the middle of its microsecond: a `Double` of seconds
+    /// cannot hold every nanosecond, and a time shown cut to the millisecond must not fall into the one before.
+    static func date(_ nanos: UInt64) -> Date { Date(timeIntervalSince1970: (Double(nanos / 1_000) + 0.5) / 1e6) }
 }

@@ -31,6 +31,22 @@ extension DashboardReducer {
         }
     }
 
+    /// In a trace's waterfall, `j`/`k` (and the arrows) select a span and `Enter` opens it; `nil` for other keys.
+    static func traceKey(_ key: Key, traceID: String, state: inout DashboardState) -> Bool? {
+        switch key {
+        case .character("j"), .down, .character("k"), .up:
+            let step = key == .character("j") || key == .down ? 1 : -1
+            return state.detail.reduce(.spanMoved(by: step, count: state.traceRows(of: traceID).count))
+        case .enter:
+            let rows = state.traceRows(of: traceID)
+            guard !rows.isEmpty else { return false }
+            let span = rows[min(state.detail.span, rows.count - 1)].span
+            return push(.span(traceID: traceID, spanID: span.spanID), state: &state)
+        default:
+            return nil
+        }
+    }
+
     /// The scroll keys of a detail view, which scroll the help overlay while it is shown.
     static func helpScrollMove(_ key: Key) -> ScrollMove? {
         switch key {
@@ -71,6 +87,9 @@ extension DashboardReducer {
     /// redraw, and triage on an issue).
     static func detailKey(_ key: Key, in target: DetailTarget, state: inout DashboardState) -> Bool? {
         let page = max(1, state.screen.viewport.detailRows)
+        if case .trace(let traceID) = target, let handled = traceKey(key, traceID: traceID, state: &state) {
+            return handled
+        }
         switch key {
         case .escape, .character("q"), .backspace:
             return state.detail.reduce(.closed)
@@ -85,6 +104,13 @@ extension DashboardReducer {
             return state.detail.reduce(.occurrenceMoved(by: key == .character("]") ? 1 : -1, count: count))
         case .enter:
             let occurrences = state.occurrences(of: target)
+            if occurrences.isEmpty, case .event(let sequence) = target, let event = state.event(sequence),
+                let traceID = event.traceID, let hex = event.spanID, let spanID = UInt64(hex, radix: 16),
+                state.span(spanID, of: traceID) != nil
+            {
+                // An error's span opens as from the Traces view.
+                return push(.span(traceID: traceID, spanID: spanID), state: &state)
+            }
             guard state.detail.occurrence < occurrences.count else { return false }
             return push(.event(occurrences[state.detail.occurrence].sequence), state: &state)
         case .character("f"), .character(","), .character("."):

@@ -10,4 +10,6 @@ public enum DetailTarget: Sendable, Hashable {
     case pattern(Int)
     /// A trace of the Traces view, by id.
     case trace(String)
+    /// One span of a trace, by trace id and span id.
+    case span(traceID: String, spanID: UInt64)
 }
