@@ -106,4 +106,31 @@ struct SpanDetailTests {
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "span-\(width)x\(height)")
     }
+
+    @Test func aSpansAttributesEventsAndLinksAreListed() {
+        var state = Self.opened()
+        var spans = Self.spans
+        spans[1].attributes = ["http.route": "/charge", "payment.provider": "acme"]
+        spans[1].events = [
+            TraceSpan.Event(
+                name: "exception", timeUnixNano: spans[1].startUnixNano + 5_000_000,
+                attributes: [
+                    "exception.type": "CardDeclined", "exception.stacktrace": "at charge (pay.swift:12)\nat main",
+                ]),
+            TraceSpan.Event(name: "retry", timeUnixNano: spans[1].startUnixNano + 7_000_000, attributes: ["n": "2"]),
+        ]
+        spans[1].links = [TraceSpan.Link(traceID: String(repeating: "ee", count: 16), spanID: 9)]
+        _ = DashboardReducer.reduce(
+            into: &state, action: .traceChanged(TraceSnapshot(traceID: Self.trace, spans: spans)))
+        _ = state.detail.reduce(.opened(.span(traceID: Self.trace, spanID: 2)))
+        let lines = Self.text(state)
+        for expected in [
+            "Attributes", "http.route", "/charge", "payment.provider", "Events", "+0.005s exception", "CardDeclined",
+            "at charge (pay.swift:12)", "at main", "+0.007s retry", "Links",
+            "trace \(String(repeating: "ee", count: 16)) span \(TraceSpan.hex(9))",
+        ] {
+            #expect(lines.contains { $0.contains(expected) }, "\(expected)")
+        }
+        #expect(!lines.contains { $0.contains("exception.stacktrace") }, "the stack trace is drawn as lines")
+    }
 }

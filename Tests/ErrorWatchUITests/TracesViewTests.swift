@@ -239,10 +239,10 @@ struct TracesViewTests {
     @Test(arguments: [(80, 24), (200, 50)])
     func snapshots(_ width: Int, _ height: Int) {
         let size = "\(width)x\(height)"
-        assertSnapshot(of: Dashboard.render(Self.state(width: width, height: height, traces: [])), as: .screen,
-            named: "empty-\(size)")
-        assertSnapshot(of: Dashboard.render(Self.state(width: width, height: height)), as: .screen,
-            named: "typical-\(size)")
+        let empty = Self.state(width: width, height: height, traces: [])
+        assertSnapshot(of: Dashboard.render(empty), as: .screen, named: "empty-\(size)")
+        let typical = Self.state(width: width, height: height)
+        assertSnapshot(of: Dashboard.render(typical), as: .screen, named: "typical-\(size)")
         var overflowing = Self.state(width: width, height: height, traces: Self.many(120))
         for _ in 0..<30 { _ = DashboardReducer.reduce(into: &overflowing, action: .keyPressed(.character("j"))) }
         assertSnapshot(of: Dashboard.render(overflowing), as: .screen, named: "overflowing-\(size)")

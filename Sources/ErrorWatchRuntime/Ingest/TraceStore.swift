@@ -236,7 +236,20 @@ public struct TraceStore: Sendable {
 
     /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays and index.
     static func bytes(of span: TraceSpan) -> Int {
-        MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
-            + (span.statusMessage?.utf8.count ?? 0)
+        var bytes =
+            MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
+            + (span.statusMessage?.utf8.count ?? 0) + bytes(of: span.attributes)
+        for event in span.events {
+            bytes += MemoryLayout<TraceSpan.Event>.stride + event.name.utf8.count + Self.bytes(of: event.attributes)
+        }
+        for link in span.links {
+            bytes += MemoryLayout<TraceSpan.Link>.stride + link.traceID.utf8.count + Self.bytes(of: link.attributes)
+        }
+        return bytes
+    }
+
+    /// Attributes' estimated share: keys, values and a dictionary entry each.
+    static func bytes(of attributes: [String: String]) -> Int {
+        attributes.reduce(0) { $0 + 2 * MemoryLayout<String>.stride + 16 + $1.key.utf8.count + $1.value.utf8.count }
     }
 }
