@@ -13,7 +13,7 @@ struct KeysDocsTests {
         .deletingLastPathComponent()
     static var table: String {
         Keymap.markdownTable(apps: [DemoAttachment.attachedApp, RunCommand.attachedApp])
-            + "\n### Query, after `/`\n\nTerms are ANDed; the query applies to Logs, Alerts and Issues.\n\n"
+            + "\n### Query, after `/`\n\nTerms are ANDed; the query applies to Logs, Alerts, Issues, Patterns and Traces.\n\n"
             + QuerySyntax.markdownTable()
     }
 

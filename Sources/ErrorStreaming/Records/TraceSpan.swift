@@ -45,12 +45,55 @@ public struct TraceSpan: Sendable, Hashable {
     public var statusMessage: String?
     /// Errors counted from it (its exceptions, or its error status).
     public var errors: Int
+    /// Its attributes, each value rendered as text as the receiver read it (the receiver bounds how many and how
+    /// long); empty when it sent none.
+    public var attributes: [String: String]
+    /// Its events (exceptions among them), in the order sent (the receiver bounds how many).
+    public var events: [Event]
+    /// Its links to other spans, in the order sent (the receiver bounds how many).
+    public var links: [Link]
+
+    /// Something that happened during a span: an `exception` (its attributes hold `exception.type`,
+    /// `exception.message`, `exception.stacktrace`) or any other named event.
+    public struct Event: Sendable, Hashable {
+        /// Its name, as sent.
+        public var name: String
+        /// When, in nanoseconds since 1970; 0 when not sent.
+        public var timeUnixNano: UInt64
+        /// Its attributes, values rendered as text.
+        public var attributes: [String: String]
+
+        /// An event from its parts.
+        public init(name: String, timeUnixNano: UInt64 = 0, attributes: [String: String] = [:]) {
+            self.name = name
+            self.timeUnixNano = timeUnixNano
+            self.attributes = attributes
+        }
+    }
+
+    /// A link from a span to another span (of its trace or another).
+    public struct Link: Sendable, Hashable {
+        /// The linked span's trace, as 32 lower-case hex digits.
+        public var traceID: String
+        /// The linked span's id.
+        public var spanID: UInt64
+        /// The link's attributes, values rendered as text.
+        public var attributes: [String: String]
+
+        /// A link from its parts.
+        public init(traceID: String, spanID: UInt64, attributes: [String: String] = [:]) {
+            self.traceID = traceID
+            self.spanID = spanID
+            self.attributes = attributes
+        }
+    }
 
     /// A span from its parts.
     public init(
         traceID: String = "", spanID: UInt64, parentSpanID: UInt64? = nil, name: String, kind: Kind = .internal,
         service: String? = nil, startUnixNano: UInt64 = 0, endUnixNano: UInt64 = 0, status: Status = .unset,
-        statusMessage: String? = nil, errors: Int = 0
+        statusMessage: String? = nil, errors: Int = 0, attributes: [String: String] = [:], events: [Event] = [],
+        links: [Link] = []
     ) {
         self.traceID = traceID
         self.spanID = spanID
@@ -63,6 +106,9 @@ public struct TraceSpan: Sendable, Hashable {
         self.status = status
         self.statusMessage = statusMessage
         self.errors = errors
+        self.attributes = attributes
+        self.events = events
+        self.links = links
     }
 
     /// Nanoseconds from start to end; `nil` when either is missing or the end is before the start.

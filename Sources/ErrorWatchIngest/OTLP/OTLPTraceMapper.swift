@@ -19,6 +19,9 @@ enum OTLPTraceMapper {
     static let maximumExceptionEventsPerSpan = 32
     /// Characters kept of a span's name.
     static let maximumNameLength = 256
+    /// Events and links kept per span (for its detail view); the rest are left out.
+    static let maximumEventsPerSpan = 32
+    static let maximumLinksPerSpan = 32
 
     /// The events (errors) and spans of every span of `request`; `receivedAt` stands in for events without a time.
     static func map(
@@ -67,7 +70,8 @@ enum OTLPTraceMapper {
                         service: identity.serviceName, startUnixNano: span.startTimeUnixNano,
                         endUnixNano: span.endTimeUnixNano, status: status(span.status.code),
                         statusMessage: span.status.message.isEmpty
-                            ? nil : OTLPAttributes.clipped(span.status.message, to: OTLPAttributes.maximumValueLength))
+                            ? nil : OTLPAttributes.clipped(span.status.message, to: OTLPAttributes.maximumValueLength),
+                        attributes: attributes(span.attributes), events: events(of: span), links: links(of: span))
                     accepted.append((batch.groups.count, span, scopeSpans.scope.name, mapped))
                 }
             }
@@ -183,6 +187,37 @@ enum OTLPTraceMapper {
         event.spanID = TraceSpan.hex(mapped.spanID)
         identity.stamp(&event)
         return event
+    }
+
+    /// Attributes as a span's detail view shows them: rendered, clipped, at most ``OTLPAttributes/maximumCount``.
+    static func attributes(_ pairs: [OTLPProtoKeyValue], stacktrace: Bool = false) -> [String: String] {
+        guard !pairs.isEmpty else { return [:] }
+        var attributes: [String: String] = [:]
+        if stacktrace, let trace = pairs.first(where: { $0.key == WireMember.exceptionStacktrace.name }) {
+            // A stack trace is kept longer than other values.
+            attributes[trace.key] = OTLPAttributes.clipped(
+                OTLPAttributes.render(trace.value), to: OTLPAttributes.maximumStacktraceLength)
+        }
+        OTLPAttributes.merge(pairs, into: &attributes)
+        return attributes
+    }
+
+    /// The span's first ``maximumEventsPerSpan`` events.
+    static func events(of span: OTLPProtoTraceSpan) -> [TraceSpan.Event] {
+        span.events.prefix(maximumEventsPerSpan).map { event in
+            TraceSpan.Event(
+                name: OTLPAttributes.clipped(event.name, to: maximumNameLength), timeUnixNano: event.timeUnixNano,
+                attributes: attributes(event.attributes, stacktrace: event.name == exceptionEventName))
+        }
+    }
+
+    /// The span's first ``maximumLinksPerSpan`` links whose ids are well formed.
+    static func links(of span: OTLPProtoTraceSpan) -> [TraceSpan.Link] {
+        span.links.prefix(maximumLinksPerSpan).compactMap { link in
+            guard link.traceID.count == 16, let id = spanID(link.spanID) else { return nil }
+            return TraceSpan.Link(
+                traceID: OTLPAttributes.hex(link.traceID), spanID: id, attributes: attributes(link.attributes))
+        }
     }
 
     static func kind(_ kind: OTLPProtoTraceSpan.SpanKind) -> TraceSpan.Kind {

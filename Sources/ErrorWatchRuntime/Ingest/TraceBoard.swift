@@ -6,7 +6,7 @@ import Synchronization
 /// Runs the ``TraceStore`` under a lock for the receivers' threads and tells the UI about the traces errors belong
 /// to: when an error names a trace, that trace is watched, and each change to a watched trace (spans arriving, or
 /// its eviction) posts a ``TraceSnapshot``, the latest per trace kept by the inbox. Posting happens after the lock
-/// is released.
+/// is released. Every insertion also posts the rows of the traces it touched for the Traces view (latest per trace).
 final class TraceBoard: Sendable {
     private let store: Mutex<TraceStore>
     private let inbox: ActionInbox
@@ -32,18 +32,31 @@ final class TraceBoard: Sendable {
             if byTrace[span.traceID] == nil { order.append(span.traceID) }
             byTrace[span.traceID, default: []].append(span)
         }
-        let snapshots: [TraceSnapshot] = store.withLock { store in
+        let (snapshots, summaries): ([TraceSnapshot], [TraceSummary]) = store.withLock { store in
             var snapshots: [TraceSnapshot] = []
+            var summaries: [TraceSummary] = []
             var changed: [String] = []
             for traceID in order {
                 let change = store.insert(byTrace[traceID] ?? [], into: traceID)
                 snapshots += change.evictedWatched
                 changed.removeAll { id in change.evictedWatched.contains { $0.traceID == id } }
                 if let id = change.changedWatched, !changed.contains(id) { changed.append(id) }
+                if let summary = change.summary { summaries.append(summary) }
             }
-            return snapshots + changed.compactMap { store.snapshot(of: $0) }
+            return (snapshots + changed.compactMap { store.snapshot(of: $0) }, summaries)
         }
         for snapshot in snapshots { inbox.post(.traceChanged(snapshot)) }
+        for summary in summaries { inbox.post(.traceSummarized(summary)) }
+    }
+
+    /// The user opened `traceID` (in the Traces view): watch it, and post what the store holds of it now, or an
+    /// evicted snapshot without spans when it holds none any more.
+    func show(_ traceID: String) {
+        let snapshot: TraceSnapshot = store.withLock { store in
+            _ = store.watch(traceID)
+            return store.snapshot(of: traceID) ?? TraceSnapshot(traceID: traceID, spans: [], evicted: true)
+        }
+        inbox.post(.traceChanged(snapshot))
     }
 
     /// An error of `service` belongs to `traceID`: watch it, and post what the store holds of it now. A trace none

@@ -56,10 +56,18 @@ public struct TraceStore: Sendable {
         var spans: [TraceSpan] = []
         /// Where each span id sits in `spans` (the first span received with that id).
         var index: [UInt64: Int] = [:]
-        var bytes = 0
+        var bytes: Int
         var dropped = 0
         /// Whether an error belongs to it: its changes are posted to the UI.
         var watched = false
+        /// Its row in the Traces view, kept as spans arrive.
+        var summary: TraceSummary
+
+        init(watched: Bool, summary: TraceSummary, bytesHeld: Int) {
+            self.watched = watched
+            self.summary = summary
+            bytes = bytesHeld
+        }
     }
 
     /// The budget in force.
@@ -69,6 +77,8 @@ public struct TraceStore: Sendable {
     private var traces: [String: Trace] = [:]
     /// Trace ids in order of their first span's arrival (a trace evicted and received again joins at the end).
     private var order: Deque<String> = []
+    /// The arrival number of the last trace that started (its first span received).
+    private var arrivals: UInt64 = 0
     /// Traces an error named before any of their spans came, oldest first.
     private var pendingWatches: OrderedSet<String> = []
     /// The services that sent spans (at most ``serviceLimit``; a span without a service counts as `""`): an error
@@ -91,6 +101,8 @@ public struct TraceStore: Sendable {
         public var changedWatched: String?
         /// The last snapshots of watched traces evicted to make room.
         public var evictedWatched: [TraceSnapshot] = []
+        /// The inserted trace's row for the Traces view, when it is still held.
+        public var summary: TraceSummary?
     }
 
     /// Adds `spans` of `traceID`; evicts the oldest traces while over the budget.
@@ -99,7 +111,11 @@ public struct TraceStore: Sendable {
         guard !spans.isEmpty else { return change }
         if traces[traceID] == nil {
             // An error that named the trace before its first span came watches it from the start.
-            traces[traceID] = Trace(watched: pendingWatches.remove(traceID) != nil)
+            arrivals += 1
+            traces[traceID] = Trace(
+                watched: pendingWatches.remove(traceID) != nil,
+                summary: TraceSummary(traceID: traceID, arrival: arrivals), bytesHeld: Self.summaryBytes)
+            statistics.bytes += Self.summaryBytes
             order.append(traceID)
             statistics.traces += 1
         }
@@ -110,11 +126,13 @@ public struct TraceStore: Sendable {
             if spanServices.count < Self.serviceLimit { spanServices.insert(span.service ?? "") }
             guard trace.spans.count < budget.spansPerTrace else {
                 trace.dropped += 1
+                trace.summary.droppedSpans += 1
                 statistics.droppedSpans += 1
                 continue
             }
             if trace.index[span.spanID] == nil { trace.index[span.spanID] = trace.spans.count }
             trace.spans.append(span)
+            trace.summary.add(span)
             let bytes = Self.bytes(of: span)
             trace.bytes += bytes
             statistics.bytes += bytes
@@ -123,6 +141,7 @@ public struct TraceStore: Sendable {
         traces[traceID] = trace
         change.evictedWatched = evictOverBudget()
         if watched, traces[traceID] != nil { change.changedWatched = traceID }
+        change.summary = summary(of: traceID)
         return change
     }
 
@@ -151,6 +170,17 @@ public struct TraceStore: Sendable {
     public func snapshot(of traceID: String, evicted: Bool = false) -> TraceSnapshot? {
         traces[traceID].map { Self.snapshot(traceID, $0, evicted: evicted) }
     }
+
+    /// The row of `traceID` in the Traces view, or `nil` when the store holds none of it. Its
+    /// ``TraceSummary/heldFrom`` is the arrival number of the oldest trace held now.
+    public func summary(of traceID: String) -> TraceSummary? {
+        guard var summary = traces[traceID]?.summary else { return nil }
+        summary.heldFrom = order.first.flatMap { traces[$0]?.summary.arrival } ?? summary.arrival
+        return summary
+    }
+
+    /// The rows of every trace held, oldest first.
+    public var summaries: [TraceSummary] { order.compactMap { summary(of: $0) } }
 
     /// Evicts oldest traces while over the budget; returns the watched ones evicted.
     private mutating func evictOverBudget() -> [TraceSnapshot] {
@@ -200,9 +230,26 @@ public struct TraceStore: Sendable {
         return (chosen.sorted().map { trace.spans[$0] }, unshown)
     }
 
+    /// A trace's row's estimated share of memory (its names are the spans' own strings, shared).
+    static let summaryBytes =
+        MemoryLayout<TraceSummary>.stride + 2 * TraceSummary.namesKept * MemoryLayout<String>.stride
+
     /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays and index.
     static func bytes(of span: TraceSpan) -> Int {
-        MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
-            + (span.statusMessage?.utf8.count ?? 0)
+        var bytes =
+            MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
+            + (span.statusMessage?.utf8.count ?? 0) + bytes(of: span.attributes)
+        for event in span.events {
+            bytes += MemoryLayout<TraceSpan.Event>.stride + event.name.utf8.count + Self.bytes(of: event.attributes)
+        }
+        for link in span.links {
+            bytes += MemoryLayout<TraceSpan.Link>.stride + link.traceID.utf8.count + Self.bytes(of: link.attributes)
+        }
+        return bytes
+    }
+
+    /// Attributes' estimated share: keys, values and a dictionary entry each.
+    static func bytes(of attributes: [String: String]) -> Int {
+        attributes.reduce(0) { $0 + 2 * MemoryLayout<String>.stride + 16 + $1.key.utf8.count + $1.value.utf8.count }
     }
 }

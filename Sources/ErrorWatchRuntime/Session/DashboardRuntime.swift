@@ -201,6 +201,8 @@ public final class DashboardRuntime: Sendable {
             }
         case .triage(let fingerprint, let action):
             feeds.issues.applyTriage(fingerprint, action, at: now, actor: "dashboard \(getpid())")
+        case .traceOpened(let traceID):
+            ingest.traces.show(traceID)
         case .quit, .redrawAll:
             break
         }

@@ -110,8 +110,9 @@ public struct Keymap: Sendable, Hashable {
             hint: "details"),
         KeyBinding(
             keys: [.character("v")], command: .dashboard(.toggleErrorsView),
-            summary: "Alerts/Issues/Patterns", hint: "issues"),
-        KeyBinding(keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues"),
+            summary: "Alerts/Issues/Patterns/Traces", hint: "issues"),
+        KeyBinding(
+            keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues or traces"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),
         KeyBinding(
             keys: [.character("R")], command: .dashboard(.triage(.resolve)), summary: "Resolve the issue"),

@@ -7,6 +7,9 @@
 ///   `origin:user`, `category:transient`; a value may be quoted, `type:"Payment Error"`;
 /// - `is:new`, `is:regressed`, `is:resolved`, `is:ignored`, `is:unresolved` (issues only: log lines and alerts
 ///   pass them), `version:` (`version:latest`: the newest known), `env:`;
+/// - `trace:4bf9` (the trace id starts with it); `status:error`, `status:ok` (a span failed, or none did) and
+///   `duration>200ms`, `duration<=1s` (also `<`, `>=`; units ns, us, ms, s, m, h) about traces only: other rows
+///   pass them;
 /// - `-term` excludes what the term matches.
 ///
 /// The empty text is the empty query, which matches everything. ``QuerySyntax`` has the short table for help.

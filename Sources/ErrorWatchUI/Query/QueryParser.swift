@@ -8,7 +8,10 @@ import ErrorStreaming
 /// a word is literal (`it"s`, `a/b`), and so is a colon after anything but letters (`12:30`).
 struct QueryParser {
     /// The field names, in the order errors list them.
-    static let fields = ["level", "type", "code", "service", "source", "origin", "category", "is", "version", "env"]
+    static let fields = [
+        "level", "type", "code", "service", "source", "origin", "category", "is", "version", "env", "trace", "status",
+        "duration",
+    ]
 
     private let characters: [Character]
     private var index = 0
@@ -45,6 +48,7 @@ struct QueryParser {
         case "/":
             return try readRegex()
         default:
+            if let comparison = readDurationComparison() { return try parseDuration(comparison, at: start) }
             if let field = readFieldName() { return try parseField(field, at: start) }
             return .text(QueryNeedle(readWord()))
         }
@@ -61,6 +65,40 @@ struct QueryParser {
         let name = String(characters[index..<end])
         index = end + 1
         return name
+    }
+
+    /// `duration` and a comparison (`>`, `>=`, `<`, `<=`) at the current position, moving past them; `nil` (not
+    /// moving) otherwise.
+    private mutating func readDurationComparison() -> QueryComparison? {
+        let name = "duration"
+        guard characters.count > index + name.count,
+            String(characters[index..<(index + name.count)]).lowercased() == name
+        else { return nil }
+        var end = index + name.count
+        var symbol = ""
+        while end < characters.count, characters[end] == ">" || characters[end] == "<" || characters[end] == "=",
+            symbol.count < 2
+        {
+            symbol.append(characters[end])
+            end += 1
+        }
+        guard let comparison = QueryComparison(rawValue: symbol) else { return nil }
+        index = end
+        return comparison
+    }
+
+    /// The duration after `duration>` and the like.
+    private mutating func parseDuration(_ comparison: QueryComparison, at start: Int) throws(QueryError) -> QueryTerm {
+        let valueStart = index
+        let value = readWord()
+        guard let nanos = QueryComparison.nanos(value) else {
+            throw QueryError(
+                position: valueStart,
+                message: value.isEmpty
+                    ? "empty value for \"duration\(comparison.rawValue)\""
+                    : "unreadable duration \"\(value)\" (a number and ns, us, ms, s, m or h: 200ms)")
+        }
+        return .duration(comparison, nanos: nanos)
     }
 
     private mutating func parseField(_ name: String, at start: Int) throws(QueryError) -> QueryTerm {
@@ -111,6 +149,15 @@ struct QueryParser {
         case "version":
             return value.lowercased() == "latest" ? .latestVersion : .version(QueryNeedle(value))
         case "env": return .environment(QueryNeedle(value))
+        case "trace": return .trace(value.lowercased())
+        case "status":
+            switch value.lowercased() {
+            case "error": return .traceStatus(failed: true)
+            case "ok": return .traceStatus(failed: false)
+            default: throw QueryError(position: valueStart, message: "unknown status \"\(value)\" (status: error, ok)")
+            }
+        case "duration":
+            throw QueryError(position: start, message: "duration takes a comparison: duration>200ms, duration<1s")
         case "type": return .type(QueryNeedle(value))
         case "code": return .code(QueryNeedle(value))
         case "service": return .service(QueryNeedle(value))

@@ -3,10 +3,12 @@ import Foundation
 extension DashboardEvent {
     /// What a query looks at in a Logs line.
     public var querySubject: QuerySubject {
-        QuerySubject(
+        var subject = QuerySubject(
             level: level, type: typeName, qualifiedType: qualifiedTypeName.isEmpty ? nil : qualifiedTypeName,
             code: shownCode, service: service, source: source, origin: kind == .error ? origin : nil,
             category: category, texts: [message] + [logMessage, userMessage].compactMap { $0 })
+        subject.traceID = traceID?.lowercased()
+        return subject
     }
 }
 
@@ -44,5 +46,20 @@ extension PatternRecord {
         QuerySubject(
             level: levelsSeen.first, service: services.isEmpty ? nil : services.joined(separator: " "),
             source: sources.joined(separator: " "), texts: [template])
+    }
+}
+
+extension TraceSummary {
+    /// What a query looks at in a trace: its span names are its text, `service:` any of its services, `trace:` its
+    /// id; `status:` whether a span failed, `duration` its duration.
+    public var querySubject: QuerySubject {
+        var subject = QuerySubject(
+            service: services.isEmpty ? nil : services.joined(separator: " "),
+            texts: (rootName.map { [$0] } ?? []) + spanNames)
+        subject.traceID = traceID
+        subject.isTrace = true
+        subject.traceFailed = failed
+        subject.durationNanos = durationNanos
+        return subject
     }
 }

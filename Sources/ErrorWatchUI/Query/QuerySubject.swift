@@ -38,6 +38,14 @@ public struct QuerySubject: Sendable, Hashable {
     public var hasLatestVersion = false
     /// The `deployment.environment.name`s it was seen in.
     public var environments: [String] = []
+    /// The trace it belongs to (or is), as lower-case hex, for `trace:`.
+    public var traceID: String?
+    /// Whether it is a trace of the Traces view: only traces answer `status:` and `duration` terms.
+    public var isTrace = false
+    /// A trace's: whether a span of it failed.
+    public var traceFailed: Bool?
+    /// A trace's duration, when known.
+    public var durationNanos: UInt64?
 
     /// A subject; fields left out are empty or `nil`, and terms on a missing field do not match.
     public init(

@@ -19,6 +19,8 @@ public enum QuerySyntax {
         ("category:bug", "bug, transient, expected, etc."),
         ("is:regressed", "issue status (new, resolved...)"),
         ("version:latest", "seen in a release (also env:)"),
+        ("status:error", "failing traces (or ok; trace:<id>)"),
+        ("duration>200ms", "slower traces (also <, >=, <=)"),
         ("a b -c", "a and b, but not c"),
     ]
 

@@ -29,11 +29,20 @@ enum QueryTerm: Sendable {
     case latestVersion
     /// `env:`: in any `deployment.environment.name` it was seen in.
     case environment(QueryNeedle)
+    /// `trace:`: the trace id starts with it (lower-case hex).
+    case trace(String)
+    /// `status:error` (a span failed) or `status:ok` (none did): about traces only; other subjects pass it.
+    case traceStatus(failed: Bool)
+    /// `duration>200ms`, `duration<1s` (also `>=`, `<=`): about traces only, whose duration must be known.
+    case duration(QueryComparison, nanos: UInt64)
 
     /// Whether the term says anything about `subject`: triage terms only about issues.
     func applies(to subject: QuerySubject) -> Bool {
-        if case .status = self { return subject.issueStatus != nil }
-        return true
+        switch self {
+        case .status: return subject.issueStatus != nil
+        case .traceStatus, .duration: return subject.isTrace
+        default: return true
+        }
     }
 
     /// Whether the term holds for `subject`.
@@ -56,6 +65,11 @@ enum QueryTerm: Sendable {
         case .version(let needle): return subject.versions.contains(where: needle.isFound(in:))
         case .latestVersion: return subject.hasLatestVersion
         case .environment(let needle): return subject.environments.contains(where: needle.isFound(in:))
+        case .trace(let prefix): return subject.traceID?.hasPrefix(prefix) ?? false
+        case .traceStatus(let failed): return subject.traceFailed == failed
+        case .duration(let comparison, let nanos):
+            guard let duration = subject.durationNanos else { return false }
+            return comparison.holds(duration, nanos)
         case .code(let needle): return subject.code.map(needle.isPrefix(of:)) ?? false
         case .type(let needle):
             return needle.isFound(in: subject.type) || (subject.qualifiedType.map(needle.isFound(in:)) ?? false)
@@ -70,8 +84,8 @@ enum QueryTerm: Sendable {
     /// a cheap term that fails spares the expensive ones.
     var cost: Int {
         switch self {
-        case .level, .origin, .category, .status, .latestVersion: 0
-        case .code: 1
+        case .level, .origin, .category, .status, .latestVersion, .traceStatus, .duration: 0
+        case .code, .trace: 1
         case .type, .service, .source, .version, .environment: 2
         case .text: 3
         case .regex: 4
@@ -84,7 +98,7 @@ enum QueryTerm: Sendable {
         case .text(let needle): needle.ranges(in: text)
         case .regex(let regex): regex.ranges(in: text)
         case .level, .origin, .category, .code, .type, .service, .source, .status, .version, .latestVersion,
-            .environment:
+            .environment, .trace, .traceStatus, .duration:
             []
         }
     }

@@ -30,13 +30,21 @@ extension DetailView {
         return lines
     }
 
-    /// The tree as a table: name (indented), service, duration, status and, when there is room, the waterfall.
-    static func traceTable(_ snapshot: TraceSnapshot, marked: String?, unicode: Bool, width: Int) -> [Line] {
+    /// The rows of the table ``traceTable(_:marked:selected:unicode:width:)`` draws, at most ``traceRowLimit``.
+    static func traceRows(_ snapshot: TraceSnapshot) -> [TraceTree.Row] {
         // Spans past the rows drawn were received too: a parent among them is "not shown", never "not received".
         var unshown = snapshot.unshownParents
         for span in snapshot.spans.dropFirst(traceRowLimit) { unshown.insert(span.spanID) }
-        let rows = TraceTree.rows(
+        return TraceTree.rows(
             of: Array(snapshot.spans.prefix(traceRowLimit)), unshown: unshown, dropped: snapshot.droppedSpans > 0)
+    }
+
+    /// The tree as a table: name (indented), service, duration, status and, when there is room, the waterfall; row
+    /// `selected` highlighted.
+    static func traceTable(
+        _ snapshot: TraceSnapshot, marked: String?, selected: Int? = nil, unicode: Bool, width: Int
+    ) -> [Line] {
+        let rows = traceRows(snapshot)
         let serviceWidth = 14
         let durationWidth = 9
         let statusWidth = 6
@@ -51,7 +59,7 @@ extension DetailView {
                     .muted)
             ])
         ]
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             let span = row.span
             let isMarked = marked != nil && span.hexID == marked
             var name = row.guides.map { $0 ? (unicode ? "│ " : "| ") : "  " }.joined()
@@ -71,7 +79,7 @@ extension DetailView {
             if barWidth > 0 {
                 segments.append((" " + bar(span, extent: extent, width: barWidth, unicode: unicode), span.failed ? .alert : .sparkline))
             }
-            lines.append(Line(segments))
+            lines.append(Line(segments, selected: index == selected))
         }
         if snapshot.spans.count > traceRowLimit {
             lines.append(Line([("… \(Format.count(snapshot.spans.count - traceRowLimit)) more spans not drawn", .muted)]))

@@ -43,7 +43,11 @@ public enum DetailView: Widget {
         let inner = area.inset(by: 1)
         guard !inner.isEmpty else { return }
         let content = lines(of: target, in: state, width: inner.width - 2)
-        let scroll = state.detail.scroll.offset(lines: content.count, rows: inner.height)
+        var scroll = state.detail.scroll.offset(lines: content.count, rows: inner.height)
+        if case .trace = target, let selected = content.firstIndex(where: \.selected) {
+            // The selected span stays in view.
+            scroll = min(selected, max(scroll, selected - inner.height + 1))
+        }
         let hint = "\(min(content.count, scroll + inner.height))/\(content.count)"
         if area.width >= DisplayWidth.of(hint) + 20 {
             buffer.write(
@@ -70,6 +74,10 @@ public enum DetailView: Widget {
         case .alert: return "Alert"
         case .issue: return "Issue"
         case .pattern: return "Pattern"
+        case .trace(let id): return "Trace · \(id.prefix(16))"
+        case .span(let traceID, let spanID):
+            guard let span = state.span(spanID, of: traceID) else { return "Span" }
+            return "Span · " + Sanitizer.sanitize(span.name, limit: 60)
         }
     }
 
@@ -103,6 +111,8 @@ public enum DetailView: Widget {
             }
             return issueLines(issue, state: state, width: width)
         case .pattern(let id): return patternLines(id, state: state, width: width)
+        case .trace(let id): return traceDetailLines(id, state: state, width: width)
+        case .span(let traceID, let spanID): return spanLines(spanID, of: traceID, state: state, width: width)
         }
     }
 
@@ -326,9 +336,11 @@ public enum DetailView: Widget {
             + labelled("Last seen", text(last, received?.last), role: .text, width: width)
     }
 
-    static func occurrenceLines(_ target: DetailTarget, state: DashboardState, width: Int) -> [Line] {
+    static func occurrenceLines(
+        _ target: DetailTarget, state: DashboardState, width: Int, title: String = "Occurrences, newest first"
+    ) -> [Line] {
         let occurrences = state.occurrences(of: target)
-        var lines = [Line([]), Line([("Occurrences, newest first", .title), ("   [ ] select, Enter opens", .muted)])]
+        var lines = [Line([]), Line([(title, .title), ("   [ ] select, Enter opens", .muted)])]
         if occurrences.isEmpty { lines.append(Line([("none kept", .muted)])) }
         let selected = min(state.detail.occurrence, max(0, occurrences.count - 1))
         for (index, occurrence) in occurrences.enumerated() {

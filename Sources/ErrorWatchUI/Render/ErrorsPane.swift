@@ -8,17 +8,22 @@ import Foundation
 /// - **Issues**: every error, background included, grouped by fingerprint: type, code, exact count, services,
 ///   first and last seen, and a sparkline of the last 60 s; by last seen or count (`O`).
 /// - **Patterns**: the templates of every line (``PatternsPane``).
+/// - **Traces**: every trace the trace store holds (``TracesPane``).
 ///
 /// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
 public enum ErrorsPane: Widget {
     /// The Errors slice, and the Patterns slice for that view.
-    public typealias Part = (errors: ErrorsState, patterns: PatternsState)
+    public typealias Part = (errors: ErrorsState, patterns: PatternsState, traces: TracesState)
 
-    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns) }
+    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns, state.traces) }
 
     public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (errors, filter, screen, palette) = (input.part.errors, input.filter, input.screen, input.palette)
         switch errors.view {
+        case .traces:
+            TracesPane.render(
+                WidgetInput(part: input.part.traces, filter: filter, screen: screen, palette: palette), in: area,
+                into: &buffer)
         case .patterns:
             PatternsPane.render(
                 WidgetInput(part: input.part.patterns, filter: filter, screen: screen, palette: palette), in: area,

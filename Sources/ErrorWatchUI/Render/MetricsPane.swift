@@ -111,8 +111,8 @@ public enum MetricsPane: Widget {
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
         for line in shown {
-            buffer.write(
-                line.name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(line.name)), style: palette[.text])
+            let name = fitted(line.name, to: nameWidth)
+            buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: palette[.text])
             if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
                 let column = x + DisplayWidth.of(line.name)
                 buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: palette[.muted])
@@ -135,6 +135,22 @@ public enum MetricsPane: Widget {
             y += 1
         }
         return y
+    }
+
+    /// A series' name cut to `width` columns keeping its last label whole (`requests{http.route=/che…status=500}`),
+    /// so that series that differ only in it stay apart; a name without labels, or too narrow a room, is cut at
+    /// its end.
+    static func fitted(_ name: String, to width: Int) -> String {
+        guard DisplayWidth.of(name) > width, name.hasSuffix("}"),
+            let open = name.firstIndex(of: "{")
+        else { return name }
+        let labels = name[name.index(after: open)...]
+        let lastStart = labels.lastIndex(of: ",").map { labels.index(after: $0) } ?? labels.startIndex
+        let tail = name[lastStart...]
+        let room = width - DisplayWidth.of(tail)
+        // The head keeps at least the metric's name and the brace, and a character before the `…`.
+        guard lastStart > name.index(after: open), room >= DisplayWidth.of(name[...open]) + 2 else { return name }
+        return DisplayWidth.truncate(name[..<lastStart], to: room) + tail
     }
 
     /// The labelled values of a series: percentiles and count for a histogram, the reading for a gauge, the total

@@ -37,6 +37,8 @@ public enum Coalescing: Sendable {
         case sources
         /// The count of forgotten sources, the latest wins.
         case forgottenSources
+        /// Rows of the Traces view, latest per trace id.
+        case traceRows
         /// Trace snapshots, latest per trace id.
         case traces
         /// What the header says about the store, the latest wins.

@@ -17,6 +17,7 @@ extension DashboardAction {
         case .sourcesForgotten: .latest(.forgottenSources, key: .only)
         case .metricsSampled: .latest(.metrics, key: .only)
         case .traceChanged(let trace): .latest(.traces, key: .name(trace.traceID))
+        case .traceSummarized(let summary): .latest(.traceRows, key: .name(summary.traceID))
         case .storeStatusChanged: .latest(.store, key: .only)
         case .keyPressed, .eventsReceived, .appAttached, .receiversListening, .tick, .frameStarted, .resized, .themeLoaded, .themeFailed,
             .statusMessage, .themeSelected, .colorDepthDetected:

@@ -49,6 +49,9 @@ public enum DashboardAction: Sendable {
     /// The spans received of a trace an error belongs to changed (more arrived, or the store evicted it); the
     /// latest per trace wins.
     case traceChanged(TraceSnapshot)
+    /// A trace's row for the Traces view changed (spans arrived); the latest per trace wins. Rows of traces that
+    /// arrived before its ``TraceSummary/heldFrom`` are gone from the store.
+    case traceSummarized(TraceSummary)
     /// The store's state changed: `nil` when it works quietly, else what the header says (pruning, paused, off).
     case storeStatusChanged(String?)
     /// The receivers started listening at these addresses (the first screen says where to send until something

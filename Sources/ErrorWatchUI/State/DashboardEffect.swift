@@ -10,4 +10,6 @@ public enum DashboardEffect: Sendable, Hashable {
     case export([DashboardEvent])
     /// Triage the issue with this fingerprint (the tracker and the store take it; the state already shows it).
     case triage(fingerprint: String, IssueTriageAction)
+    /// A trace was opened from the Traces view: send its spans (and their changes from now on).
+    case traceOpened(String)
 }

@@ -31,6 +31,22 @@ extension DashboardReducer {
         }
     }
 
+    /// In a trace's waterfall, `j`/`k` (and the arrows) select a span and `Enter` opens it; `nil` for other keys.
+    static func traceKey(_ key: Key, traceID: String, state: inout DashboardState) -> Bool? {
+        switch key {
+        case .character("j"), .down, .character("k"), .up:
+            let step = key == .character("j") || key == .down ? 1 : -1
+            return state.detail.reduce(.spanMoved(by: step, count: state.traceRows(of: traceID).count))
+        case .enter:
+            let rows = state.traceRows(of: traceID)
+            guard !rows.isEmpty else { return false }
+            let span = rows[min(state.detail.span, rows.count - 1)].span
+            return push(.span(traceID: traceID, spanID: span.spanID), state: &state)
+        default:
+            return nil
+        }
+    }
+
     /// The scroll keys of a detail view, which scroll the help overlay while it is shown.
     static func helpScrollMove(_ key: Key) -> ScrollMove? {
         switch key {
@@ -57,6 +73,7 @@ extension DashboardReducer {
             if case .success = parsed {
                 _ = state.logs.reduce(.scrollReset)
                 _ = state.errors.reduce(.queryApplied)
+                _ = state.traces.reduce(.selectionReset)
             }
             return state.filter.reduce(.submitted(parsed))
         case .escape:
@@ -70,6 +87,9 @@ extension DashboardReducer {
     /// redraw, and triage on an issue).
     static func detailKey(_ key: Key, in target: DetailTarget, state: inout DashboardState) -> Bool? {
         let page = max(1, state.screen.viewport.detailRows)
+        if case .trace(let traceID) = target, let handled = traceKey(key, traceID: traceID, state: &state) {
+            return handled
+        }
         switch key {
         case .escape, .character("q"), .backspace:
             return state.detail.reduce(.closed)
@@ -84,6 +104,13 @@ extension DashboardReducer {
             return state.detail.reduce(.occurrenceMoved(by: key == .character("]") ? 1 : -1, count: count))
         case .enter:
             let occurrences = state.occurrences(of: target)
+            if occurrences.isEmpty, case .event(let sequence) = target, let event = state.event(sequence),
+                let traceID = event.traceID, let hex = event.spanID, let spanID = UInt64(hex, radix: 16),
+                state.span(spanID, of: traceID) != nil
+            {
+                // An error's span opens as from the Traces view.
+                return push(.span(traceID: traceID, spanID: spanID), state: &state)
+            }
             guard state.detail.occurrence < occurrences.count else { return false }
             return push(.event(occurrences[state.detail.occurrence].sequence), state: &state)
         case .character("f"), .character(","), .character("."):
@@ -164,6 +191,7 @@ extension DashboardReducer {
             return triage(action, state: &state, effects: &effects)
         case .toggleErrorsView:
             _ = state.errors.reduce(.viewCycled)
+            _ = state.traces.reduce(.selectionReset)
             _ = state.screen.reduce(.focused(.errors))
         case .saveMatching:
             if let progress = state.logs.refilterProgress {
@@ -174,6 +202,9 @@ extension DashboardReducer {
             guard !matching.isEmpty else { return say("nothing to save: no kept event matches", &state) }
             effects.append(.export(Array(matching)))
             return say("saving \(Format.count(matching.count)) events…", &state)
+        case .cycleIssueOrder where state.errors.view == .traces:
+            _ = state.traces.reduce(.orderCycled)
+            return say("traces by \(state.traces.sortOrder.rawValue)", &state)
         case .cycleIssueOrder:
             _ = state.errors.reduce(.issueOrderCycled)
             return say("issues by \(state.errors.issueOrder.rawValue)", &state)
@@ -181,14 +212,16 @@ extension DashboardReducer {
         return true
     }
 
-    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues or Patterns
-    /// view), anywhere else it scrolls Logs.
+    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues, Patterns or
+    /// Traces view), anywhere else it scrolls Logs.
     static func scroll(_ move: ScrollMove, state: inout DashboardState) {
         let viewport = state.screen.viewport
         if state.screen.focus != .errors {
             _ = state.logs.reduce(.scrolled(move, rows: max(1, viewport.logRows), filter: state.filter))
         } else if state.errors.view == .patterns {
             _ = state.patterns.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
+        } else if state.errors.view == .traces {
+            _ = state.traces.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
         } else {
             _ = state.errors.reduce(
                 .selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter, now: state.screen.now))

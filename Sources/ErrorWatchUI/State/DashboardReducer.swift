@@ -81,6 +81,10 @@ public enum DashboardReducer {
         case .traceChanged(let snapshot):
             // Drawn only in a detail view: with none open, a new snapshot changes nothing on screen.
             return state.traces.reduce(.traceChanged(snapshot)) && state.detail.target != nil
+        case .traceSummarized(let summary):
+            // Drawn only in the Traces view.
+            return state.traces.reduce(.summarized(summary)) && state.errors.view == .traces
+                && state.detail.target == nil
         case .appAttached(let app):
             attach(app, to: &state)
             return true

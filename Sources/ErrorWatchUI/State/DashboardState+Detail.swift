@@ -12,7 +12,11 @@ extension DashboardState {
     /// an alert coalesced or a template's most recent lines that Logs still keeps.
     func occurrences(of target: DetailTarget) -> [IssueRecord.Occurrence] {
         switch target {
-        case .event: return []
+        case .event, .trace: return []
+        case .span(let traceID, let spanID):
+            // The span's own log lines and errors, as Logs still keeps them.
+            let hex = TraceSpan.hex(spanID)
+            return keptLines(limit: IssueRecord.occurrenceLimit) { $0.traceID == traceID && $0.spanID == hex }
         case .issue(let fingerprint):
             return errors.issues.first { $0.fingerprint == fingerprint }?.recent ?? []
         case .alert(let fingerprint):
@@ -22,6 +26,16 @@ extension DashboardState {
             let wanted = Set(patterns.patterns[id].recent)
             return keptLines(limit: wanted.count) { wanted.contains($0.sequence) }
         }
+    }
+
+    /// The rows of `traceID`'s waterfall, as its detail view draws them: what `j`/`k` select there.
+    func traceRows(of traceID: String) -> [TraceTree.Row] {
+        traces.snapshot(of: traceID).map(DetailView.traceRows) ?? []
+    }
+
+    /// The span `spanID` of `traceID`, as the trace store last sent it.
+    func span(_ spanID: UInt64, of traceID: String) -> TraceSpan? {
+        traces.snapshot(of: traceID)?.spans.first { $0.spanID == spanID }
     }
 
     /// The newest `limit` Logs lines that pass `wanted`, newest first, as occurrences.

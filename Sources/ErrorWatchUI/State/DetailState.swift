@@ -11,6 +11,8 @@ public struct DetailState: Sendable, Equatable {
     public private(set) var frame = 0
     /// Whether library frames (not the app's own) are unfolded in a reported stack trace (`f`).
     public private(set) var showsLibraryFrames = false
+    /// In a trace's detail view, the selected span's row in its waterfall (0 is the first).
+    public private(set) var span = 0
 
     /// No detail view open.
     public init() {}
@@ -32,6 +34,8 @@ public struct DetailState: Sendable, Equatable {
         case frameMoved(by: Int, count: Int)
         /// `f`: library frames unfolded or folded, from the first frame.
         case libraryFramesToggled
+        /// `j` (`by: 1`) or `k` in a trace's waterfall of `count` rows: the next or previous span.
+        case spanMoved(by: Int, count: Int)
     }
 
     /// Applies `action`; returns whether anything changed.
@@ -56,6 +60,9 @@ public struct DetailState: Sendable, Equatable {
         case .libraryFramesToggled:
             showsLibraryFrames.toggle()
             frame = 0
+        case .spanMoved(let step, let count):
+            guard count > 0 else { return false }
+            span = min(max(0, min(span, count - 1) + step), count - 1)
         }
         return true
     }
@@ -66,5 +73,6 @@ public struct DetailState: Sendable, Equatable {
         occurrence = 0
         frame = 0
         showsLibraryFrames = false
+        span = 0
     }
 }

@@ -8,4 +8,8 @@ public enum DetailTarget: Sendable, Hashable {
     case issue(String)
     /// A template of the Patterns view, by id.
     case pattern(Int)
+    /// A trace of the Traces view, by id.
+    case trace(String)
+    /// One span of a trace, by trace id and span id.
+    case span(traceID: String, spanID: UInt64)
 }

@@ -46,7 +46,7 @@ public struct ErrorsState: Sendable, Equatable {
         switch view {
         case .alerts: visibleAlerts(filter).map(\.fingerprint)
         case .issues: visibleIssues(filter, at: now).map(\.fingerprint)
-        case .patterns: []
+        case .patterns, .traces: []
         }
     }
 
@@ -77,7 +77,7 @@ public struct ErrorsState: Sendable, Equatable {
         case ticked(Date)
         /// A scroll key with the pane focused, in a view of `page` rows over the rows that pass `filter` at `now`.
         case selectionMoved(ScrollMove, page: Int, filter: FilterState, now: Date)
-        /// `v`: Alerts → Issues → Patterns → Alerts, from the newest row.
+        /// `v`: Alerts → Issues → Patterns → Traces → Alerts, from the newest row.
         case viewCycled
         /// `O`: the next order of the Issues view, which is shown.
         case issueOrderCycled
@@ -124,7 +124,8 @@ public struct ErrorsState: Sendable, Equatable {
                 switch view {
                 case .alerts: .issues
                 case .issues: .patterns
-                case .patterns: .alerts
+                case .patterns: .traces
+                case .traces: .alerts
                 }
             selectedFingerprint = nil
             scroll = 0

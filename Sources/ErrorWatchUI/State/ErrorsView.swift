@@ -6,4 +6,6 @@ public enum ErrorsView: String, Sendable, Hashable {
     case issues = "Issues"
     /// The templates of every line, logs too (``PatternsState``).
     case patterns = "Patterns"
+    /// Every trace the trace store holds (``TracesState``).
+    case traces = "Traces"
 }

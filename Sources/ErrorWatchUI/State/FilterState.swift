@@ -51,6 +51,12 @@ public struct FilterState: Sendable, Equatable {
         query.isEmpty || query.matches(pattern.querySubject)
     }
 
+    /// Whether a trace of the Traces view passes the query (the type filter does not apply: spans have no error
+    /// type).
+    public func matches(_ trace: TraceSummary) -> Bool {
+        query.isEmpty || query.matches(trace.querySubject)
+    }
+
     /// Whether `other` lets the same lines through (the typed draft aside).
     func selectsSameLines(as other: FilterState) -> Bool { types == other.types && query == other.query }
 
