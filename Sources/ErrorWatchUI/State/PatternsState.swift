@@ -52,17 +52,25 @@ public struct PatternsState: Sendable, Equatable {
     public init(capacity: Int = PatternsState.defaultCapacity) { self.capacity = max(1, capacity) }
 
     /// The live templates by count, most first (ties: the most recently seen first).
-    public var byCount: [PatternRecord] {
-        patterns.filter { $0.mergedInto == nil }.sorted {
-            ($0.count, $0.lastSeen, $1.id) > ($1.count, $1.lastSeen, $0.id)
+    public var byCount: [PatternRecord] { indicesByCount.map { patterns[$0] } }
+
+    /// The live templates that pass `filter`, by count.
+    public func visible(_ filter: FilterState) -> [PatternRecord] { visibleIndices(filter).map { patterns[$0] } }
+
+    /// ``byCount`` as indices into ``patterns``. Indices are sorted, not the records: moving a record moves its arrays
+    /// and dictionary. Ids are unique, so the order is total and the same as sorting the records.
+    var indicesByCount: [Int] {
+        patterns.indices.filter { patterns[$0].mergedInto == nil }.sorted { a, b in
+            (patterns[a].count, patterns[a].lastSeen, patterns[b].id)
+                > (patterns[b].count, patterns[b].lastSeen, patterns[a].id)
         }
     }
 
-    /// The live templates that pass `filter`, by count.
-    public func visible(_ filter: FilterState) -> [PatternRecord] {
-        let rows = byCount
+    /// ``visible(_:)`` as indices into ``patterns``: a view draws the records of the rows it shows only.
+    func visibleIndices(_ filter: FilterState) -> [Int] {
+        let rows = indicesByCount
         guard filter.isActive else { return rows }
-        return rows.filter { filter.matches($0) }
+        return rows.filter { filter.matches(patterns[$0]) }
     }
 
     /// The template `id` became: itself, or the one it was folded into.
