@@ -165,11 +165,30 @@ public struct PatternsState: Sendable, Equatable {
 
     /// The words of a message's template, at most ``maximumTokens``.
     static func tokens(of message: String) -> [String] {
-        TemplateMask.template(of: message).split(separator: " ").prefix(maximumTokens).map(String.init)
+        let template = TemplateMask.template(of: message)
+        // An ASCII template splits at its space bytes, as splitting its characters at " " does, without grapheme
+        // breaking: this runs for every line.
+        let split: [String]? = template.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var words: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
+                if index > start {
+                    guard words.count < maximumTokens else { break }
+                    words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+                start = index + 1
+            }
+            return words
+        } ?? nil
+        return split ?? template.split(separator: " ").prefix(maximumTokens).map(String.init)
     }
 
     /// A word as templates are compared: its grouping form (a hex id and a number are both variable parts).
-    static func key(_ token: String) -> String { TemplateMask.groupingKey(ofTemplate: token) }
+    static func key(_ token: String) -> String {
+        // Only a token with a placeholder (`<hex>`) has another grouping form: most words skip the search.
+        token.utf8.contains(0x3C) ? TemplateMask.groupingKey(ofTemplate: token) : token
+    }
 
     /// Whether words `keys` are template `template`'s, a `<*>` matching any word.
     static func matches(_ keys: [String], _ template: [String]) -> Bool {
