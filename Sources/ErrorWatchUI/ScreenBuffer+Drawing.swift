@@ -65,10 +65,13 @@ extension ScreenBuffer {
         let count = min(bytes.count, max(0, limit - x))
         guard count > 0 else { return (x, !bytes.isEmpty) }
         fixWideGlyphEdges(row: y, from: x, to: x + count)
-        var index = y * width + x
-        for byte in bytes.prefix(count) {
-            storage[index] = StoredCell(ascii: byte, style: style)
-            index += 1
+        // `x..<x + count` is inside row `y` (the clip is inside the buffer): one uniqueness check for the run.
+        storage.withUnsafeMutableBufferPointer { cells in
+            var index = y * width + x
+            for byte in bytes.prefix(count) {
+                cells[index] = StoredCell(ascii: byte, style: style)
+                index += 1
+            }
         }
         return (x + count, bytes.count > count)
     }
@@ -147,10 +150,14 @@ extension ScreenBuffer {
         let r = rect.intersection(area)
         guard !r.isEmpty else { return }
         let blank = StoredCell(ascii: 0x20, style: style)
-        for row in r.y..<r.maxY {
-            fixWideGlyphEdges(row: row, from: r.x, to: r.maxX)
-            let start = row * width
-            for column in r.x..<r.maxX { storage[start + column] = blank }
+        for row in r.y..<r.maxY { fixWideGlyphEdges(row: row, from: r.x, to: r.maxX) }
+        // `r` is inside the buffer: each row's run is filled in one go.
+        let width = width
+        storage.withUnsafeMutableBufferPointer { cells in
+            for row in r.y..<r.maxY {
+                let start = row * width
+                UnsafeMutableBufferPointer(rebasing: cells[(start + r.x)..<(start + r.maxX)]).update(repeating: blank)
+            }
         }
     }
 
