@@ -27,7 +27,7 @@ extension ScreenBuffer {
         let clip = Rect(x: x, y: y, width: width, height: 1)
         let (end, truncated) = writeCells(text, x: x, y: y, style: style, clip: clip)
         if truncated {
-            put(Cell(grapheme: "…", width: 1, style: style), x: x + width - 1, y: y)
+            put(StoredCell(glyph: Self.ellipsis, width: 1, style: style), x: x + width - 1, y: y)
         } else if padding, end < x + width {
             fill(Rect(x: end, y: y, width: x + width - end, height: 1), style: style)
         }
@@ -39,43 +39,90 @@ extension ScreenBuffer {
     ) -> (end: Int, truncated: Bool) {
         let bounds = clip.map { $0.intersection(area) } ?? area
         guard y >= bounds.y, y < bounds.maxY else { return (x, false) }
+        let limit = bounds.maxX
+        if x >= bounds.x {
+            // Fast path: printable ASCII needs no grapheme breaking, width lookup or escaping; its cells are stored
+            // straight from the bytes.
+            let written = text.utf8.withContiguousStorageIfAvailable { bytes in
+                writeASCII(bytes, x: x, y: y, limit: limit, style: style)
+            }
+            switch written {
+            case .some(.some(let result)): return result
+            case .some(.none): break  // not all printable ASCII
+            case .none:
+                if let result = writeASCII(Array(text.utf8), x: x, y: y, limit: limit, style: style) { return result }
+            }
+        }
+        return writeScalars(text, x: x, y: y, style: style, bounds: bounds)
+    }
+
+    /// Writes `bytes` from `x` (inside the clip) up to `limit` when they are all printable ASCII; `nil`, and nothing
+    /// written, otherwise.
+    private mutating func writeASCII(
+        _ bytes: some Collection<UInt8>, x: Int, y: Int, limit: Int, style: CellStyle
+    ) -> (end: Int, truncated: Bool)? {
+        for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+        let count = min(bytes.count, max(0, limit - x))
+        guard count > 0 else { return (x, !bytes.isEmpty) }
+        fixWideGlyphEdges(row: y, from: x, to: x + count)
+        // `x..<x + count` is inside row `y` (the clip is inside the buffer): one uniqueness check for the run.
+        storage.withUnsafeMutableBufferPointer { cells in
+            var index = y * width + x
+            for byte in bytes.prefix(count) {
+                cells[index] = StoredCell(ascii: byte, style: style)
+                index += 1
+            }
+        }
+        return (x + count, bytes.count > count)
+    }
+
+    /// The general writer: cells as ncurses places them (see ``DisplayWidth``): a scalar that takes columns with the
+    /// zero-width scalars after it, so the buffer's columns are the terminal's, whatever the graphemes.
+    private mutating func writeScalars(
+        _ text: some StringProtocol, x: Int, y: Int, style: CellStyle, bounds: Rect
+    ) -> (end: Int, truncated: Bool) {
         var column = x
         let limit = bounds.maxX
-        if column >= bounds.x, let ascii = Self.printableASCII(text) {
-            // Fast path: printable ASCII needs no grapheme breaking, width lookup or escaping.
-            for byte in ascii {
-                if column >= limit { return (column, true) }
-                put(Cell(grapheme: String(Unicode.Scalar(byte)), width: 1, style: style), x: column, y: y)
-                column += 1
-            }
-            return (column, false)
-        }
-        // Cells as ncurses places them (see ``DisplayWidth``): a scalar that takes columns with the zero-width
-        // scalars after it, so the buffer's columns are the terminal's, whatever the graphemes.
-        var cell = ""
+        var cell = GlyphPacker()
+        // The cell's text when it does not fit inline (a letter with many combining marks).
+        var long: String?
         var cellWidth = 0
         var scalars = text.unicodeScalars.makeIterator()
         var next = scalars.next()
         while let scalar = next {
             next = scalars.next()
-            if Sanitizer.isUnsafe(scalar) {
+            cell = GlyphPacker()
+            long = nil
+            if scalar.value >= 0x20, scalar.value < 0x7F {
+                // Printable ASCII: one column, safe as it is.
+                _ = cell.append(UInt8(truncatingIfNeeded: scalar.value))
+                cellWidth = 1
+            } else if Sanitizer.isUnsafe(scalar) {
                 // Unsanitised control text: show its picture (or a replacement), never the control itself.
                 let picture = Sanitizer.sanitize(String(scalar))
-                cell = picture.unicodeScalars.count == 1 ? picture : "\u{FFFD}"
+                let shown = picture.unicodeScalars.count == 1 ? picture.unicodeScalars.first! : "\u{FFFD}"
+                _ = cell.append(shown)
                 cellWidth = 1
             } else {
                 let width = DisplayWidth.width(of: scalar)
                 // A zero-width scalar with no cell before it in this text cannot be placed: leave it out.
                 guard width > 0 else { continue }
-                cell = String(scalar)
+                _ = cell.append(scalar)
                 cellWidth = width
             }
             // The zero-width scalars that follow join this cell, as ncurses joins them.
-            while let following = next, !Sanitizer.isUnsafe(following), following.value >= 0x300,
+            while let following = next, following.value >= 0x300, !Sanitizer.isUnsafe(following),
                 DisplayWidth.width(of: following) == 0
             {
                 // Joiners and variation selectors are left out: the terminal must not join what ncurses placed apart.
-                if !Sanitizer.isShaping(following.value) { cell.unicodeScalars.append(following) }
+                if !Sanitizer.isShaping(following.value) {
+                    if long != nil {
+                        long?.unicodeScalars.append(following)
+                    } else if !cell.append(following) {
+                        long = StoredCell(glyph: cell.glyph, width: 1, style: style).inlineGrapheme
+                        long?.unicodeScalars.append(following)
+                    }
+                }
                 next = scalars.next()
             }
             if column >= limit { return (column, true) }
@@ -84,34 +131,33 @@ extension ScreenBuffer {
                 continue
             }
             if cellWidth == 2 && column + 1 >= limit {
-                put(Cell(grapheme: " ", width: 1, style: style), x: column, y: y)
+                put(StoredCell(ascii: 0x20, style: style), x: column, y: y)
                 return (column + 1, true)
             }
-            put(Cell(grapheme: cell, width: UInt8(cellWidth), style: style), x: column, y: y)
+            var packed = cell.glyph
+            if let long { packed = glyph(long) }
+            put(StoredCell(glyph: packed, width: UInt8(cellWidth), style: style), x: column, y: y)
             if cellWidth == 2 {
-                put(Cell(grapheme: "", width: 0, style: style), x: column + 1, y: y)
+                put(StoredCell(glyph: 0, width: 0, style: style), x: column + 1, y: y)
             }
             column += cellWidth
         }
         return (column, false)
     }
 
-    /// The UTF-8 of `text` when it is all printable ASCII, else `nil`.
-    static func printableASCII(_ text: some StringProtocol) -> String.UTF8View? {
-        let utf8 = String(text).utf8
-        for byte in utf8 where byte < 0x20 || byte >= 0x7F { return nil }
-        return utf8
-    }
-
     /// Fills `rect` with blanks in `style`.
     public mutating func fill(_ rect: Rect, style: CellStyle) {
         let r = rect.intersection(area)
         guard !r.isEmpty else { return }
-        let blank = Cell(grapheme: " ", width: 1, style: style)
-        for row in r.y..<r.maxY {
-            fixWideGlyphEdges(row: row, from: r.x, to: r.maxX)
-            let start = row * width
-            for column in r.x..<r.maxX { cells[start + column] = blank }
+        let blank = StoredCell(ascii: 0x20, style: style)
+        for row in r.y..<r.maxY { fixWideGlyphEdges(row: row, from: r.x, to: r.maxX) }
+        // `r` is inside the buffer: each row's run is filled in one go.
+        let width = width
+        storage.withUnsafeMutableBufferPointer { cells in
+            for row in r.y..<r.maxY {
+                let start = row * width
+                UnsafeMutableBufferPointer(rebasing: cells[(start + r.x)..<(start + r.maxX)]).update(repeating: blank)
+            }
         }
     }
 
@@ -125,7 +171,9 @@ extension ScreenBuffer {
             unicode ? ("─", "│", "┌", "┐", "└", "┘") : ("-", "|", "+", "+", "+", "+")
         // Cells are set directly: borders are most of a frame's cells, and going through the text writer would
         // run grapheme breaking over every one of them.
-        func cell(_ glyph: String) -> Cell { Cell(grapheme: glyph, width: 1, style: borderStyle) }
+        func cell(_ glyph: String) -> StoredCell {
+            StoredCell(glyph: StoredCell.inlineGlyph(glyph) ?? 0, width: 1, style: borderStyle)
+        }
         let horizontal = cell(glyphs.h)
         let vertical = cell(glyphs.v)
         let left = max(0, rect.x)
@@ -154,31 +202,34 @@ extension ScreenBuffer {
     public func text(ofRow y: Int) -> String {
         guard y >= 0, y < height else { return "" }
         var line = ""
-        for x in 0..<width where !cells[y * width + x].isContinuation { line += cells[y * width + x].grapheme }
+        for x in 0..<width where storage[y * width + x].width != 0 { line += grapheme(of: storage[y * width + x]) }
         return line
     }
 
+    /// The glyph of `…`.
+    static let ellipsis = StoredCell.inlineGlyph("…") ?? 0
+
     /// Sets one cell, keeping wide glyphs whole: overwriting half of a wide glyph blanks its other half.
-    mutating func put(_ cell: Cell, x: Int, y: Int) {
+    mutating func put(_ cell: StoredCell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
-        let old = cells[index]
-        if old.width == 0, x > 0, cells[index - 1].width == 2 {
-            cells[index - 1] = Cell(grapheme: " ", width: 1, style: cells[index - 1].style)
+        let old = storage[index]
+        if old.width == 0, x > 0, storage[index - 1].width == 2 {
+            storage[index - 1] = StoredCell(ascii: 0x20, style: storage[index - 1].style)
         }
-        if old.width == 2, cell.width != 2, x + 1 < width, cells[index + 1].width == 0 {
-            cells[index + 1] = Cell(grapheme: " ", width: 1, style: cells[index + 1].style)
+        if old.width == 2, cell.width != 2, x + 1 < width, storage[index + 1].width == 0 {
+            storage[index + 1] = StoredCell(ascii: 0x20, style: storage[index + 1].style)
         }
-        cells[index] = cell
+        storage[index] = cell
     }
 
     private mutating func fixWideGlyphEdges(row: Int, from: Int, to: Int) {
         let start = row * width
-        if from > 0, cells[start + from].width == 0, cells[start + from - 1].width == 2 {
-            cells[start + from - 1] = Cell(grapheme: " ", width: 1, style: cells[start + from - 1].style)
+        if from > 0, storage[start + from].width == 0, storage[start + from - 1].width == 2 {
+            storage[start + from - 1] = StoredCell(ascii: 0x20, style: storage[start + from - 1].style)
         }
-        if to < width, cells[start + to].width == 0 {
-            cells[start + to] = Cell(grapheme: " ", width: 1, style: cells[start + to].style)
+        if to < width, storage[start + to].width == 0 {
+            storage[start + to] = StoredCell(ascii: 0x20, style: storage[start + to].style)
         }
     }
 }

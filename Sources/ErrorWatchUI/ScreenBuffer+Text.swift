@@ -32,7 +32,7 @@ extension ScreenBuffer {
             var current: String?
             var length = 0
             for x in 0..<width {
-                let style = cells[y * width + x].style
+                let style = storage[y * width + x].style
                 let letter: String
                 if let known = letters[style] {
                     letter = known

@@ -92,3 +92,15 @@ struct TemplateMaskTests {
         #expect(TemplateMask.template(of: wide).unicodeScalars.allSatisfy { $0 == "é" })
     }
 }
+
+/// `groupingKey(ofTemplate:)` reads ASCII templates as bytes: the same keys as the character search it stands for.
+struct GroupingKeyTests {
+    @Test(arguments: [
+        "", "<hex>", "<hex><hex>", "a <hex> b <hex> c", "<he", "<hex", "x<hex>y", "<num> <hex>:<hex>/<id>", "<<hex>>",
+        "no placeholder at all", "é <hex> ü", "漢字 <hex>", "<hex>\u{301}", "\u{600}<hex>", "tab\t<hex>",
+    ])
+    func keysAreTheCharacterSearchs(_ template: String) {
+        let expected = template.contains("<hex>") ? template.replacing("<hex>", with: "<num>") : template
+        #expect(TemplateMask.groupingKey(ofTemplate: template) == expected)
+    }
+}

@@ -14,6 +14,20 @@ struct PatternsTests {
             level: level, source: "app", typeName: "", message: message)
     }
 
+    /// Templates are split into words at their spaces as bytes when ASCII: the same words as splitting characters.
+    @Test func wordsAreTheCharacterSplits() {
+        let messages = [
+            "", "   ", "one", "two  words", "row 12 changed on both sides", "tab\tand space", "ends with space ",
+            "cr\r\nlf inside", "é accents ü", "漢字 and ascii", "a \u{301}mark after a space",
+            (0..<100).map { "w\($0 % 7 == 0 ? "x" : "y")" }.joined(separator: " "),
+        ]
+        for message in messages {
+            let expected = TemplateMask.template(of: message).split(separator: " ").prefix(PatternsState.maximumTokens)
+                .map(String.init)
+            #expect(PatternsState.tokens(of: message) == expected, "\(message)")
+        }
+    }
+
     @Test func linesThatDifferOnlyInMaskedPartsShareATemplate() {
         var random = SeededGenerator(seed: 7)
         var patterns = PatternsState()

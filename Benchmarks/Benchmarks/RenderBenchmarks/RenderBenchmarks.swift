@@ -14,6 +14,7 @@ let benchmarks: @Sendable () -> Void = {
     let wide = RenderFixture.state(width: 200, height: 50, history: 2_000)
     let wideLongHistory = RenderFixture.state(width: 200, height: 50, history: 100_000)
     let small = RenderFixture.state(width: 80, height: 24, history: 2_000)
+    let small100k = RenderFixture.state(width: 80, height: 24, history: 100_000)
 
     Benchmark("Render 200x50, 2k history") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wide)) }
@@ -85,6 +86,25 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small)) }
     }
 
+    // Issue 35: every pane full, the Patterns view (40 first words, each at three of the six levels: 120
+    // templates) and 100k events of history. Targets: 200×50 ≤ 250 µs and 80×24 ≤ 80 µs at p50.
+    let widePatterns = RenderFixture.patternsView(
+        RenderFixture.state(width: 200, height: 50, history: 100_000, templates: 40))
+    let smallPatterns = RenderFixture.patternsView(
+        RenderFixture.state(width: 80, height: 24, history: 100_000, templates: 40))
+
+    Benchmark("Render 200x50, 100k history, Patterns view") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(widePatterns)) }
+    }
+
+    Benchmark("Render 80x24, 100k history, Patterns view") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(smallPatterns)) }
+    }
+
+    Benchmark("Render 80x24, 100k history") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small100k)) }
+    }
+
     Benchmark("Render 200x50 into an existing variable") { benchmark in
         var buffer = Dashboard.render(wide)
         for _ in benchmark.scaledIterations {
@@ -110,6 +130,23 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Diff 200x50 identical frames") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(after.changes(since: after)) }
+    }
+
+    // Issue 35: the UI thread's share of ingest. A batch of 1,000 lines of 120 templates (Logs keeps them, the
+    // Patterns view mines every line) into a full ring; later in time than the ring's lines, as live lines are.
+    let widePatterns2k = RenderFixture.state(width: 200, height: 50, history: 2_000, templates: 40)
+    Benchmark("Reduce 1k-event batch of 120 templates into a full ring buffer") { benchmark in
+        let batch = Array(widePatterns2k.logs.lines.suffix(1_000)).map { event in
+            var event = event
+            event.timestamp = event.timestamp.addingTimeInterval(60)
+            event.sequence += 100_000
+            return event
+        }
+        for _ in benchmark.scaledIterations {
+            var state = widePatterns2k
+            _ = DashboardReducer.reduce(into: &state, action: .eventsReceived(batch))
+            blackHole(state)
+        }
     }
 
     Benchmark("Reduce 1k-event batch into a full ring buffer") { benchmark in

@@ -3,11 +3,12 @@ import ErrorWatchUI
 import Foundation
 
 /// A full dashboard for the render benchmarks: `history` events in the Logs ring buffer (its capacity is
-/// raised to fit), every pane populated, pinned clock.
+/// raised to fit), every pane populated, pinned clock. With `templates` above 1, the messages start with one of
+/// that many words, so the Patterns view lists many templates (a template per word and level).
 enum RenderFixture {
     static let start = Date(timeIntervalSince1970: 1_773_480_413)
 
-    static func state(width: Int, height: Int, history: Int) -> DashboardState {
+    static func state(width: Int, height: Int, history: Int, templates: Int = 1) -> DashboardState {
         var state = DashboardState(width: width, height: height, now: start, colorDepth: .colors256,
             logCapacity: max(2_000, history))
         let now = start.addingTimeInterval(754)
@@ -17,7 +18,9 @@ enum RenderFixture {
                 sequence: UInt64(i + 1), timestamp: now.addingTimeInterval(-Double(history - i) * 0.01),
                 kind: i % 3 == 0 ? .log : .error, level: ErrorSeverity.allCases[i % 6], source: "api.orders",
                 typeName: types[i % types.count],
-                message: "HTTP 503 Service Unavailable from api.example.com/v2/orders (request \(i)), retrying with backoff",
+                message: (templates > 1 ? "\(firstWords[i % templates % firstWords.count]) " : "")
+                    + "HTTP 503 Service Unavailable from api.example.com/v2/orders (request \(i)), "
+                    + "retrying with backoff",
                 code: "N-503", category: .transient, origin: i % 7 == 0 ? .background : .user, attempt: i % 5 + 1)
         }
         var actions: [DashboardAction] = [.eventsReceived(events)]
@@ -44,6 +47,23 @@ enum RenderFixture {
         }
         actions.append(.tick(now))
         for action in actions { _ = DashboardReducer.reduce(into: &state, action: action) }
+        return state
+    }
+
+    /// Words that start the messages of a fixture with several templates.
+    static let firstWords = [
+        "checkout", "payment", "login", "session", "sync", "upload", "download", "search", "render", "export",
+        "import", "billing", "refund", "invoice", "shipping", "cart", "wishlist", "profile", "settings", "avatar",
+        "review", "rating", "coupon", "stock", "catalog", "pricing", "tax", "address", "delivery", "tracking",
+        "notify", "email", "sms", "push", "webhook", "report", "audit", "backup", "restore", "migrate",
+    ]
+
+    /// `state` showing the Patterns view (`v` twice: Alerts, Issues, Patterns), the Errors pane keeping its focus.
+    static func patternsView(_ state: DashboardState) -> DashboardState {
+        var state = state
+        for key: Key in [.character("v"), .character("v")] {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key))
+        }
         return state
     }
 

@@ -42,6 +42,11 @@ public struct PatternRecord: Sendable, Hashable {
     /// Lines in each of the 60 seconds up to and including `now`'s second, oldest first.
     public func perSecond(endingAt now: Date) -> [Int] {
         let last = Int(now.timeIntervalSince1970.rounded(.down))
-        return (last - 59...last).map { seconds[$0] ?? 0 }
+        // One pass over the (at most 120) seconds kept costs less than 60 lookups.
+        var result = Array(repeating: 0, count: 60)
+        for (second, count) in seconds where second > last - 60 && second <= last {
+            result[second - (last - 59)] = count
+        }
+        return result
     }
 }

@@ -104,11 +104,9 @@ public enum ErrorsPane: Widget {
     /// Draws the selection over an already drawn row: the selection colours, keeping the text.
     static func highlight(_ row: Rect, _ buffer: inout ScreenBuffer, _ palette: Palette) {
         let selection = palette[.selection]
-        for x in row.x..<row.maxX {
-            guard var cell = buffer[x, row.y] else { continue }
-            cell.style = cell.style.on(selection).adding(.bold)
-            if cell.style.foreground == selection.background { cell.style.foreground = selection.foreground }
-            buffer.set(cell, x: x, y: row.y)
+        buffer.restyle(row) { style in
+            style = style.on(selection).adding(.bold)
+            if style.foreground == selection.background { style.foreground = selection.foreground }
         }
     }
 

@@ -99,18 +99,20 @@ public enum MetricsPane: Widget {
         }
         // A name takes the room its values leave: the name itself (with every label: `{http.route=…,status=500}`)
         // before a value past the second, and its service (`· shop`) after the first two values.
-        func valuesWidth(_ line: MetricSeries, _ count: Int) -> Int {
-            values(of: line).prefix(count).reduce(-1) {
+        // Each series' values are formatted once, for the widths and for drawing.
+        let valueLists = shown.map(values(of:))
+        func valuesWidth(_ values: [(String, String)], _ count: Int) -> Int {
+            values.prefix(count).reduce(-1) {
                 $0 + 1 + ($1.0.isEmpty ? 0 : DisplayWidth.of($1.0) + 1) + DisplayWidth.of($1.1)
             }
         }
-        let oneValue = shown.map { valuesWidth($0, 1) }.max() ?? 0
-        let twoValues = shown.map { valuesWidth($0, 2) }.max() ?? 0
+        let oneValue = valueLists.map { valuesWidth($0, 1) }.max() ?? 0
+        let twoValues = valueLists.map { valuesWidth($0, 2) }.max() ?? 0
         let longestName = shown.map { DisplayWidth.of($0.name) }.max() ?? 8
         let longestFull = names.map(DisplayWidth.of).max() ?? 8
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
-        for line in shown {
+        for (line, lineValues) in zip(shown, valueLists) {
             let name = fitted(line.name, to: nameWidth)
             buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: palette[.text])
             if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
@@ -118,7 +120,7 @@ public enum MetricsPane: Widget {
                 buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: palette[.muted])
             }
             // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
-            var items = values(of: line).map { label, value in (label.isEmpty ? "" : label + " ", value) }
+            var items = lineValues.map { label, value in (label.isEmpty ? "" : label + " ", value) }
             func itemsWidth() -> Int { items.reduce(-1) { $0 + 1 + DisplayWidth.of($1.0) + DisplayWidth.of($1.1) } }
             while items.count > 1, itemsWidth() > width - nameWidth - 1 { items.removeLast() }
             var column = max(x + nameWidth + 1, x + width - itemsWidth())

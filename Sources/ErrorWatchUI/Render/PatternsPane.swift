@@ -7,10 +7,10 @@ public enum PatternsPane: Widget {
     /// The type filter does not apply: a template has lines of many types.
     public static func render(_ input: WidgetInput<PatternsState>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (patterns, screen, palette) = (input.part, input.screen, input.palette)
-        let rows = patterns.visible(input.filter)
+        let rows = patterns.visibleIndices(input.filter)
         let selected =
             screen.focus == .errors && !rows.isEmpty
-            ? patterns.selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0 : nil
+            ? patterns.selectedID.flatMap { id in rows.firstIndex { patterns.patterns[$0].id == id } } ?? 0 : nil
         let (inner, start) = ErrorsPane.frameList(
             "Patterns", count: rows.count, total: patterns.liveCount, noun: ("template", "templates"),
             scroll: patterns.scroll, selected: selected,
@@ -27,7 +27,9 @@ public enum PatternsPane: Widget {
         }
         let shown = start..<min(rows.count, start + inner.height)
         ErrorsPane.drawRows(shown, selected: selected, in: inner, into: &buffer, palette: palette) { index, y, buffer in
-            drawRow(rows[index], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer, palette: palette)
+            drawRow(
+                patterns.patterns[rows[index]], screen: screen, x: inner.x, y: y, width: inner.width, into: &buffer,
+                palette: palette)
         }
     }
 
@@ -45,7 +47,7 @@ public enum PatternsPane: Widget {
         let levels = pattern.levelsSeen.prefix(4)
         for level in levels {
             column = buffer.write(
-                String(level.tag.trimmingCharacters(in: .whitespaces).prefix(1)), x: column, y: y,
+                String(level.tag.prefix(1)), x: column, y: y,
                 style: palette.style(for: level), clip: row)
         }
         column = x + 8 + 5

@@ -52,17 +52,25 @@ public struct PatternsState: Sendable, Equatable {
     public init(capacity: Int = PatternsState.defaultCapacity) { self.capacity = max(1, capacity) }
 
     /// The live templates by count, most first (ties: the most recently seen first).
-    public var byCount: [PatternRecord] {
-        patterns.filter { $0.mergedInto == nil }.sorted {
-            ($0.count, $0.lastSeen, $1.id) > ($1.count, $1.lastSeen, $0.id)
+    public var byCount: [PatternRecord] { indicesByCount.map { patterns[$0] } }
+
+    /// The live templates that pass `filter`, by count.
+    public func visible(_ filter: FilterState) -> [PatternRecord] { visibleIndices(filter).map { patterns[$0] } }
+
+    /// ``byCount`` as indices into ``patterns``. Indices are sorted, not the records: moving a record moves its arrays
+    /// and dictionary. Ids are unique, so the order is total and the same as sorting the records.
+    var indicesByCount: [Int] {
+        patterns.indices.filter { patterns[$0].mergedInto == nil }.sorted { a, b in
+            (patterns[a].count, patterns[a].lastSeen, patterns[b].id)
+                > (patterns[b].count, patterns[b].lastSeen, patterns[a].id)
         }
     }
 
-    /// The live templates that pass `filter`, by count.
-    public func visible(_ filter: FilterState) -> [PatternRecord] {
-        let rows = byCount
+    /// ``visible(_:)`` as indices into ``patterns``: a view draws the records of the rows it shows only.
+    func visibleIndices(_ filter: FilterState) -> [Int] {
+        let rows = indicesByCount
         guard filter.isActive else { return rows }
-        return rows.filter { filter.matches($0) }
+        return rows.filter { filter.matches(patterns[$0]) }
     }
 
     /// The template `id` became: itself, or the one it was folded into.
@@ -157,11 +165,30 @@ public struct PatternsState: Sendable, Equatable {
 
     /// The words of a message's template, at most ``maximumTokens``.
     static func tokens(of message: String) -> [String] {
-        TemplateMask.template(of: message).split(separator: " ").prefix(maximumTokens).map(String.init)
+        let template = TemplateMask.template(of: message)
+        // An ASCII template splits at its space bytes, as splitting its characters at " " does, without grapheme
+        // breaking: this runs for every line.
+        let split: [String]? = template.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var words: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
+                if index > start {
+                    guard words.count < maximumTokens else { break }
+                    words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+                start = index + 1
+            }
+            return words
+        } ?? nil
+        return split ?? template.split(separator: " ").prefix(maximumTokens).map(String.init)
     }
 
     /// A word as templates are compared: its grouping form (a hex id and a number are both variable parts).
-    static func key(_ token: String) -> String { TemplateMask.groupingKey(ofTemplate: token) }
+    static func key(_ token: String) -> String {
+        // Only a token with a placeholder (`<hex>`) has another grouping form: most words skip the search.
+        token.utf8.contains(0x3C) ? TemplateMask.groupingKey(ofTemplate: token) : token
+    }
 
     /// Whether words `keys` are template `template`'s, a `<*>` matching any word.
     static func matches(_ keys: [String], _ template: [String]) -> Bool {

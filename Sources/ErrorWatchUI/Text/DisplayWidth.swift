@@ -25,6 +25,16 @@ public enum DisplayWidth {
 
     /// The number of columns `text` takes.
     public static func of(_ text: some StringProtocol) -> Int {
+        // ASCII: a scalar a byte, each under U+0300, so one column each.
+        var bytes = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return scalarWidths(text) }
+            bytes += 1
+        }
+        return bytes
+    }
+
+    private static func scalarWidths(_ text: some StringProtocol) -> Int {
         var total = 0
         for scalar in text.unicodeScalars { total += width(of: scalar) }
         return total
@@ -71,6 +81,12 @@ public enum DisplayWidth {
     /// straddle the limit is dropped rather than split.
     public static func truncate(_ text: some StringProtocol, to width: Int) -> String {
         guard width > 0 else { return "" }
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: a scalar a byte, a column each (controls count 1, as below), so the cut is at a byte count.
+            if utf8.count <= width { return String(text) }
+            return String(decoding: utf8.prefix(width - 1), as: UTF8.self) + "…"
+        }
         var used = 0
         var end = text.unicodeScalars.startIndex
         var cutAt: String.UnicodeScalarView.Index?

@@ -64,6 +64,8 @@ public enum Sanitizer {
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         guard v >= 0x370 else { return false }
+        // Box drawing, block elements and braille, drawn in every frame: assigned, visible, one column.
+        if (0x2500...0x259F).contains(v) || (0x2800...0x28FF).contains(v) { return false }
         return (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
             || v == 0x061C || isInvisible(v) || WidthTable.width(v) < 0
     }
