@@ -26,7 +26,8 @@ export XDG_STATE_HOME="$WORK/state"
 SESSION="errorwatch-run-$$"
 TMUX_CMD=(tmux -L "errorwatch-run-$$")
 cleanup() {
-    "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true
+    tmux -L "errorwatch-run-$$" kill-server >/dev/null 2>&1 || true
+    tmux -L "errorwatch-run-swift-$$" kill-server >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -49,7 +50,6 @@ wait_exit() {
     echo "ok   the dashboard exited with 0"
 }
 start_session() {
-    "${TMUX_CMD[@]}" kill-server >/dev/null 2>&1 || true
     "${TMUX_CMD[@]}" -f /dev/null new-session -d -s "$SESSION" -x 160 -y 60 \
         "env -i PATH=$PATH HOME=$HOME XDG_STATE_HOME=$XDG_STATE_HOME TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
     "${TMUX_CMD[@]}" send-keys -t "$SESSION" "cd $ROOT && $1; echo \"EXIT=\$?\"" Enter
@@ -133,6 +133,8 @@ PY
 # 2. A Swift program that traps.
 swiftc -g -Onone "$ROOT/Tests/e2e/run_trap.swift" -o "$WORK/split-bill" 2>"$WORK/swiftc.err" ||
     { echo "FAIL swiftc"; cat "$WORK/swiftc.err"; exit 1; }
+# A server of its own: a new one started as the first exits may race its exit ("server exited unexpectedly").
+TMUX_CMD=(tmux -L "errorwatch-run-swift-$$")
 start_session "$BIN run --no-store -- $WORK/split-bill"
 wait_for "the trap is an alert" "Fatal error: cannot split 120 among 0 people"
 wait_for "the crash ends it" "ProcessExit: split-bill killed by SIGILL|ProcessExit: split-bill killed by SIGTRAP"
