@@ -73,7 +73,11 @@ struct ErrorForwarderTests {
         await forwarder.shutdown()
         #expect(forwarder.statistics.sent == 11)
         #expect(forwarder.statistics.dropped == 15)
-        #expect(forwarder.statistics.reconnects == reconnectsBefore + 1)
+        // At least one reconnection, to the listener that came back. On a loaded machine the forwarder may also
+        // connect to the closing listener's socket in the instant before it stops accepting (the kernel completes a
+        // Unix-socket connect from its backlog), and that connection counts too: CI once saw 1 -> 3.
+        #expect(forwarder.statistics.reconnects > reconnectsBefore)
+        #expect(secondProbe.events.count == 1)
         await listener.shutdown()
     }
 

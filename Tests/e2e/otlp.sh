@@ -92,7 +92,7 @@ echo "ok   $((8 + 3 * ${#TRACE_EXPORTERS[@]})) producers exported their logs, me
 # exception recorded by hand, the round's last); then that alert, its newest occurrence, the end of its view.
 sleep_until() { # PATTERN WHAT: polls the screen for PATTERN until a deadline, else fails saying WHAT
     local deadline=$((SECONDS + 20))
-    until screen | grep -q "$1"; do
+    until screen | grep -q -e "$1"; do
         ((SECONDS < deadline)) || { echo "FAIL $2"; screen; exit 1; }
         sleep 0.1
     done
@@ -124,6 +124,59 @@ until screen | grep -q "e2e-otlp"; do
     sleep 0.1
 done
 echo "ok   the dashboard shows the OTLP sources"
+
+# Traces and metrics as views of their own (issue 37). `v` three times: Issues, Patterns, Traces, each seen to land.
+key() { "${TMUX_CMD[@]}" send-keys -t "$SESSION" "$@"; }
+key v; sleep_until "┌ Issues" "v did not show the Issues view"
+key v; sleep_until "┌ Patterns" "v did not show the Patterns view"
+key v; sleep_until "traces · by time" "v did not show the Traces view"
+for root in "POST /checkout" "GET /health"; do
+    screen | grep -q "$root" || { echo "FAIL the Traces view lists no $root trace"; screen; exit 1; }
+done
+all=$(screen | grep -o '[0-9,]* traces · by time' | head -1 | tr -d ,)
+all=${all%% *}
+echo "ok   the Traces view lists failing and successful traces ($all in all)"
+key /; key -l "status:error POST"; key Enter
+sleep_until " of [0-9,]* traces" "the query did not narrow the Traces view"
+shown=$(screen | grep -o '[0-9,]* of [0-9,]* traces' | head -1 | tr -d ,)
+shown=${shown%% *}
+((shown > 0 && shown < all)) || { echo "FAIL status:error POST shows $shown of $all traces"; screen; exit 1; }
+echo "ok   the query status:error POST narrows the Traces view to $shown of $all traces"
+key Enter; sleep_until "Trace · " "Enter did not open the trace's waterfall"
+key Enter; sleep_until "Span · POST /checkout" "Enter did not open the root span"
+for field in "Attributes" "http.route" "/checkout" "SERVER\|server"; do
+    screen | grep -q "$field" || { echo "FAIL the span's view lacks $field"; screen; exit 1; }
+done
+echo "ok   a span's view opens with its attributes (http.route /checkout)"
+key Escape; sleep_until "Trace · " "Escape did not return to the waterfall"
+key Escape
+deadline=$((SECONDS + 20))
+while screen | grep -q "Trace · "; do
+    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the waterfall"; screen; exit 1; }
+    sleep 0.1
+done
+key Escape; sleep_until "[0-9] traces · by time" "Escape did not clear the query"
+# The Metrics pane (Tab, Tab) selects a series with j and opens its chart with Enter: the producers' histogram.
+key Tab; key Tab; key Enter
+sleep_until "Chart · " "Enter in the Metrics pane opened no chart"
+tries=0
+until screen | grep -q "Chart · checkout.duration"; do
+    ((tries < 60)) || { echo "FAIL no chart of checkout.duration after $tries series"; screen; exit 1; }
+    key Escape
+    deadline=$((SECONDS + 20))
+    while screen | grep -q "Chart · "; do
+        ((SECONDS < deadline)) || { echo "FAIL Escape did not close the chart"; screen; exit 1; }
+        sleep 0.1
+    done
+    key j; key Enter; sleep_until "Chart · " "Enter in the Metrics pane opened no chart"
+    tries=$((tries + 1))
+done
+sleep_until "p50 [0-9]" "the histogram's chart shows no p50"
+screen | grep -q "[⠁-⣿]" || { echo "FAIL the chart has no braille points"; screen; exit 1; }
+screen | grep -q -- "-5m .* now" || { echo "FAIL the chart has no 5-minute time axis"; screen; exit 1; }
+key w; sleep_until "-15m" "w did not switch the chart to 15 minutes"
+echo "ok   the histogram's chart is drawn: $(screen | grep -o 'p50 [0-9.]*[a-zµ]*  *━ p95 [0-9.]*[a-zµ]*' | head -1)"
+key Escape
 
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
 deadline=$((SECONDS + 20))

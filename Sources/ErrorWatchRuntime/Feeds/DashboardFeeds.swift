@@ -46,6 +46,8 @@ final class DashboardFeeds: Sendable {
     }
     /// Each counter's totals at the last minute of samples, for its rate.
     private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
+    /// Every listed series over time, and the one whose chart is open (its chart goes out with each sample).
+    private let charts = Mutex<(history: MetricHistory, shown: String?)>((MetricHistory(), nil))
 
     /// Labels of the dashboard's own metrics, which the pane shows in its own lines rather than as series.
     static let internalLabels: Set<String> = ["errors", "errorstream.dropped", "errorstream.listeners"]
@@ -201,16 +203,24 @@ final class DashboardFeeds: Sendable {
         var snapshot = MetricsSnapshot(
             totalErrors: totals.total, errorsByType: totals.byType, errorsByCategory: totals.byCategory,
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
-            series: sampleSeries(), droppedEvents: dropped, listenerCount: listeners)
+            series: [], droppedEvents: dropped, listenerCount: listeners)
+        (snapshot.series, snapshot.chart) = sampleSeries()
         snapshot.otherTypeErrors = totals.otherTypes
         snapshot.unclassifiedErrors = totals.unclassified
         return snapshot
     }
 
-    /// What the apps and producers record, the most recently updated first; counters get their rate over the
-    /// samples of the last minute.
-    private func sampleSeries() -> [MetricSeries] {
+    /// A chart view opened on the series `id`: its chart goes out with every sample from now on, the first at once.
+    func showChart(_ id: String) {
+        charts.withLock { $0.shown = id }
+        inbox.post(.metricsSampled(sample()))
+    }
+
+    /// What the apps and producers record, the most recently updated first, and the chart of the one shown;
+    /// counters get their rate over the samples of the last minute.
+    private func sampleSeries() -> ([MetricSeries], MetricChart?) {
         var series = Array(metrics.series { !Self.internalLabels.contains($0) }.prefix(Self.seriesLimit))
+        let observations = metrics.takeObservations()
         let at = now()
         counterHistory.withLock { history in
             var seen: Set<String> = []
@@ -229,7 +239,11 @@ final class DashboardFeeds: Sendable {
             }
             history = history.filter { seen.contains($0.key) }
         }
-        return series
+        let chart = charts.withLock { charts in
+            charts.history.record(series, observations: observations, at: at)
+            return charts.shown.flatMap { charts.history.chart(for: $0, at: at) }
+        }
+        return (series, chart)
     }
 
     @discardableResult

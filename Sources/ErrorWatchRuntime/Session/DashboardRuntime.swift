@@ -203,6 +203,8 @@ public final class DashboardRuntime: Sendable {
             feeds.issues.applyTriage(fingerprint, action, at: now, actor: "dashboard \(getpid())")
         case .traceOpened(let traceID):
             ingest.traces.show(traceID)
+        case .metricOpened(let id):
+            feeds.showChart(id)
         case .quit, .redrawAll:
             break
         }

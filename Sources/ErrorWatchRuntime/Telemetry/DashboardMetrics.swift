@@ -161,19 +161,7 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
         let registry = self.registry.withLock { $0 }
         var result: [MetricSeries] = []
         func describe(_ key: Key) -> (name: String, service: String?, unit: String?) {
-            var dimensions = key.dimensions
-            let service = dimensions.removeValue(forKey: "service")
-            var name = key.label.hasPrefix("remote.") ? String(key.label.dropFirst(7)) : key.label
-            if !dimensions.isEmpty {
-                name +=
-                    "{"
-                    + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                        separator: ",") + "}"
-            }
-            return (
-                name, service,
-                registry.units[key.label + "\u{1F}" + (service ?? "")] ?? registry.units[key.label + "\u{1F}"]
-            )
+            Self.describe(key, units: registry.units)
         }
         for (key, box) in registry.counters where include(key.label) {
             guard let updated = box.updatedAt else { continue }
@@ -205,6 +193,37 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
         for (key, box) in registry.timers { summarised(key, updatedAt: box.updatedAt, unit: "ns", box.summary) }
         if include("requests") { result += requests.series() }
         return result.sorted { ($0.updatedAt, $1.name, $1.service ?? "") > ($1.updatedAt, $0.name, $0.service ?? "") }
+    }
+
+    /// A series' name (the label without `remote.`, the dimensions other than `service` folded in as `{k=v}`), its
+    /// service and its unit.
+    private static func describe(_ key: Key, units: [String: String]) -> (name: String, service: String?, unit: String?)
+    {
+        var dimensions = key.dimensions
+        let service = dimensions.removeValue(forKey: "service")
+        var name = key.label.hasPrefix("remote.") ? String(key.label.dropFirst(7)) : key.label
+        if !dimensions.isEmpty {
+            name +=
+                "{" + dimensions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
+        }
+        return (name, service, units[key.label + "\u{1F}" + (service ?? "")] ?? units[key.label + "\u{1F}"])
+    }
+
+    /// The observations each histogram and timer received since the last call, by ``MetricSeries/id`` (a timer's in
+    /// nanoseconds), and those of the request series: what the charts' percentiles are computed from. Only the
+    /// sampler calls it; each call starts the next stretch.
+    func takeObservations() -> [String: ObservationSample] {
+        let registry = self.registry.withLock { $0 }
+        var taken: [String: ObservationSample] = [:]
+        func keep(_ key: Key, _ sample: ObservationSample) {
+            guard !sample.isEmpty else { return }
+            let (name, service, _) = Self.describe(key, units: registry.units)
+            taken[MetricSeries.id(name: name, service: service)] = sample
+        }
+        for (key, box) in registry.histograms { keep(key, box.takeRecent()) }
+        for (key, box) in registry.timers { keep(key, box.takeRecent()) }
+        taken.merge(requests.takeObservations()) { _, requests in requests }
+        return taken
     }
 
     /// A percentile (0–100) of the durations recorded by timers with this label, over all dimensions.
@@ -296,6 +315,8 @@ private final class ValueHistogramBox: RecorderHandler, Sendable {
         var histogram = Histogram<UInt64>(
             highestTrackableValue: ValueHistogramBox.highest, numberOfSignificantValueDigits: .three)
         var last = 0.0
+        /// Values since the sampler last took them, for charts.
+        var recent = ObservationSample()
     }
     private let state = Mutex(State())
     private let stamp: UpdateStamp
@@ -308,6 +329,7 @@ private final class ValueHistogramBox: RecorderHandler, Sendable {
         state.withLock {
             _ = $0.histogram.record(scaled)
             $0.last = value
+            $0.recent.add(value)
         }
         stamp.touch()
     }
@@ -316,6 +338,14 @@ private final class ValueHistogramBox: RecorderHandler, Sendable {
 
     func summary() -> HistogramSummary {
         state.withLock { HistogramSummary($0.histogram, last: $0.last, scale: Self.scale) }
+    }
+
+    /// The values recorded since the last call.
+    func takeRecent() -> ObservationSample {
+        state.withLock { state in
+            defer { state.recent = ObservationSample() }
+            return state.recent
+        }
     }
 }
 
@@ -326,6 +356,8 @@ private final class TimerBox: TimerHandler, Sendable {
         var histogram = Histogram<UInt64>(
             highestTrackableValue: TimerBox.highestNanoseconds, numberOfSignificantValueDigits: .three)
         var last: UInt64 = 0
+        /// Durations (ns) since the sampler last took them, for charts.
+        var recent = ObservationSample()
     }
     private let state = Mutex(State())
     private let stamp: UpdateStamp
@@ -336,8 +368,17 @@ private final class TimerBox: TimerHandler, Sendable {
         state.withLock {
             _ = $0.histogram.record(value)
             $0.last = value
+            $0.recent.add(Double(value))
         }
         stamp.touch()
+    }
+
+    /// The durations recorded since the last call, in nanoseconds.
+    func takeRecent() -> ObservationSample {
+        state.withLock { state in
+            defer { state.recent = ObservationSample() }
+            return state.recent
+        }
     }
 
     var updatedAt: Date? { stamp.date }

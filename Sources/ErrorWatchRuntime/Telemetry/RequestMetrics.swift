@@ -34,6 +34,8 @@ final class RequestMetrics: Sendable {
         var errors = [Int](repeating: 0, count: RequestMetrics.window)
         var firstSecond: Int64
         var updatedAt: Date
+        /// Durations (ms) since the sampler last took them, for charts.
+        var recent = ObservationSample()
 
         /// One request received in `second`; its duration in µs when known.
         mutating func count(second: Int64, failed: Bool, at: Date, micros: UInt64?) {
@@ -50,7 +52,10 @@ final class RequestMetrics: Sendable {
                 errors[slot] += 1
                 self.failed += 1
             }
-            if let micros { durations.record(min(micros, 3_600_000_000)) }
+            if let micros {
+                durations.record(min(micros, 3_600_000_000))
+                recent.add(Double(min(micros, 3_600_000_000)) / 1_000)
+            }
             updatedAt = at
         }
     }
@@ -88,6 +93,18 @@ final class RequestMetrics: Sendable {
                     micros: span.endUnixNano >= span.startUnixNano && span.startUnixNano != 0
                         ? (span.endUnixNano - span.startUnixNano) / 1_000 : nil)
             }
+        }
+    }
+
+    /// The durations (ms) of each series' requests since the last call, by ``MetricSeries/id``.
+    func takeObservations() -> [String: ObservationSample] {
+        state.withLock { state in
+            var taken: [String: ObservationSample] = [:]
+            for (key, entry) in state.entries where !entry.recent.isEmpty {
+                taken[MetricSeries.id(name: key.name, service: key.service)] = entry.recent
+                state.entries[key]?.recent = ObservationSample()
+            }
+            return taken
         }
     }
 

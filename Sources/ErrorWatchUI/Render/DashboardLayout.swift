@@ -111,9 +111,11 @@ public struct DashboardLayout: Sendable, Hashable {
 
     /// What the keys need of this layout: the page sizes of Logs, Errors and a detail view, and the panes on screen.
     public var viewport: Viewport {
-        Viewport(
+        var viewport = Viewport(
             logRows: logRows, errorRows: errorRows, detailRows: max(0, bodyRows - 2),
             panes: Pane.allCases.filter { !rect(of: $0).isEmpty })
+        viewport.metricsRows = max(0, metrics.height - 2)
+        return viewport
     }
 }
 

@@ -42,6 +42,11 @@ public enum DetailView: Widget {
             titleStyle: palette[.focusedTitle], unicode: state.screen.unicode)
         let inner = area.inset(by: 1)
         guard !inner.isEmpty else { return }
+        if case .metric(let id) = target {
+            // A chart fills the view; it does not scroll.
+            MetricChartView.draw(id, state: state, in: inner, into: &buffer, palette: palette)
+            return
+        }
         let content = lines(of: target, in: state, width: inner.width - 2)
         var scroll = state.detail.scroll.offset(lines: content.count, rows: inner.height)
         if case .trace = target, let selected = content.firstIndex(where: \.selected) {
@@ -78,6 +83,9 @@ public enum DetailView: Widget {
         case .span(let traceID, let spanID):
             guard let span = state.span(spanID, of: traceID) else { return "Span" }
             return "Span · " + Sanitizer.sanitize(span.name, limit: 60)
+        case .metric(let id):
+            guard let series = state.feeds.metrics.series.first(where: { $0.id == id }) else { return "Chart" }
+            return "Chart · " + Sanitizer.sanitize(series.name, limit: 60)
         }
     }
 
@@ -113,6 +121,7 @@ public enum DetailView: Widget {
         case .pattern(let id): return patternLines(id, state: state, width: width)
         case .trace(let id): return traceDetailLines(id, state: state, width: width)
         case .span(let traceID, let spanID): return spanLines(spanID, of: traceID, state: state, width: width)
+        case .metric: return []
         }
     }
 

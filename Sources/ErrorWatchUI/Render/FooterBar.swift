@@ -53,7 +53,12 @@ public enum FooterBar: Widget {
         if state.detail.target != nil {
             // A detail view has keys of its own.
             var hints = [("Esc", "close"), ("j k", "scroll"), ("PgUp PgDn", "page")]
-            if case .event = state.detail.target {} else { hints += [("[ ]", "occurrence"), ("Enter", "open")] }
+            if case .metric = state.detail.target {
+                hints = [("Esc", "close"), ("w", "window: \(state.detail.chartWindow.label)")]
+            } else if case .event = state.detail.target {
+            } else {
+                hints += [("[ ]", "occurrence"), ("Enter", "open")]
+            }
             if !state.listedFrames.isEmpty { hints += [(", .", "frame"), ("f", "library frames")] }
             hints.append(("?", "help"))
             for (label, hint) in hints {

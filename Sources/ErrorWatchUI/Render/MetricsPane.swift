@@ -2,12 +2,19 @@ import ErrorStreaming
 
 /// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, what the producers record (histograms
 /// with percentiles, gauges, counters with their rate; the most recently updated first), then error counts per type
-/// (numbered 1…9 for the type filter keys) and per category.
+/// (numbered 1…9 for the type filter keys) and per category. While the pane has the focus, `j`/`k` select a series
+/// (highlighted, and kept in view) and `Enter` opens its chart.
 public enum MetricsPane: Widget {
-    public static func part(of state: DashboardState) -> MetricsSnapshot { state.feeds.metrics }
+    /// The sample, and the selected series' index while the pane has the focus.
+    public static func part(of state: DashboardState) -> (metrics: MetricsSnapshot, selected: Int?) {
+        (state.feeds.metrics, state.screen.focus == .metrics ? state.feeds.selectedSeriesIndex : nil)
+    }
 
-    public static func render(_ input: WidgetInput<MetricsSnapshot>, in area: Rect, into buffer: inout ScreenBuffer) {
-        let (metrics, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
+    public static func render(
+        _ input: WidgetInput<(metrics: MetricsSnapshot, selected: Int?)>, in area: Rect, into buffer: inout ScreenBuffer
+    ) {
+        let (metrics, filter, screen, palette) = (input.part.metrics, input.filter, input.screen, input.palette)
+        let selected = input.part.selected
         let inner = Dashboard.frame(.metrics, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         let m = metrics
@@ -48,8 +55,8 @@ public enum MetricsPane: Widget {
                 metrics, filter: filter, screen: screen, x: x, y: y, width: width, bottom: typeBottom, into: &buffer,
                 palette: palette)
             drawSeries(
-                m.series, x: x, y: y, width: width, bottom: inner.maxY, heading: false, into: &buffer,
-                palette: palette)
+                m.series, x: x, y: y, width: width, bottom: inner.maxY, heading: false, selected: selected,
+                into: &buffer, palette: palette)
             return
         }
         // The producers' metrics come next, leaving room for the type and category tables below them.
@@ -58,7 +65,8 @@ public enum MetricsPane: Widget {
         if !m.series.isEmpty, seriesBudget >= 2 {
             y += 1
             y = drawSeries(
-                m.series, x: x, y: y, width: width, bottom: y + seriesBudget, into: &buffer, palette: palette)
+                m.series, x: x, y: y, width: width, bottom: y + seriesBudget, selected: selected, into: &buffer,
+                palette: palette)
         }
         guard y < inner.maxY else { return }
         if inner.maxY - y > typeRows { y += 1 }
@@ -77,11 +85,12 @@ public enum MetricsPane: Widget {
     }
 
     /// Draws a `metrics` heading (unless `heading` is false) and one line per series until `bottom`, the last line
-    /// saying `+N more` when they do not all fit. Returns the row after the last one drawn.
+    /// saying `+N more` when they do not all fit; the `selected` series is highlighted and the list starts late enough
+    /// to show it. Returns the row after the last one drawn.
     @discardableResult
     static func drawSeries(
         _ series: [MetricSeries], x: Int, y start: Int, width: Int, bottom: Int, heading: Bool = true,
-        into buffer: inout ScreenBuffer, palette: Palette
+        selected: Int? = nil, into buffer: inout ScreenBuffer, palette: Palette
     ) -> Int {
         guard !series.isEmpty, bottom - start >= (heading ? 2 : 1), width > 8 else { return start }
         var y = start
@@ -93,7 +102,9 @@ public enum MetricsPane: Widget {
         let rows = bottom - y
         let fits = series.count <= rows
         // With a single row, a series is worth more than a bare `+N more`.
-        let shown = series.prefix(fits ? rows : max(1, rows - 1))
+        let room = fits ? rows : max(1, rows - 1)
+        let first = selected.map { min(max(0, $0 - room + 1), max(0, series.count - room)) } ?? 0
+        let shown = series[first...].prefix(room)
         let names = shown.map { line in
             line.service.map { line.name + " · " + $0 } ?? line.name
         }
@@ -112,12 +123,17 @@ public enum MetricsPane: Widget {
         let longestFull = names.map(DisplayWidth.of).max() ?? 8
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
-        for (line, lineValues) in zip(shown, valueLists) {
+        for (index, (line, lineValues)) in zip(shown.indices, zip(shown, valueLists)) {
+            let isSelected = index == selected
+            if isSelected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: palette[.selection]) }
+            func style(_ role: ThemeRole) -> CellStyle {
+                isSelected ? palette[role].on(palette[.selection]).adding(.bold) : palette[role]
+            }
             let name = fitted(line.name, to: nameWidth)
-            buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: palette[.text])
+            buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: style(.text))
             if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
                 let column = x + DisplayWidth.of(line.name)
-                buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: palette[.muted])
+                buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: style(.muted))
             }
             // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
             var items = lineValues.map { label, value in (label.isEmpty ? "" : label + " ", value) }
@@ -126,9 +142,9 @@ public enum MetricsPane: Widget {
             var column = max(x + nameWidth + 1, x + width - itemsWidth())
             let row = Rect(x: x, y: y, width: width, height: 1)
             for (index, (label, value)) in items.enumerated() {
-                if index > 0 { column = buffer.write(" ", x: column, y: y, style: palette[.muted], clip: row) }
-                column = buffer.write(label, x: column, y: y, style: palette[.muted], clip: row)
-                column = buffer.write(value, x: column, y: y, style: palette[.title], clip: row)
+                if index > 0 { column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row) }
+                column = buffer.write(label, x: column, y: y, style: style(.muted), clip: row)
+                column = buffer.write(value, x: column, y: y, style: style(.title), clip: row)
             }
             y += 1
         }

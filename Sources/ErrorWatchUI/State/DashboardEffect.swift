@@ -12,4 +12,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case triage(fingerprint: String, IssueTriageAction)
     /// A trace was opened from the Traces view: send its spans (and their changes from now on).
     case traceOpened(String)
+    /// A metric's chart was opened from the Metrics pane: send that series' chart (``MetricsSnapshot/chart``) with
+    /// every sample from now on.
+    case metricOpened(String)
 }

@@ -1,10 +1,15 @@
 /// Opening a detail view: what `Enter` opens in the focused pane.
 extension DashboardReducer {
-    /// `Enter`: opens the focused pane's selection (an alert, issue, template or trace in Errors, the selected or
-    /// newest line in Logs) in a detail view. Opening an issue ends its "new" mark.
+    /// `Enter`: opens the focused pane's selection (an alert, issue, template or trace in Errors, the chart of the
+    /// selected series in Metrics, the selected or newest line in Logs) in a detail view. Opening an issue ends its "new" mark.
     static func openDetail(state: inout DashboardState, effects: inout [DashboardEffect]) -> Bool {
         let target: DetailTarget
-        if state.screen.focus == .errors, state.errors.view == .traces {
+        if state.screen.focus == .metrics, let index = state.feeds.selectedSeriesIndex {
+            // The runtime sends the series' chart with every sample from now on.
+            let id = state.feeds.metrics.series[index].id
+            effects.append(.metricOpened(id))
+            target = .metric(id)
+        } else if state.screen.focus == .errors, state.errors.view == .traces {
             guard let trace = state.traces.selected(state.filter) else { return say("no trace to open", &state) }
             // The store sends the trace's spans (and their changes from now on) to draw its waterfall.
             effects.append(.traceOpened(trace.traceID))

@@ -90,6 +90,7 @@ extension DashboardReducer {
         if case .trace(let traceID) = target, let handled = traceKey(key, traceID: traceID, state: &state) {
             return handled
         }
+        if case .metric = target, key == .character("w") { return state.detail.reduce(.chartWindowCycled) }
         switch key {
         case .escape, .character("q"), .backspace:
             return state.detail.reduce(.closed)
@@ -213,10 +214,12 @@ extension DashboardReducer {
     }
 
     /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues, Patterns or
-    /// Traces view), anywhere else it scrolls Logs.
+    /// Traces view), in Metrics the selected series (when there are any), anywhere else it scrolls Logs.
     static func scroll(_ move: ScrollMove, state: inout DashboardState) {
         let viewport = state.screen.viewport
-        if state.screen.focus != .errors {
+        if state.screen.focus == .metrics, !state.feeds.metrics.series.isEmpty {
+            _ = state.feeds.reduce(.seriesSelectionMoved(move, page: max(1, viewport.metricsRows)))
+        } else if state.screen.focus != .errors {
             _ = state.logs.reduce(.scrolled(move, rows: max(1, viewport.logRows), filter: state.filter))
         } else if state.errors.view == .patterns {
             _ = state.patterns.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))

@@ -12,7 +12,7 @@ extension DashboardState {
     /// an alert coalesced or a template's most recent lines that Logs still keeps.
     func occurrences(of target: DetailTarget) -> [IssueRecord.Occurrence] {
         switch target {
-        case .event, .trace: return []
+        case .event, .trace, .metric: return []
         case .span(let traceID, let spanID):
             // The span's own log lines and errors, as Logs still keeps them.
             let hex = TraceSpan.hex(spanID)

@@ -31,7 +31,7 @@ extension DashboardStore {
             switch effect {
             case .quit: handlers.quit()
             case .redrawAll: handlers.redrawAll()
-            case .appCommand, .export, .triage, .traceOpened: handlers.perform(effect)
+            case .appCommand, .export, .triage, .traceOpened, .metricOpened: handlers.perform(effect)
             }
         }
     }

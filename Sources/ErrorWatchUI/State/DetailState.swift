@@ -13,6 +13,8 @@ public struct DetailState: Sendable, Equatable {
     public private(set) var showsLibraryFrames = false
     /// In a trace's detail view, the selected span's row in its waterfall (0 is the first).
     public private(set) var span = 0
+    /// How far back a chart looks (`w` cycles); kept when a chart closes, for the next one.
+    public private(set) var chartWindow = MetricChart.Window.fiveMinutes
 
     /// No detail view open.
     public init() {}
@@ -36,6 +38,8 @@ public struct DetailState: Sendable, Equatable {
         case libraryFramesToggled
         /// `j` (`by: 1`) or `k` in a trace's waterfall of `count` rows: the next or previous span.
         case spanMoved(by: Int, count: Int)
+        /// `w` in a chart: the next time window.
+        case chartWindowCycled
     }
 
     /// Applies `action`; returns whether anything changed.
@@ -63,6 +67,8 @@ public struct DetailState: Sendable, Equatable {
         case .spanMoved(let step, let count):
             guard count > 0 else { return false }
             span = min(max(0, min(span, count - 1) + step), count - 1)
+        case .chartWindowCycled:
+            chartWindow = chartWindow.next
         }
         return true
     }

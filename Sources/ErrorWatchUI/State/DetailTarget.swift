@@ -12,4 +12,6 @@ public enum DetailTarget: Sendable, Hashable {
     case trace(String)
     /// One span of a trace, by trace id and span id.
     case span(traceID: String, spanID: UInt64)
+    /// The chart of a series of the Metrics pane, by ``MetricSeries/id``.
+    case metric(String)
 }

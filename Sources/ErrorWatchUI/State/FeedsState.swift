@@ -17,6 +17,17 @@ public struct FeedsState: Sendable, Equatable {
     public private(set) var storeNote: String?
     /// Where the receivers listen, for the first screen to say where to send.
     public private(set) var receivers: [ReceiverAddress] = []
+    /// The series selected in the Metrics pane (`j`/`k` while it has the focus), by ``MetricSeries/id``; `nil`
+    /// selects the first listed.
+    public private(set) var selectedSeries: String?
+
+    /// The index of the selected series in ``MetricsSnapshot/series`` (the first when the selected one is no longer
+    /// listed); `nil` when none is listed.
+    public var selectedSeriesIndex: Int? {
+        let series = metrics.series
+        guard !series.isEmpty else { return nil }
+        return selectedSeries.flatMap { id in series.firstIndex { $0.id == id } } ?? 0
+    }
 
     /// Nothing reported yet.
     public init() {}
@@ -25,6 +36,8 @@ public struct FeedsState: Sendable, Equatable {
     enum Action: Sendable {
         /// The runtime sampled the metrics backend.
         case metricsSampled(MetricsSnapshot)
+        /// A scroll key in the Metrics pane: the selection moves among the listed series, `page` a page.
+        case seriesSelectionMoved(ScrollMove, page: Int)
         /// A named status changed; the latest per service and name wins.
         case statusChanged(StatusEntry)
         /// The producers watched from outside changed: the whole list, in order.
@@ -49,6 +62,14 @@ public struct FeedsState: Sendable, Equatable {
         case .metricsSampled(let metrics):
             defer { self.metrics = metrics }
             return metrics != self.metrics
+        case .seriesSelectionMoved(let move, let page):
+            let series = metrics.series
+            guard let current = selectedSeriesIndex else { return false }
+            let index = move.selection(
+                from: current, page: page, count: series.count, top: 0, bottom: series.count - 1)
+            let id = series[index].id
+            defer { selectedSeries = id }
+            return id != selectedSeries
         case .statusChanged(var status):
             status.name = Sanitizer.sanitize(status.name, limit: 40)
             status.state = Sanitizer.sanitize(status.state, limit: 80)

@@ -9,6 +9,8 @@ public struct Viewport: Sendable, Hashable {
     public var errorRows: Int
     /// Rows of a detail view inside its border.
     public var detailRows: Int
+    /// Rows inside the Metrics pane's border.
+    public var metricsRows: Int = 0
     /// The panes with room on screen, in focus order.
     public var panes: [Pane]
 
