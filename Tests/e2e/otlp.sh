@@ -137,8 +137,10 @@ all=$(screen | grep -o '[0-9,]* traces · by time' | head -1 | tr -d ,)
 all=${all%% *}
 echo "ok   the Traces view lists failing and successful traces ($all in all)"
 key /; key -l "status:error POST"; key Enter
-sleep_until " of [0-9,]* traces" "the query did not narrow the Traces view"
-shown=$(screen | grep -o '[0-9,]* of [0-9,]* traces' | head -1 | tr -d ,)
+# The title then says which of the matching traces are shown: `1–12 of 73 shown · by time`.
+sleep_until "of [0-9,]* shown · by time" "the query did not narrow the Traces view"
+shown=$(screen | grep -o 'of [0-9,]* shown' | head -1 | tr -d ,)
+shown=${shown#of }
 shown=${shown%% *}
 ((shown > 0 && shown < all)) || { echo "FAIL status:error POST shows $shown of $all traces"; screen; exit 1; }
 echo "ok   the query status:error POST narrows the Traces view to $shown of $all traces"
@@ -172,11 +174,18 @@ until screen | grep -q "Chart · checkout.duration"; do
     tries=$((tries + 1))
 done
 sleep_until "p50 [0-9]" "the histogram's chart shows no p50"
-screen | grep -q "[⠁-⣿]" || { echo "FAIL the chart has no braille points"; screen; exit 1; }
+screen | "$PYTHON" -c 'import sys; sys.exit(not any(0x2801 <= ord(c) <= 0x28FF for c in sys.stdin.read()))' ||
+    { echo "FAIL the chart has no braille points"; screen; exit 1; }
 screen | grep -q -- "-5m .* now" || { echo "FAIL the chart has no 5-minute time axis"; screen; exit 1; }
 key w; sleep_until "-15m" "w did not switch the chart to 15 minutes"
 echo "ok   the histogram's chart is drawn: $(screen | grep -o 'p50 [0-9.]*[a-zµ]*  *━ p95 [0-9.]*[a-zµ]*' | head -1)"
+# Escape seen to land before q (the two at once would reach the dashboard as Alt+q).
 key Escape
+deadline=$((SECONDS + 20))
+while screen | grep -q "Chart · "; do
+    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the chart"; screen; exit 1; }
+    sleep 0.1
+done
 
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
 deadline=$((SECONDS + 20))
