@@ -115,7 +115,12 @@ struct OTLPHostileTests {
         #expect(sent < 200_000, "the receiver stopped reading")
         #expect(probe.events.count < sent, "requests past the unread answers were not decoded")
         #expect(receiver.statistics.timedOutRequests == 1)
-        #expect(probe.sources["client 127.0.0.1"]?.lastProblem?.contains("answer was not read") == true)
+        // Closed for its unread answer; on a loaded machine the receiver may instead have read the first half of a
+        // request whose sender had already given up (its send blocked past 2 s), and closed it for that request.
+        let problem = probe.sources["client 127.0.0.1"]?.lastProblem ?? ""
+        #expect(
+            problem.contains("the answer was not read") || problem.contains("the request did not complete"),
+            "\(problem)")
     }
 
     @Test func largeBodiesAreDecodedOffTheEventLoops() async throws {

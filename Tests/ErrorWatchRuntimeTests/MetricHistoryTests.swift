@@ -47,8 +47,8 @@ struct MetricHistoryTests {
         #expect(rate[44...53].allSatisfy { $0 == 10 })
         #expect(rate[54...58].allSatisfy { $0 == 0 })
         #expect(rate[59] == nil, "a total that went down is a reset, not a negative rate")
-        // In the 5-minute window, seconds 0…4 share a bucket, 5…9 the next (50 orders in the 5 s from second 4 to 9),
-        // 10…14 the next (10 orders), 15…16 the last (the reset).
+        // In the 5-minute window, seconds 0…4 share a bucket, 5…9 the next (50 orders in the 5 s from second 4
+        // to 9), 10…14 the next (10 orders), 15…16 the last (the reset).
         let five = try #require(chart.plots[.fiveMinutes]?.panels[0].lines[0].values)
         #expect(five[56] == nil && five[57] == 10 && five[58] == 2 && five[59] == nil)
     }

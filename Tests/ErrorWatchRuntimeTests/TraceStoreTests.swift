@@ -33,7 +33,7 @@ struct TraceStoreTests {
     }
 
     @Test func theByteBudgetBindsToo() {
-        let perSpan = TraceStore.bytes(of: Self.spans(1)[0])
+        let perSpan = TraceStore.bytes(of: Self.spans(2)[1])
         var store = TraceStore(budget: .init(spans: 1_000_000, bytes: perSpan * 25))
         _ = store.insert(Self.spans(20), into: "a")
         _ = store.insert(Self.spans(20), into: "b")

@@ -137,7 +137,8 @@ struct MetricChartTests {
     }
 
     @Test func requestsWithALongNameInASCII() {
-        let name = "POST /api/v2/checkout{deployment.environment=production,http.request.method=POST,"
+        let name =
+            "POST /api/v2/checkout{deployment.environment=production,http.request.method=POST,"
             + "http.route=/api/v2/checkout/{cartId}/confirm,server.address=shop-7d9f8c-xk2lp,status=500}"
         var chart = Self.latencyChart(name: name, service: "shop")
         chart.kind = .requests

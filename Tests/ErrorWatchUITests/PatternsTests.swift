@@ -150,13 +150,13 @@ struct PatternsTests {
         #expect(patterns.patterns.reduce(0) { $0 + $1.count } + patterns.otherCount == 1_000_000)
     }
 
-    @Test func vCyclesAlertsIssuesPatternsTracesAndEnterOpensATemplatesLines() {
+    @Test func vCyclesAlertsIssuesPatternsTracesServicesAndEnterOpensATemplatesLines() {
         var state = DashboardState.sample(width: 120, height: 40)
-        let views = (0..<4).map { _ -> ErrorsView in
+        let views = (0..<5).map { _ -> ErrorsView in
             _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
             return state.errors.view
         }
-        #expect(views == [.issues, .patterns, .traces, .alerts])
+        #expect(views == [.issues, .patterns, .traces, .services, .alerts])
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
         _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v")))
         #expect(state.errors.view == .patterns)

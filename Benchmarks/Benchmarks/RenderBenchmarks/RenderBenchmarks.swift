@@ -101,6 +101,23 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(smallPatterns)) }
     }
 
+    // Issue 37: the Traces view with 50,000 traces held (the trace store's span budget allows no more), and a chart.
+    let wideTraces = RenderFixture.tracesView(RenderFixture.state(width: 200, height: 50, history: 2_000), count: 50_000)
+    let smallTraces = RenderFixture.tracesView(RenderFixture.state(width: 80, height: 24, history: 2_000), count: 50_000)
+    let wideChart = RenderFixture.chartView(RenderFixture.state(width: 200, height: 50, history: 2_000))
+
+    Benchmark("Render 200x50, Traces view, 50k traces held") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideTraces)) }
+    }
+
+    Benchmark("Render 80x24, Traces view, 50k traces held") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(smallTraces)) }
+    }
+
+    Benchmark("Render 200x50, a histogram's chart") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideChart)) }
+    }
+
     Benchmark("Render 80x24, 100k history") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(small100k)) }
     }

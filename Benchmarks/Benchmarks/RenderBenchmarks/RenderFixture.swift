@@ -67,6 +67,50 @@ enum RenderFixture {
         return state
     }
 
+    /// `state` holding `count` traces of 10 spans across 3 services (one in five failing), showing the Traces view
+    /// (`v` three times), as the trace store's budget of 50,000 spans allows at most.
+    static func tracesView(_ state: DashboardState, count: Int) -> DashboardState {
+        var state = state
+        let base = UInt64(start.timeIntervalSince1970) * 1_000_000_000
+        for index in 0..<count {
+            let begin = base + UInt64(index) * 10_000_000
+            let hex = String(index, radix: 16)
+            let summary = TraceSummary(
+                traceID: String(repeating: "0", count: 32 - hex.count) + hex,
+                arrival: UInt64(index + 1), heldFrom: 1, rootName: "POST /checkout/\(index % 40)",
+                services: ["frontend", "checkout", "payments"], spanNames: ["POST /checkout", "charge", "SELECT"],
+                startUnixNano: begin, endUnixNano: begin + UInt64(1 + index % 997) * 1_000_000, spanCount: 10,
+                failedSpans: index % 5 == 0 ? 2 : 0)
+            _ = DashboardReducer.reduce(into: &state, action: .traceSummarized(summary))
+        }
+        for _ in 0..<3 { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("v"))) }
+        return state
+    }
+
+    /// `state` with the chart of its first series open (Tab twice to Metrics, Enter), a histogram of three lines
+    /// over 60 buckets in every window.
+    static func chartView(_ state: DashboardState) -> DashboardState {
+        var state = state
+        var snapshot = state.feeds.metrics
+        let series = MetricSeries(
+            name: "http.server.duration{http.route=/checkout,status=500}", service: "checkout", kind: .histogram,
+            unit: "ms", count: 1_000, value: 12, updatedAt: start)
+        snapshot.series.insert(series, at: 0)
+        let lines = ["p50", "p95", "p99"].enumerated().map { number, label in
+            MetricChart.Line(
+                label: label,
+                values: (0..<MetricChart.buckets).map { Double(10 * (number + 1) + ($0 * 7) % 13) })
+        }
+        let plot = MetricChart.Plot(
+            end: start, panels: [MetricChart.Panel(title: "percentiles", unit: "ms", lines: lines)])
+        snapshot.chart = MetricChart(
+            id: series.id, name: series.name, service: series.service, kind: .histogram,
+            plots: Dictionary(uniqueKeysWithValues: MetricChart.Window.allCases.map { ($0, plot) }), sampleLimit: 256)
+        _ = DashboardReducer.reduce(into: &state, action: .metricsSampled(snapshot))
+        for key: Key in [.tab, .tab, .enter] { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(key)) }
+        return state
+    }
+
     /// `state` with the query `text` applied the way a user does it (`/`, the text, Enter): the reducer is the
     /// only code that changes the state.
     static func querying(_ text: String, in state: DashboardState) -> DashboardState {

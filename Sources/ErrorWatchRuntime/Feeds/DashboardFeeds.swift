@@ -205,6 +205,7 @@ final class DashboardFeeds: Sendable {
             errorRatePerSecond: counter.ratePerSecond(endingAt: now()),
             series: [], droppedEvents: dropped, listenerCount: listeners)
         (snapshot.series, snapshot.chart) = sampleSeries()
+        snapshot.serviceEdges = metrics.services.edges()
         snapshot.otherTypeErrors = totals.otherTypes
         snapshot.unclassifiedErrors = totals.unclassified
         return snapshot

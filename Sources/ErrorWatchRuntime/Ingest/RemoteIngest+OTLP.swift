@@ -69,9 +69,10 @@ extension RemoteIngest {
     }
 
     /// Keeps spans a receiver accepted in the trace store (the traces errors belong to reach their detail views as
-    /// spans arrive), and counts the server and consumer spans as requests for the Metrics pane.
+    /// spans arrive), counts the server and consumer spans as requests for the Metrics pane, and the calls between
+    /// services the store found for the service map.
     public func ingest(spans: [TraceSpan]) {
-        traces.insert(spans)
+        serviceGraph.record(traces.insert(spans))
         requestMetrics.record(spans)
     }
 

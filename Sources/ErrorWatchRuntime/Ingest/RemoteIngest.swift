@@ -27,6 +27,8 @@ public final class RemoteIngest: Sendable {
     let traces: TraceBoard
     /// Requests per second, error share and durations of server and consumer spans, for the Metrics pane.
     let requestMetrics: RequestMetrics
+    /// Calls between services, found by the trace store, for the Services view.
+    let serviceGraph: ServiceGraph
     /// What the OTLP receivers remember of recent traces to count one failure once: one memory for all of them, so
     /// a trace whose services export over HTTP and gRPC is counted as one (docs/otlp.md, "One failure, one error").
     let otlpTraceMemory = OTLPTraceMemory()
@@ -57,6 +59,7 @@ public final class RemoteIngest: Sendable {
         admission = Mutex(IngestAdmission(stallLimit: uiStallLimit))
         traces = TraceBoard(inbox: inbox, budget: traceBudget)
         requestMetrics = metrics.requests
+        serviceGraph = metrics.services
     }
 
     /// Reads errors' frames from their printed traces and shows the source lines of those under `lines`' root

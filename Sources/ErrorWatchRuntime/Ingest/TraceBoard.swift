@@ -22,9 +22,11 @@ final class TraceBoard: Sendable {
     /// The budget in force.
     var budget: TraceStore.Budget { store.withLock { $0.budget } }
 
-    /// Keeps `spans` (of any traces), posting the watched traces they changed.
-    func insert(_ spans: [TraceSpan]) {
-        guard !spans.isEmpty else { return }
+    /// Keeps `spans` (of any traces), posting the watched traces they changed. Returns the calls between services
+    /// they completed, for the service map.
+    @discardableResult
+    func insert(_ spans: [TraceSpan]) -> [ServiceCall] {
+        guard !spans.isEmpty else { return [] }
         // Grouped by trace in order of first appearance: one insertion, and at most one snapshot, per trace.
         var order: [String] = []
         var byTrace: [String: [TraceSpan]] = [:]
@@ -32,9 +34,10 @@ final class TraceBoard: Sendable {
             if byTrace[span.traceID] == nil { order.append(span.traceID) }
             byTrace[span.traceID, default: []].append(span)
         }
-        let (snapshots, summaries): ([TraceSnapshot], [TraceSummary]) = store.withLock { store in
+        let (snapshots, summaries, calls): ([TraceSnapshot], [TraceSummary], [ServiceCall]) = store.withLock { store in
             var snapshots: [TraceSnapshot] = []
             var summaries: [TraceSummary] = []
+            var calls: [ServiceCall] = []
             var changed: [String] = []
             for traceID in order {
                 let change = store.insert(byTrace[traceID] ?? [], into: traceID)
@@ -42,11 +45,13 @@ final class TraceBoard: Sendable {
                 changed.removeAll { id in change.evictedWatched.contains { $0.traceID == id } }
                 if let id = change.changedWatched, !changed.contains(id) { changed.append(id) }
                 if let summary = change.summary { summaries.append(summary) }
+                calls += change.calls
             }
-            return (snapshots + changed.compactMap { store.snapshot(of: $0) }, summaries)
+            return (snapshots + changed.compactMap { store.snapshot(of: $0) }, summaries, calls)
         }
         for snapshot in snapshots { inbox.post(.traceChanged(snapshot)) }
         for summary in summaries { inbox.post(.traceSummarized(summary)) }
+        return calls
     }
 
     /// The user opened `traceID` (in the Traces view): watch it, and post what the store holds of it now, or an

@@ -1,7 +1,7 @@
-import ErrorStreaming
 import DequeModule
-import OrderedCollections
+import ErrorStreaming
 import ErrorWatchUI
+import OrderedCollections
 
 /// The spans received, kept by trace within a budget of spans and bytes: when either is exceeded, the oldest
 /// traces (by their first span's arrival) go first, whole, and are counted. One trace keeps at most
@@ -56,6 +56,9 @@ public struct TraceStore: Sendable {
         var spans: [TraceSpan] = []
         /// Where each span id sits in `spans` (the first span received with that id).
         var index: [UInt64: Int] = [:]
+        /// Spans whose parent was not received yet, by the parent's id: when it comes, the calls between services
+        /// they make are counted.
+        var awaitingParent: [UInt64: [Int]] = [:]
         var bytes: Int
         var dropped = 0
         /// Whether an error belongs to it: its changes are posted to the UI.
@@ -103,6 +106,9 @@ public struct TraceStore: Sendable {
         public var evictedWatched: [TraceSnapshot] = []
         /// The inserted trace's row for the Traces view, when it is still held.
         public var summary: TraceSummary?
+        /// Calls from one service to another this insertion completed: a span held with its parent of another
+        /// service, each counted once, when the second of the two arrives.
+        var calls: [ServiceCall] = []
     }
 
     /// Adds `spans` of `traceID`; evicts the oldest traces while over the budget.
@@ -130,8 +136,21 @@ public struct TraceStore: Sendable {
                 statistics.droppedSpans += 1
                 continue
             }
-            if trace.index[span.spanID] == nil { trace.index[span.spanID] = trace.spans.count }
+            let position = trace.spans.count
+            let first = trace.index[span.spanID] == nil
+            if first { trace.index[span.spanID] = position }
             trace.spans.append(span)
+            // A span sent again (its id held already) is not a second call.
+            if first, let parentID = span.parentSpanID {
+                if let parent = trace.index[parentID] {
+                    Self.call(from: trace.spans[parent], to: span).map { change.calls.append($0) }
+                } else {
+                    trace.awaitingParent[parentID, default: []].append(position)
+                }
+            }
+            if first, let children = trace.awaitingParent.removeValue(forKey: span.spanID) {
+                for child in children { Self.call(from: span, to: trace.spans[child]).map { change.calls.append($0) } }
+            }
             trace.summary.add(span)
             let bytes = Self.bytes(of: span)
             trace.bytes += bytes
@@ -143,6 +162,20 @@ public struct TraceStore: Sendable {
         if watched, traces[traceID] != nil { change.changedWatched = traceID }
         change.summary = summary(of: traceID)
         return change
+    }
+
+    /// The call `child` answers for `parent`, when they belong to different services: failed when the child failed
+    /// or the parent is a client span that did.
+    static func call(from parent: TraceSpan, to child: TraceSpan) -> ServiceCall? {
+        let caller = parent.service ?? "unknown_service"
+        let callee = child.service ?? "unknown_service"
+        guard caller != callee else { return nil }
+        let failed =
+            child.status == .error || child.errors > 0 || (parent.kind == .client && parent.status == .error)
+        let micros =
+            child.startUnixNano != 0 && child.endUnixNano >= child.startUnixNano
+            ? (child.endUnixNano - child.startUnixNano) / 1_000 : nil
+        return ServiceCall(caller: caller, callee: callee, failed: failed, micros: micros)
     }
 
     /// Marks `traceID` as one an error belongs to: its changes are posted from now on, and from its first span
@@ -234,10 +267,12 @@ public struct TraceStore: Sendable {
     static let summaryBytes =
         MemoryLayout<TraceSummary>.stride + 2 * TraceSummary.namesKept * MemoryLayout<String>.stride
 
-    /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays and index.
+    /// A span's estimated share of memory: the value, its strings' bytes, and its entries in the arrays, the index
+    /// and (while its parent is missing) the spans awaiting their parent.
     static func bytes(of span: TraceSpan) -> Int {
         var bytes =
-            MemoryLayout<TraceSpan>.stride + 48 + span.name.utf8.count + (span.service?.utf8.count ?? 0)
+            MemoryLayout<TraceSpan>.stride + 48 + (span.parentSpanID == nil ? 0 : 24) + span.name.utf8.count
+            + (span.service?.utf8.count ?? 0)
             + (span.statusMessage?.utf8.count ?? 0) + bytes(of: span.attributes)
         for event in span.events {
             bytes += MemoryLayout<TraceSpan.Event>.stride + event.name.utf8.count + Self.bytes(of: event.attributes)

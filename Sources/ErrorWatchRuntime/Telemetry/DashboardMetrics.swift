@@ -48,11 +48,14 @@ public final class DashboardMetrics: MetricsFactory, Sendable {
     private let now: @Sendable () -> Date
     /// Request metrics computed from received spans, listed among the series.
     let requests: RequestMetrics
+    /// Calls between services found in received spans, for the Services view.
+    let services: ServiceGraph
 
     /// An empty registry; `now` stamps updates (the runtime's clock, so headless runs are reproducible).
     public init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
         requests = RequestMetrics(now: now)
+        services = ServiceGraph(now: now)
     }
 
     // MARK: MetricsFactory

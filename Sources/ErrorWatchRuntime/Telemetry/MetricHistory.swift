@@ -122,11 +122,13 @@ struct MetricHistory {
                 }
             }
             func percentiles(unit: String?) -> MetricChart.Panel {
-                let summaries = slots { _, bucket in bucket.observations.isEmpty && bucket.percentiles == nil ? nil : 0 }
+                let summaries = slots { _, bucket in bucket.observations.isEmpty && bucket.percentiles == nil ? nil : 0
+                }
                 var lines: [MetricChart.Line] = []
                 for (column, label) in ["p50", "p95", "p99"].enumerated() {
                     let values = slots { _, bucket in bucket.summary[column] }
-                    lines.append(MetricChart.Line(label: label, values: zip(values, summaries).map { $1 == nil ? nil : $0 }))
+                    lines.append(
+                        MetricChart.Line(label: label, values: zip(values, summaries).map { $1 == nil ? nil : $0 }))
                 }
                 return MetricChart.Panel(title: "duration", unit: unit, lines: lines)
             }
@@ -135,7 +137,8 @@ struct MetricHistory {
             case .counter:
                 panels = [
                     MetricChart.Panel(
-                        title: "rate", unit: Self.perSecond(series.unit), lines: [.init(label: "rate", values: rate(0))])
+                        title: "rate", unit: Self.perSecond(series.unit), lines: [.init(label: "rate", values: rate(0))]
+                    )
                 ]
             case .gauge:
                 panels = [

@@ -2,7 +2,6 @@ import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
 import Foundation
-import Histogram
 import Synchronization
 
 /// Request metrics computed from spans, as the OpenTelemetry Collector's spanmetrics connector does: for each
@@ -16,52 +15,15 @@ final class RequestMetrics: Sendable {
     /// Series kept at most.
     static let maximumSeries = 256
     /// The window of the rate and the error share, in seconds.
-    static let window = 60
+    static let window = RequestTally.window
 
     private struct Key: Hashable {
         var service: String
         var name: String
     }
 
-    private struct Entry {
-        /// Durations in microseconds, up to an hour.
-        var durations = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .two)
-        var total = 0
-        var failed = 0
-        /// Requests and failures per second, by the second they were received in (ring of `window` slots).
-        var seconds = [Int64](repeating: -1, count: RequestMetrics.window)
-        var requests = [Int](repeating: 0, count: RequestMetrics.window)
-        var errors = [Int](repeating: 0, count: RequestMetrics.window)
-        var firstSecond: Int64
-        var updatedAt: Date
-        /// Durations (ms) since the sampler last took them, for charts.
-        var recent = ObservationSample()
-
-        /// One request received in `second`; its duration in µs when known.
-        mutating func count(second: Int64, failed: Bool, at: Date, micros: UInt64?) {
-            let window = Int64(RequestMetrics.window)
-            let slot = Int(((second % window) + window) % window)
-            if seconds[slot] != second {
-                seconds[slot] = second
-                requests[slot] = 0
-                errors[slot] = 0
-            }
-            requests[slot] += 1
-            total += 1
-            if failed {
-                errors[slot] += 1
-                self.failed += 1
-            }
-            if let micros {
-                durations.record(min(micros, 3_600_000_000))
-                recent.add(Double(min(micros, 3_600_000_000)) / 1_000)
-            }
-            updatedAt = at
-        }
-    }
-
     private struct State {
-        var entries: [Key: Entry] = [:]
+        var entries: [Key: RequestTally] = [:]
         var uncounted = 0
     }
 
@@ -85,7 +47,7 @@ final class RequestMetrics: Sendable {
                         state.uncounted += 1
                         continue
                     }
-                    state.entries[key] = Entry(firstSecond: second, updatedAt: at)
+                    state.entries[key] = RequestTally(firstSecond: second, updatedAt: at)
                 }
                 let failed = span.status == .error || span.errors > 0
                 state.entries[key]!.count(
@@ -115,22 +77,11 @@ final class RequestMetrics: Sendable {
         let second = Int64(at.timeIntervalSince1970.rounded(.down))
         return state.withLock { state in
             state.entries.map { key, entry in
-                var requests = 0
-                var errors = 0
-                for slot in 0..<Self.window where entry.seconds[slot] > second - Int64(Self.window) {
-                    requests += entry.requests[slot]
-                    errors += entry.errors[slot]
-                }
-                let span = max(1, min(Int64(Self.window), second - entry.firstSecond + 1))
-                let hasDurations = entry.durations.totalCount > 0
-                func percentile(_ p: Double) -> Double? {
-                    hasDurations ? Double(entry.durations.valueAtPercentile(p)) / 1_000 : nil
-                }
+                let summary = entry.summary(at: second)
                 return MetricSeries(
                     name: key.name, service: key.service, kind: .requests, unit: "ms", count: entry.total,
-                    value: Double(entry.failed), ratePerSecond: Double(requests) / Double(span),
-                    p50: percentile(50), p95: percentile(95), p99: percentile(99), updatedAt: entry.updatedAt,
-                    errorRatio: requests > 0 ? Double(errors) / Double(requests) : 0)
+                    value: Double(entry.failed), ratePerSecond: summary.rate, p50: summary.p50, p95: summary.p95,
+                    p99: summary.p99, updatedAt: entry.updatedAt, errorRatio: summary.errorRatio)
             }
         }
     }

@@ -110,7 +110,7 @@ public struct Keymap: Sendable, Hashable {
             hint: "details"),
         KeyBinding(
             keys: [.character("v")], command: .dashboard(.toggleErrorsView),
-            summary: "Alerts/Issues/Patterns/Traces", hint: "issues"),
+            summary: "Alerts/Issues/…/Services", hint: "issues"),
         KeyBinding(
             keys: [.character("O")], command: .dashboard(.cycleIssueOrder), summary: "Sort issues or traces"),
         KeyBinding(keys: [.character("W")], command: .dashboard(.saveMatching), summary: "Save matching events"),

@@ -37,6 +37,8 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var droppedEvents: UInt64
     /// Subscriptions currently listening to the stream.
     public var listenerCount: Int
+    /// The service map: calls from one service to another found in the spans received, by caller then callee.
+    public var serviceEdges: [ServiceEdge] = []
     /// The chart of the series a chart view shows (the runtime sends the one last opened), `nil` before one opens.
     public var chart: MetricChart?
 

@@ -40,7 +40,9 @@ struct ChartCanvas {
         guard dotWidth > 0, dotHeight > 0, !values.isEmpty else { return }
         let span = range.upperBound - range.lowerBound
         func point(_ index: Int, _ value: Double) -> (x: Int, y: Int) {
-            let x = values.count == 1 ? dotWidth - 1 : (index * (dotWidth - 1) + (values.count - 1) / 2) / (values.count - 1)
+            let x =
+                values.count == 1
+                ? dotWidth - 1 : (index * (dotWidth - 1) + (values.count - 1) / 2) / (values.count - 1)
             let share = span > 0 ? (value - range.lowerBound) / span : 0.5
             let clamped = min(1, max(0, share.isFinite ? share : 0))
             let y = Int(((1 - clamped) * Double(dotHeight - 1)).rounded())

@@ -9,17 +9,24 @@ import Foundation
 ///   first and last seen, and a sparkline of the last 60 s; by last seen or count (`O`).
 /// - **Patterns**: the templates of every line (``PatternsPane``).
 /// - **Traces**: every trace the trace store holds (``TracesPane``).
+/// - **Services**: the service map, which service calls which (``ServicesPane``).
 ///
 /// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
 public enum ErrorsPane: Widget {
     /// The Errors slice, and the Patterns slice for that view.
-    public typealias Part = (errors: ErrorsState, patterns: PatternsState, traces: TracesState)
+    public typealias Part = (errors: ErrorsState, patterns: PatternsState, traces: TracesState, feeds: FeedsState)
 
-    public static func part(of state: DashboardState) -> Part { (state.errors, state.patterns, state.traces) }
+    public static func part(of state: DashboardState) -> Part {
+        (state.errors, state.patterns, state.traces, state.feeds)
+    }
 
     public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (errors, filter, screen, palette) = (input.part.errors, input.filter, input.screen, input.palette)
         switch errors.view {
+        case .services:
+            ServicesPane.render(
+                WidgetInput(part: input.part.feeds, filter: filter, screen: screen, palette: palette), in: area,
+                into: &buffer)
         case .traces:
             TracesPane.render(
                 WidgetInput(part: input.part.traces, filter: filter, screen: screen, palette: palette), in: area,
@@ -245,7 +252,8 @@ public enum ErrorsPane: Widget {
         right += codeWidth + 1
         if wide {
             buffer.write(
-                " " + category, x: right, y: y, width: 16, style: (alert.category.map { palette.style(for: $0) } ?? palette[.muted]).adding(dim))
+                " " + category, x: right, y: y, width: 16,
+                style: (alert.category.map { palette.style(for: $0) } ?? palette[.muted]).adding(dim))
             right += 16
         }
         let padded = String(repeating: " ", count: max(0, 4 - ageText.count)) + ageText

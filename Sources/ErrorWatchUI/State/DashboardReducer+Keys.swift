@@ -213,8 +213,8 @@ extension DashboardReducer {
         return true
     }
 
-    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues, Patterns or
-    /// Traces view), in Metrics the selected series (when there are any), anywhere else it scrolls Logs.
+    /// A scroll key acts on the focused pane: in Errors it moves the selection (of the Alerts, Issues, Patterns,
+    /// Traces or Services view), in Metrics the selected series (when there are any), anywhere else it scrolls Logs.
     static func scroll(_ move: ScrollMove, state: inout DashboardState) {
         let viewport = state.screen.viewport
         if state.screen.focus == .metrics, !state.feeds.metrics.series.isEmpty {
@@ -225,6 +225,9 @@ extension DashboardReducer {
             _ = state.patterns.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
         } else if state.errors.view == .traces {
             _ = state.traces.reduce(.selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter))
+        } else if state.errors.view == .services {
+            let edges = state.feeds.visibleEdges(state.filter)
+            _ = state.feeds.reduce(.edgeSelectionMoved(move, page: max(1, viewport.errorRows), edges: edges))
         } else {
             _ = state.errors.reduce(
                 .selectionMoved(move, page: max(1, viewport.errorRows), filter: state.filter, now: state.screen.now))

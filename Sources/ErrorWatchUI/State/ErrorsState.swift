@@ -46,7 +46,7 @@ public struct ErrorsState: Sendable, Equatable {
         switch view {
         case .alerts: visibleAlerts(filter).map(\.fingerprint)
         case .issues: visibleIssues(filter, at: now).map(\.fingerprint)
-        case .patterns, .traces: []
+        case .patterns, .traces, .services: []
         }
     }
 
@@ -125,7 +125,8 @@ public struct ErrorsState: Sendable, Equatable {
                 case .alerts: .issues
                 case .issues: .patterns
                 case .patterns: .traces
-                case .traces: .alerts
+                case .traces: .services
+                case .services: .alerts
                 }
             selectedFingerprint = nil
             scroll = 0

@@ -8,4 +8,6 @@ public enum ErrorsView: String, Sendable, Hashable {
     case patterns = "Patterns"
     /// Every trace the trace store holds (``TracesState``).
     case traces = "Traces"
+    /// The service map: which service calls which (``MetricsSnapshot/serviceEdges``).
+    case services = "Services"
 }

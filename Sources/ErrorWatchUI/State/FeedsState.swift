@@ -21,6 +21,21 @@ public struct FeedsState: Sendable, Equatable {
     /// selects the first listed.
     public private(set) var selectedSeries: String?
 
+    /// The edge selected in the Services view, by ``ServiceEdge/id``; `nil` selects the first listed.
+    public private(set) var selectedEdge: String?
+
+    /// The edges of the service map that pass `filter`'s query, by caller then callee.
+    public func visibleEdges(_ filter: FilterState) -> [ServiceEdge] {
+        filter.query.isEmpty
+            ? metrics.serviceEdges : metrics.serviceEdges.filter { filter.query.matches($0.querySubject) }
+    }
+
+    /// The index of the selected edge among `edges` (the first when it is no longer listed); `nil` when none is.
+    public func selectedEdgeIndex(in edges: [ServiceEdge]) -> Int? {
+        guard !edges.isEmpty else { return nil }
+        return selectedEdge.flatMap { id in edges.firstIndex { $0.id == id } } ?? 0
+    }
+
     /// The index of the selected series in ``MetricsSnapshot/series`` (the first when the selected one is no longer
     /// listed); `nil` when none is listed.
     public var selectedSeriesIndex: Int? {
@@ -38,6 +53,8 @@ public struct FeedsState: Sendable, Equatable {
         case metricsSampled(MetricsSnapshot)
         /// A scroll key in the Metrics pane: the selection moves among the listed series, `page` a page.
         case seriesSelectionMoved(ScrollMove, page: Int)
+        /// A scroll key in the Services view: the selection moves among the `edges` listed, `page` a page.
+        case edgeSelectionMoved(ScrollMove, page: Int, edges: [ServiceEdge])
         /// A named status changed; the latest per service and name wins.
         case statusChanged(StatusEntry)
         /// The producers watched from outside changed: the whole list, in order.
@@ -70,6 +87,12 @@ public struct FeedsState: Sendable, Equatable {
             let id = series[index].id
             defer { selectedSeries = id }
             return id != selectedSeries
+        case .edgeSelectionMoved(let move, let page, let edges):
+            guard let current = selectedEdgeIndex(in: edges) else { return false }
+            let index = move.selection(from: current, page: page, count: edges.count, top: 0, bottom: edges.count - 1)
+            let id = edges[index].id
+            defer { selectedEdge = id }
+            return id != selectedEdge
         case .statusChanged(var status):
             status.name = Sanitizer.sanitize(status.name, limit: 40)
             status.state = Sanitizer.sanitize(status.state, limit: 80)
