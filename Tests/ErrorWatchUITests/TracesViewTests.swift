@@ -265,3 +265,45 @@ struct TracesViewTests {
         assertSnapshot(of: Dashboard.render(state), as: .screen, named: "waterfall-\(width)x\(height)")
     }
 }
+
+/// A frame of the Traces view puts in order only the rows it shows (issue 37, item 5): the same rows, in the same
+/// order, as sorting them all, in every order and with a query.
+@MainActor
+struct TracesPageTests {
+    @Test func theLeadingRowsAreTheSortedOnesAndTheCountAndPlaceAgree() {
+        var generator = SeededGenerator(seed: 37)
+        var state = DashboardState.sample()
+        for index in 0..<600 {
+            let start = UInt64.random(in: 0...40, using: &generator) * 1_000_000
+            var summary = TraceSummary(
+                traceID: String(format: "%032x", index), arrival: UInt64(index + 1), heldFrom: 1,
+                rootName: index % 3 == 0 ? "POST /checkout" : "GET /health", services: ["shop"],
+                spanNames: [index % 3 == 0 ? "POST /checkout" : "GET /health"],
+                startUnixNano: index % 50 == 0 ? 0 : 1_000_000_000 + start,
+                spanCount: 3, failedSpans: Int.random(in: 0...2, using: &generator))
+            if index % 7 != 0 { summary.endUnixNano = summary.startUnixNano + UInt64(index % 13) * 1_000_000 }
+            _ = DashboardReducer.reduce(into: &state, action: .traceSummarized(summary))
+        }
+        var filters = [FilterState()]
+        var querying = FilterState()
+        _ = querying.reduce(.submitted(Query.parse("checkout")))
+        filters.append(querying)
+        for order in 0..<3 {
+            for filter in filters {
+                let all = state.traces.visible(filter)
+                for limit in [0, 1, 7, 150, 600, 700] {
+                    #expect(state.traces.leading(limit, filter).map(\.traceID) == all.prefix(limit).map(\.traceID))
+                }
+                #expect(state.traces.count(filter).count == all.count)
+                #expect(state.traces.count(filter).selected == nil)
+            }
+            _ = state.traces.reduce(.orderCycled)
+            #expect(state.traces.sortOrder != TraceOrder.allCases[order])
+        }
+        _ = state.traces.reduce(.selectionMoved(.down, page: 10, filter: FilterState()))
+        _ = state.traces.reduce(.selectionMoved(.pageDown, page: 10, filter: FilterState()))
+        let all = state.traces.visible(FilterState())
+        #expect(state.traces.selectedID == all[11].traceID)
+        #expect(state.traces.count(FilterState()).selected == 11)
+    }
+}

@@ -11,16 +11,18 @@ public enum TracesPane: Widget {
     /// The type filter does not apply: spans have no error type.
     public static func render(_ input: WidgetInput<TracesState>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (traces, screen, palette) = (input.part, input.screen, input.palette)
-        let rows = traces.visible(input.filter)
-        let selected =
-            screen.focus == .errors && !rows.isEmpty
-            ? traces.selectedID.flatMap { id in rows.firstIndex { $0.traceID == id } } ?? 0 : nil
+        // Only the rows up to the last one shown are put in order: a frame with 50,000 traces held sorts none.
+        let (count, place) = traces.count(input.filter)
+        let selected = screen.focus == .errors && count > 0 ? place ?? 0 : nil
+        let first = ErrorsPane.firstRow(
+            scroll: traces.scroll, count: count, rows: max(0, area.height - 2), selected: selected)
+        let rows = traces.leading(first + max(0, area.height - 2), input.filter)
         let (inner, start) = ErrorsPane.frameList(
-            "Traces", count: rows.count, total: traces.rows.count, noun: ("trace", "traces"), scroll: traces.scroll,
+            "Traces", count: count, total: traces.rows.count, noun: ("trace", "traces"), scroll: traces.scroll,
             selected: selected, note: { $0.isEmpty ? $0 : $0 + " · by \(traces.sortOrder.rawValue)" }, screen: screen,
             in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
-        if rows.isEmpty {
+        if count == 0 {
             let text =
                 traces.rows.isEmpty
                 ? "No traces yet: spans sent over OTLP appear here." : "No traces match the filters."
@@ -28,6 +30,7 @@ public enum TracesPane: Widget {
             return
         }
         let shown = start..<min(rows.count, start + inner.height)
+        assert(start == first, "the frame's first row is the one the rows were found up to")
         // The bar's scale: the slowest trace on screen.
         let slowest = rows[shown].compactMap(\.durationNanos).max() ?? 0
         ErrorsPane.drawRows(shown, selected: selected, in: inner, into: &buffer, palette: palette) { index, y, buffer in

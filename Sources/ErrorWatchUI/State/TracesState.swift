@@ -49,6 +49,11 @@ public struct TracesState: Sendable, Equatable {
 
     /// `rows` in `order`; ties are broken by arrival (latest first), then by id, so the order is total.
     static func sorted(_ rows: [TraceSummary], by order: TraceOrder) -> [TraceSummary] {
+        rows.sorted { precedes($0, $1, in: order) }
+    }
+
+    /// Whether `a` comes before `b` in `order`.
+    static func precedes(_ a: TraceSummary, _ b: TraceSummary, in order: TraceOrder) -> Bool {
         func newer(_ a: TraceSummary, _ b: TraceSummary) -> Bool {
             // Unknown starts (0) sort after every known one.
             if a.startUnixNano != b.startUnixNano {
@@ -59,25 +64,56 @@ public struct TracesState: Sendable, Equatable {
         }
         switch order {
         case .time:
-            return rows.sorted(by: newer)
+            return newer(a, b)
         case .duration:
-            return rows.sorted { a, b in
-                switch (a.durationNanos, b.durationNanos) {
-                case (let x?, let y?) where x != y: x > y
-                case (.some, nil): true
-                case (nil, .some): false
-                default: newer(a, b)
-                }
+            switch (a.durationNanos, b.durationNanos) {
+            case (let x?, let y?) where x != y: return x > y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return newer(a, b)
             }
         case .errors:
-            return rows.sorted { a, b in a.failedSpans != b.failedSpans ? a.failedSpans > b.failedSpans : newer(a, b) }
+            return a.failedSpans != b.failedSpans ? a.failedSpans > b.failedSpans : newer(a, b)
         }
+    }
+
+    /// How many rows pass `filter`, and the selected row's place among them (`nil` when no row is selected or it
+    /// does not pass): one pass over the rows, no sorting.
+    public func count(_ filter: FilterState) -> (count: Int, selected: Int?) {
+        let chosen = selectedID.flatMap { rows[$0] }.flatMap { filter.query.isEmpty || filter.matches($0) ? $0 : nil }
+        var count = 0
+        var place = 0
+        for row in rows.values where filter.query.isEmpty || filter.matches(row) {
+            count += 1
+            if let chosen, Self.precedes(row, chosen, in: sortOrder) { place += 1 }
+        }
+        return (count, chosen == nil ? nil : place)
+    }
+
+    /// The first `limit` rows that pass `filter`, in ``sortOrder``: what a frame of the Traces view draws, found
+    /// in one pass that keeps only the best `limit` (a frame with 50,000 traces held sorts none of them).
+    public func leading(_ limit: Int, _ filter: FilterState) -> [TraceSummary] {
+        guard limit > 0 else { return [] }
+        var best: [TraceSummary] = []
+        best.reserveCapacity(min(limit, rows.count) + 1)
+        for row in rows.values where filter.query.isEmpty || filter.matches(row) {
+            if best.count == limit, !Self.precedes(row, best[limit - 1], in: sortOrder) { continue }
+            var low = 0
+            var high = best.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes(best[middle], row, in: sortOrder) { low = middle + 1 } else { high = middle }
+            }
+            best.insert(row, at: low)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
     }
 
     /// The selected row among those that pass `filter`: the selected id's, else the first.
     public func selected(_ filter: FilterState) -> TraceSummary? {
         if let selectedID, let row = rows[selectedID], filter.matches(row) { return row }
-        return visible(filter).first
+        return leading(1, filter).first
     }
 
     /// What changes the traces slice.
@@ -102,12 +138,11 @@ public struct TracesState: Sendable, Equatable {
         case .summarized(let summary):
             return keep(summary)
         case .selectionMoved(let move, let page, let filter):
-            let shown = visible(filter)
-            guard !shown.isEmpty else { return true }
-            let current = selectedID.flatMap { id in shown.firstIndex { $0.traceID == id } } ?? 0
-            let index = move.selection(from: current, page: page, count: shown.count, top: 0, bottom: shown.count - 1)
-            selectedID = shown[index].traceID
-            scroll = ScrollMove.firstRow(showing: index, from: scroll, page: page, count: shown.count)
+            let (count, current) = count(filter)
+            guard count > 0 else { return true }
+            let index = move.selection(from: current ?? 0, page: page, count: count, top: 0, bottom: count - 1)
+            selectedID = leading(index + 1, filter).last?.traceID
+            scroll = ScrollMove.firstRow(showing: index, from: scroll, page: page, count: count)
         case .orderCycled:
             let orders = TraceOrder.allCases
             sortOrder = orders[(orders.firstIndex(of: sortOrder)! + 1) % orders.count]
