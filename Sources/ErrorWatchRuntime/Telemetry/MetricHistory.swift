@@ -16,7 +16,7 @@ import Foundation
 /// ```
 struct MetricHistory {
     /// What one bucket holds.
-    private struct Bucket {
+    fileprivate struct Bucket {
         /// The bucket's number: seconds since 1970 over the window's step, rounded down.
         var index: Int64
         /// When the last sample in it was taken.
@@ -43,6 +43,27 @@ struct MetricHistory {
     private struct Entry {
         var series: MetricSeries
         var buckets: [MetricChart.Window: [Bucket]] = [:]
+
+        /// The sample `line` taken at `time`, into the current bucket of each window (a new one when the window's
+        /// step has passed, closing the last and dropping those older than the window).
+        mutating func add(_ line: MetricSeries, observations: ObservationSample?, at time: Date) {
+            series = line
+            let seconds = time.timeIntervalSince1970
+            for window in MetricChart.Window.allCases {
+                let index = Int64((seconds / Double(window.step)).rounded(.down))
+                buckets[window, default: []].advance(to: index, at: time)
+                buckets[window]!.withLast { bucket in
+                    bucket.time = time
+                    switch line.kind {
+                    case .counter: bucket.totals = [line.value]
+                    case .requests: bucket.totals = [Double(line.count), line.value]
+                    case .gauge: bucket.reading = line.value
+                    case .histogram: break
+                    }
+                    if let observations { bucket.observations.merge(observations) }
+                }
+            }
+        }
     }
 
     private var entries: [String: Entry] = [:]
@@ -54,42 +75,16 @@ struct MetricHistory {
     var count: Int { entries.count }
 
     /// Adds a sample of `series` (every one listed now; the others are forgotten), with the observations each
-    /// histogram received since the last sample.
+    /// histogram received since the last sample. Buckets are changed in place: a sample copies none of them.
     mutating func record(_ series: [MetricSeries], observations: [String: ObservationSample], at time: Date) {
-        let seconds = time.timeIntervalSince1970
         var listed: Set<String> = []
         for line in series {
             let id = line.id
             listed.insert(id)
-            var entry = entries[id] ?? Entry(series: line)
-            if entry.series.kind != line.kind { entry = Entry(series: line) }
-            entry.series = line
-            for window in MetricChart.Window.allCases {
-                let index = Int64((seconds / Double(window.step)).rounded(.down))
-                var buckets = entry.buckets[window] ?? []
-                if buckets.last?.index != index {
-                    if !buckets.isEmpty { buckets[buckets.count - 1].close() }
-                    buckets.append(Bucket(index: index, time: time))
-                    let oldest = index - Int64(MetricChart.buckets)
-                    if let keep = buckets.firstIndex(where: { $0.index >= oldest }), keep > 0 {
-                        buckets.removeFirst(keep)
-                    }
-                }
-                var bucket = buckets[buckets.count - 1]
-                bucket.time = time
-                switch line.kind {
-                case .counter: bucket.totals = [line.value]
-                case .requests: bucket.totals = [Double(line.count), line.value]
-                case .gauge: bucket.reading = line.value
-                case .histogram: break
-                }
-                if let sample = observations[id] { bucket.observations.merge(sample) }
-                buckets[buckets.count - 1] = bucket
-                entry.buckets[window] = buckets
-            }
-            entries[id] = entry
+            if entries[id]?.series.kind != line.kind { entries[id] = Entry(series: line) }
+            entries[id]!.add(line, observations: observations[id], at: time)
         }
-        entries = entries.filter { listed.contains($0.key) }
+        if entries.count > listed.count { entries = entries.filter { listed.contains($0.key) } }
     }
 
     /// The chart of the series `id` as of `time`, `nil` when it is not listed.
@@ -171,5 +166,24 @@ struct MetricHistory {
         case nil, "", "1": "1/s"
         case let unit?: unit + "/s"
         }
+    }
+}
+
+extension Array {
+    /// Changes the last element in place.
+    fileprivate mutating func withLast(_ change: (inout Element) -> Void) {
+        guard !isEmpty else { return }
+        change(&self[count - 1])
+    }
+}
+
+extension [MetricHistory.Bucket] {
+    /// Makes bucket `index` the last: a new one after closing the last, the ones older than a window dropped.
+    fileprivate mutating func advance(to index: Int64, at time: Date) {
+        guard last?.index != index else { return }
+        if !isEmpty { self[count - 1].close() }
+        append(MetricHistory.Bucket(index: index, time: time))
+        let oldest = index - Int64(MetricChart.buckets)
+        if let keep = firstIndex(where: { $0.index >= oldest }), keep > 0 { removeFirst(keep) }
     }
 }
