@@ -300,6 +300,16 @@ struct TracesPageTests {
             _ = state.traces.reduce(.orderCycled)
             #expect(state.traces.sortOrder != TraceOrder.allCases[order])
         }
+        // The store evicted the oldest 300: their rows leave, and the order of the rest is kept right.
+        var late = TraceSummary(traceID: String(format: "%032x", 600), arrival: 601, heldFrom: 301, rootName: "late")
+        late.startUnixNano = 1_000_000_000
+        _ = DashboardReducer.reduce(into: &state, action: .traceSummarized(late))
+        #expect(state.traces.rows.count == 301)
+        for _ in 0..<3 {
+            let all = state.traces.visible(FilterState())
+            #expect(state.traces.leading(400, FilterState()).map(\.traceID) == all.map(\.traceID))
+            _ = state.traces.reduce(.orderCycled)
+        }
         _ = state.traces.reduce(.selectionMoved(.down, page: 10, filter: FilterState()))
         _ = state.traces.reduce(.selectionMoved(.pageDown, page: 10, filter: FilterState()))
         let all = state.traces.visible(FilterState())

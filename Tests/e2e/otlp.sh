@@ -158,6 +158,17 @@ while screen | grep -q "Trace · "; do
     sleep 0.1
 done
 key Escape; sleep_until "[0-9] traces · by time" "Escape did not clear the query"
+# The service map (`v` after Traces): the traced producers' checks call a second service, e2e-otlp-db.
+key v; sleep_until "┌ Services" "v did not show the Services view"
+sleep_until "e2e-otlp → e2e-otlp-db" "the Services view has no e2e-otlp → e2e-otlp-db edge"
+echo "ok   the service map: $(screen | grep -o 'e2e-otlp → e2e-otlp-db .* n [0-9,]*' | head -1 | tr -s ' ')"
+key Enter; sleep_until "traces · by time\|shown · by time" "Enter on an edge did not open the Traces view"
+# The left pane only: the Metrics pane beside it lists request series of both names.
+left() { screen | sed 's/││.*//'; }
+left | grep -q 'GET /health' || { echo "FAIL the edge's traces are not its GET /health traces"; screen; exit 1; }
+left | grep -q 'POST /checkout' && { echo "FAIL the edge's traces include POST /checkout"; screen; exit 1; }
+echo "ok   Enter on the edge lists the traces of both services"
+key Escape; sleep_until "[0-9] traces · by time" "Escape did not clear the edge's query"
 # The Metrics pane (Tab, Tab) selects a series with j and opens its chart with Enter: the producers' histogram.
 key Tab; key Tab; key Enter
 sleep_until "Chart · " "Enter in the Metrics pane opened no chart"

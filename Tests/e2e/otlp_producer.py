@@ -198,6 +198,10 @@ def run_traces(exporter, url, instance, n):
     provider = TracerProvider(resource=resource)
     provider.add_span_processor(BatchSpanProcessor(span_exporter(exporter, url)))
     tracer = provider.get_tracer("e2e.checkout")
+    # A second service, called inside the successful trace: an edge of the service map (it sends no errors or logs).
+    database = TracerProvider(resource=Resource.create({"service.name": SERVICE + "-db", "service.instance.id": instance}))
+    database.add_span_processor(BatchSpanProcessor(span_exporter(exporter, url)))
+    database_tracer = database.get_tracer("e2e.db")
     logs = LoggerProvider(resource=resource)
     if exporter == "http":
         from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
@@ -254,12 +258,15 @@ def run_traces(exporter, url, instance, n):
         # 4. A trace that succeeds, with a log line inside it.
         with tracer.start_as_current_span("GET /health", kind=SpanKind.SERVER) as root:
             trace_id = hex_trace(root)
-            with tracer.start_as_current_span("ping db"):
+            with tracer.start_as_current_span("ping db", kind=SpanKind.CLIENT):
+                with database_tracer.start_as_current_span("SELECT 1", kind=SpanKind.SERVER):
+                    pass
                 line = f"{instance} healthy {i}"
                 logger.info(line)
         if exporter in ("http", "grpc"):
             expected.append({"kind": "log", "body": line, "trace_id": trace_id})
     provider.shutdown()
+    database.shutdown()
     logs.shutdown()
     return expected, 0
 

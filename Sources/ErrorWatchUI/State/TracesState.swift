@@ -6,6 +6,22 @@ import DequeModule
 /// (each row says which older traces the store has evicted) and at most ``rowCapacity`` are kept; the
 /// ``capacity`` snapshots changed most recently are kept.
 public struct TracesState: Sendable, Equatable {
+    /// The fields of a row its place in every order depends on.
+    struct RowKey: Hashable {
+        var start: UInt64
+        var arrival: UInt64
+        /// `nil` when unknown.
+        var duration: UInt64?
+        var failed: Int
+
+        init(_ summary: TraceSummary) {
+            start = summary.startUnixNano
+            arrival = summary.arrival
+            duration = summary.durationNanos
+            failed = summary.failedSpans
+        }
+    }
+
     public static func == (lhs: TracesState, rhs: TracesState) -> Bool {
         (lhs.snapshots, lhs.rows, lhs.heldFrom, lhs.sortOrder, lhs.selectedID, lhs.scroll)
             == (rhs.snapshots, rhs.rows, rhs.heldFrom, rhs.sortOrder, rhs.selectedID, rhs.scroll)
@@ -28,6 +44,11 @@ public struct TracesState: Sendable, Equatable {
     /// The rows' arrival numbers and ids in the order the rows first came (nearly by arrival): rows leave from the
     /// front.
     private var arrivals: Deque<(arrival: UInt64, id: String)> = []
+    /// What the order needs of each row, in a plain array (slot by slot, ``ids`` beside it): a frame without a query
+    /// orders the rows by these alone, never copying a row (50,000 rows' strings and arrays cost 20 ms to copy).
+    private var keys: [RowKey] = []
+    private var ids: [String] = []
+    private var slots: [String: Int] = [:]
     /// How the Traces view is sorted.
     public private(set) var sortOrder = TraceOrder.time
     /// The selected trace's id; `nil` selects the first row.
@@ -54,26 +75,34 @@ public struct TracesState: Sendable, Equatable {
 
     /// Whether `a` comes before `b` in `order`.
     static func precedes(_ a: TraceSummary, _ b: TraceSummary, in order: TraceOrder) -> Bool {
-        func newer(_ a: TraceSummary, _ b: TraceSummary) -> Bool {
+        precedes(RowKey(a), a.traceID, RowKey(b), b.traceID, in: order)
+    }
+
+    /// Whether the row of `a` (trace `aID`) comes before that of `b` in `order`; the ids only break ties of arrival.
+    static func precedes(
+        _ a: RowKey, _ aID: @autoclosure () -> String, _ b: RowKey, _ bID: @autoclosure () -> String,
+        in order: TraceOrder
+    ) -> Bool {
+        func newer() -> Bool {
             // Unknown starts (0) sort after every known one.
-            if a.startUnixNano != b.startUnixNano {
-                if a.startUnixNano == 0 || b.startUnixNano == 0 { return b.startUnixNano == 0 }
-                return a.startUnixNano > b.startUnixNano
+            if a.start != b.start {
+                if a.start == 0 || b.start == 0 { return b.start == 0 }
+                return a.start > b.start
             }
-            return (a.arrival, a.traceID) > (b.arrival, b.traceID)
+            return a.arrival != b.arrival ? a.arrival > b.arrival : aID() > bID()
         }
         switch order {
         case .time:
-            return newer(a, b)
+            return newer()
         case .duration:
-            switch (a.durationNanos, b.durationNanos) {
+            switch (a.duration, b.duration) {
             case (let x?, let y?) where x != y: return x > y
             case (.some, nil): return true
             case (nil, .some): return false
-            default: return newer(a, b)
+            default: return newer()
             }
         case .errors:
-            return a.failedSpans != b.failedSpans ? a.failedSpans > b.failedSpans : newer(a, b)
+            return a.failed != b.failed ? a.failed > b.failed : newer()
         }
     }
 
@@ -81,6 +110,16 @@ public struct TracesState: Sendable, Equatable {
     /// does not pass): one pass over the rows, no sorting.
     public func count(_ filter: FilterState) -> (count: Int, selected: Int?) {
         let chosen = selectedID.flatMap { rows[$0] }.flatMap { filter.query.isEmpty || filter.matches($0) ? $0 : nil }
+        if filter.query.isEmpty {
+            guard let chosen, let slot = slots[chosen.traceID] else { return (keys.count, nil) }
+            let key = keys[slot]
+            var place = 0
+            for (other, otherKey) in keys.enumerated()
+            where Self.precedes(otherKey, ids[other], key, chosen.traceID, in: sortOrder) {
+                place += 1
+            }
+            return (keys.count, place)
+        }
         var count = 0
         var place = 0
         for row in rows.values where filter.query.isEmpty || filter.matches(row) {
@@ -94,6 +133,24 @@ public struct TracesState: Sendable, Equatable {
     /// in one pass that keeps only the best `limit` (a frame with 50,000 traces held sorts none of them).
     public func leading(_ limit: Int, _ filter: FilterState) -> [TraceSummary] {
         guard limit > 0 else { return [] }
+        if filter.query.isEmpty {
+            // The best slots by their keys alone, then their rows.
+            var best: [Int] = []
+            best.reserveCapacity(min(limit, keys.count) + 1)
+            func before(_ a: Int, _ b: Int) -> Bool { Self.precedes(keys[a], ids[a], keys[b], ids[b], in: sortOrder) }
+            for slot in keys.indices {
+                if best.count == limit, !before(slot, best[limit - 1]) { continue }
+                var low = 0
+                var high = best.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if before(best[middle], slot) { low = middle + 1 } else { high = middle }
+                }
+                best.insert(slot, at: low)
+                if best.count > limit { best.removeLast() }
+            }
+            return best.compactMap { rows[ids[$0]] }
+        }
         var best: [TraceSummary] = []
         best.reserveCapacity(min(limit, rows.count) + 1)
         for row in rows.values where filter.query.isEmpty || filter.matches(row) {
@@ -169,18 +226,41 @@ public struct TracesState: Sendable, Equatable {
         return true
     }
 
+    /// Removes the order key of `id`: the last slot moves into its place.
+    private mutating func forgetKey(of id: String) {
+        guard let slot = slots.removeValue(forKey: id) else { return }
+        let last = keys.count - 1
+        if slot != last {
+            keys[slot] = keys[last]
+            ids[slot] = ids[last]
+            slots[ids[slot]] = slot
+        }
+        keys.removeLast()
+        ids.removeLast()
+    }
+
     /// Keeps a trace's row, dropping from the oldest the rows of traces the store has evicted since (those that
     /// arrived before the row's ``TraceSummary/heldFrom``) and those over ``rowCapacity``; returns whether anything
     /// changed.
     private mutating func keep(_ summary: TraceSummary) -> Bool {
         let previous = rows.updateValue(summary, forKey: summary.traceID)
         guard previous != summary else { return false }
+        if let slot = slots[summary.traceID] {
+            keys[slot] = RowKey(summary)
+        } else {
+            slots[summary.traceID] = keys.count
+            keys.append(RowKey(summary))
+            ids.append(summary.traceID)
+        }
         if previous?.arrival != summary.arrival { arrivals.append((summary.arrival, summary.traceID)) }
         heldFrom = max(heldFrom, summary.heldFrom)
         while let first = arrivals.first, first.arrival < heldFrom || rows.count > Self.rowCapacity {
             arrivals.removeFirst()
             // An entry of a trace received again (a later arrival) is only passed over.
-            if rows[first.id]?.arrival == first.arrival { rows.removeValue(forKey: first.id) }
+            if rows[first.id]?.arrival == first.arrival {
+                rows.removeValue(forKey: first.id)
+                forgetKey(of: first.id)
+            }
         }
         return true
     }
