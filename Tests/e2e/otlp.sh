@@ -161,7 +161,7 @@ key Escape; sleep_until "[0-9] traces · by time" "Escape did not clear the quer
 # The service map (`v` after Traces): the traced producers' checks call a second service, e2e-otlp-db.
 key v; sleep_until "┌ Services" "v did not show the Services view"
 sleep_until "e2e-otlp → e2e-otlp-db" "the Services view has no e2e-otlp → e2e-otlp-db edge"
-echo "ok   the service map: $(screen | grep -o 'e2e-otlp → e2e-otlp-db .* n [0-9,]*' | head -1 | tr -s ' ')"
+echo "ok   the service map: $(screen | grep -o 'e2e-otlp → e2e-otlp-db[^│]*' | head -1 | tr -s ' ')"
 key Enter; sleep_until "traces · by time\|shown · by time" "Enter on an edge did not open the Traces view"
 # The left pane only: the Metrics pane beside it lists request series of both names.
 left() { screen | sed 's/││.*//'; }
