@@ -317,3 +317,57 @@ struct TracesPageTests {
         #expect(state.traces.count(FilterState()).selected == 11)
     }
 }
+
+/// The rows a frame draws stay those of sorting every row, whatever arrives, changes, leaves or re-sorts
+/// (``TracesState`` keeps the first rows in order as they come; issue 37, item 5).
+@MainActor
+struct TracesOrderPropertyTests {
+    @Test func theKeptFirstRowsAreAlwaysTheSortedOnes() {
+        var generator = SeededGenerator(seed: 4_242)
+        var traces = TracesState()
+        var arrival: UInt64 = 0
+        var heldFrom: UInt64 = 1
+        var selected: String?
+        for step in 0..<3_000 {
+            let choice = Int.random(in: 0..<100, using: &generator)
+            var summary: TraceSummary
+            if choice < 55 || traces.rows.isEmpty {
+                arrival += 1
+                summary = TraceSummary(
+                    traceID: String(format: "%032x", arrival), arrival: arrival, heldFrom: heldFrom, rootName: "r")
+            } else if choice < 90 {
+                // A row changes: later spans move its start, end and failures.
+                let id = traces.rows.keys.sorted()[Int.random(in: 0..<traces.rows.count, using: &generator)]
+                summary = traces.rows[id]!
+                summary.heldFrom = heldFrom
+                selected = id
+            } else if choice < 97 {
+                // The store evicted some of the oldest.
+                heldFrom = min(arrival, heldFrom + UInt64.random(in: 1...40, using: &generator))
+                arrival += 1
+                summary = TraceSummary(
+                    traceID: String(format: "%032x", arrival), arrival: arrival, heldFrom: heldFrom, rootName: "r")
+            } else {
+                _ = traces.reduce(.orderCycled)
+                continue
+            }
+            summary.startUnixNano = UInt64.random(in: 0...300, using: &generator) * 1_000
+            if Bool.random(using: &generator) {
+                summary.endUnixNano = summary.startUnixNano + UInt64.random(in: 0...50, using: &generator) * 1_000
+            }
+            summary.failedSpans = Int.random(in: 0...3, using: &generator)
+            _ = traces.reduce(.summarized(summary))
+            if let selected, traces.rows[selected] != nil, step % 10 == 0 {
+                _ = traces.reduce(.selectionMoved(.down, page: 5, filter: FilterState()))
+            }
+            guard step % 25 == 0 else { continue }
+            let all = traces.visible(FilterState()).map(\.traceID)
+            for limit in [1, 12, 200, 400] {
+                #expect(traces.leading(limit, FilterState()).map(\.traceID) == Array(all.prefix(limit)), "step \(step)")
+            }
+            let (count, place) = traces.count(FilterState())
+            #expect(count == all.count)
+            #expect(place == traces.selectedID.flatMap { all.firstIndex(of: $0) }, "step \(step)")
+        }
+    }
+}

@@ -49,6 +49,12 @@ public struct TracesState: Sendable, Equatable {
     private var keys: [RowKey] = []
     private var ids: [String] = []
     private var slots: [String: Int] = [:]
+    /// The first rows in ``sortOrder`` (their slots), kept as rows arrive, change and leave: a frame without a query
+    /// draws from it without looking at the other rows. It holds the first `top.count` rows of all, at most
+    /// ``topLimit``; when rows leave it, it is found again once it is down to half.
+    private var top: [Int] = []
+    /// Rows kept in order at most.
+    static let topLimit = 256
     /// How the Traces view is sorted.
     public private(set) var sortOrder = TraceOrder.time
     /// The selected trace's id; `nil` selects the first row.
@@ -112,6 +118,7 @@ public struct TracesState: Sendable, Equatable {
         let chosen = selectedID.flatMap { rows[$0] }.flatMap { filter.query.isEmpty || filter.matches($0) ? $0 : nil }
         if filter.query.isEmpty {
             guard let chosen, let slot = slots[chosen.traceID] else { return (keys.count, nil) }
+            if let place = top.firstIndex(of: slot) { return (keys.count, place) }
             let key = keys[slot]
             var place = 0
             for (other, otherKey) in keys.enumerated()
@@ -134,26 +141,12 @@ public struct TracesState: Sendable, Equatable {
     public func leading(_ limit: Int, _ filter: FilterState) -> [TraceSummary] {
         guard limit > 0 else { return [] }
         if filter.query.isEmpty {
-            // The best slots by their keys alone, then their rows.
-            var best: [Int] = []
-            best.reserveCapacity(min(limit, keys.count) + 1)
-            func before(_ a: Int, _ b: Int) -> Bool { Self.precedes(keys[a], ids[a], keys[b], ids[b], in: sortOrder) }
-            for slot in keys.indices {
-                if best.count == limit, !before(slot, best[limit - 1]) { continue }
-                var low = 0
-                var high = best.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if before(best[middle], slot) { low = middle + 1 } else { high = middle }
-                }
-                best.insert(slot, at: low)
-                if best.count > limit { best.removeLast() }
-            }
-            return best.compactMap { rows[ids[$0]] }
+            if limit <= top.count || top.count == keys.count { return top.prefix(limit).compactMap { rows[ids[$0]] } }
+            return best(limit).compactMap { rows[ids[$0]] }
         }
         var best: [TraceSummary] = []
         best.reserveCapacity(min(limit, rows.count) + 1)
-        for row in rows.values where filter.query.isEmpty || filter.matches(row) {
+        for row in rows.values where filter.matches(row) {
             if best.count == limit, !Self.precedes(row, best[limit - 1], in: sortOrder) { continue }
             var low = 0
             var high = best.count
@@ -165,6 +158,51 @@ public struct TracesState: Sendable, Equatable {
             if best.count > limit { best.removeLast() }
         }
         return best
+    }
+
+    /// Whether the row in `a` comes before the row in `b`.
+    private func before(_ a: Int, _ b: Int) -> Bool {
+        Self.precedes(keys[a], ids[a], keys[b], ids[b], in: sortOrder)
+    }
+
+    /// The slots of the first `limit` rows, in one pass over the keys that keeps only the best `limit`.
+    private func best(_ limit: Int) -> [Int] {
+        guard limit > 0 else { return [] }
+        var best: [Int] = []
+        best.reserveCapacity(min(limit, keys.count) + 1)
+        for slot in keys.indices {
+            if best.count == limit, !before(slot, best[limit - 1]) { continue }
+            best.insert(slot, at: insertionPoint(of: slot, in: best))
+            if best.count > limit { best.removeLast() }
+        }
+        return best
+    }
+
+    /// Where `slot` goes in `ordered` (slots in order), after those that come before it.
+    private func insertionPoint(of slot: Int, in ordered: [Int]) -> Int {
+        var low = 0
+        var high = ordered.count
+        while low < high {
+            let middle = (low + high) / 2
+            if before(ordered[middle], slot) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Keeps ``top`` right after the row in `slot` arrived or changed (`moved`: it may have been in it already).
+    private mutating func placeInTop(_ slot: Int, moved: Bool) {
+        let complete = top.count == keys.count - (moved ? 0 : 1)
+        guard complete || !top.isEmpty else { return top = best(Self.topLimit) }
+        if moved, let index = top.firstIndex(of: slot) { top.remove(at: index) }
+        // Past the last row kept, a row belongs only when every row is kept (the others may come before it).
+        if let last = top.last, !before(slot, last), !complete { return refillTopIfShort() }
+        top.insert(slot, at: insertionPoint(of: slot, in: top))
+        if top.count > Self.topLimit { top.removeLast() }
+    }
+
+    /// Finds ``top`` again when rows leaving it took it down to half of what it could hold.
+    private mutating func refillTopIfShort() {
+        if top.count < min(Self.topLimit / 2, keys.count) { top = best(Self.topLimit) }
     }
 
     /// The selected row among those that pass `filter`: the selected id's, else the first.
@@ -203,6 +241,7 @@ public struct TracesState: Sendable, Equatable {
         case .orderCycled:
             let orders = TraceOrder.allCases
             sortOrder = orders[(orders.firstIndex(of: sortOrder)! + 1) % orders.count]
+            top = best(Self.topLimit)
             selectedID = nil
             scroll = 0
         case .selectionReset:
@@ -229,11 +268,13 @@ public struct TracesState: Sendable, Equatable {
     /// Removes the order key of `id`: the last slot moves into its place.
     private mutating func forgetKey(of id: String) {
         guard let slot = slots.removeValue(forKey: id) else { return }
+        if let index = top.firstIndex(of: slot) { top.remove(at: index) }
         let last = keys.count - 1
         if slot != last {
             keys[slot] = keys[last]
             ids[slot] = ids[last]
             slots[ids[slot]] = slot
+            if let index = top.firstIndex(of: last) { top[index] = slot }
         }
         keys.removeLast()
         ids.removeLast()
@@ -247,10 +288,12 @@ public struct TracesState: Sendable, Equatable {
         guard previous != summary else { return false }
         if let slot = slots[summary.traceID] {
             keys[slot] = RowKey(summary)
+            placeInTop(slot, moved: true)
         } else {
             slots[summary.traceID] = keys.count
             keys.append(RowKey(summary))
             ids.append(summary.traceID)
+            placeInTop(keys.count - 1, moved: false)
         }
         if previous?.arrival != summary.arrival { arrivals.append((summary.arrival, summary.traceID)) }
         heldFrom = max(heldFrom, summary.heldFrom)
@@ -262,6 +305,7 @@ public struct TracesState: Sendable, Equatable {
                 forgetKey(of: first.id)
             }
         }
+        refillTopIfShort()
         return true
     }
 }
