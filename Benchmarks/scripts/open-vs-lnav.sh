@@ -7,7 +7,8 @@
 #     errors with SQL, exit); the count it prints is checked;
 #   - errorwatch: `errorwatch FILE` as a user runs it, in a real terminal (tmux at 120x40), the store on as for a
 #     user (in a fresh scratch XDG_STATE_HOME each run, so no run finds the file counted by the one before), timed
-#     from the launch until the Metrics pane counts every error (the screen polled every 50 ms).
+#     from the launch until the Metrics pane counts every error (the screen polled every 50 ms); also the CPU time
+#     (user + system, /proc/PID/stat) it had used by then, which depends less than the wall time on what else runs.
 # Prints every run and a table: median, min, max per tool and the ratio of the medians to lnav's.
 #
 # Usage: Benchmarks/scripts/open-vs-lnav.sh [SIZE_MIB]
@@ -95,6 +96,10 @@ time_errorwatch() {
         if (($(now_ms) - began > 600000)); then echo "errorwatch did not count every error in 10 minutes" >&2; exit 1; fi
     done
     local took=$(($(now_ms) - began))
+    local pid ticks=0
+    pid=$(pgrep -f -x "$bin $LOG" | head -n 1 || true)
+    if [[ -n "$pid" ]]; then ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat"); fi
+    local cpu=$((ticks * 1000 / $(getconf CLK_TCK)))
     "${T[@]}" send-keys -t "open$run" q
     # Waits for it to exit (it writes the store's last batch), so the next run has the machine to itself.
     while "${T[@]}" list-panes -t "open$run" -F '#{pane_current_command}' 2>/dev/null | grep -q errorwatch; do
@@ -102,31 +107,34 @@ time_errorwatch() {
     done
     "${T[@]}" kill-session -t "open$run" >/dev/null 2>&1 || true
     rm -rf "$state"
-    echo "$took"
+    echo "$took $cpu"
 }
 
-declare -a LNAV=() EW=() EWB=()
+declare -a LNAV=() EW=() EWB=() EWC=() EWBC=()
 for ((r = 1; r <= RUNS; r++)); do
     t=$(time_lnav); LNAV+=("$t"); echo "   run $r  lnav -n             $t ms"
-    t=$(time_errorwatch "$BIN" "a$r"); EW+=("$t"); echo "   run $r  errorwatch FILE     $t ms"
+    read -r t c < <(time_errorwatch "$BIN" "a$r"); EW+=("$t"); EWC+=("$c")
+    echo "   run $r  errorwatch FILE     $t ms (CPU $c ms)"
     if [[ -n "$BEFORE" ]]; then
-        t=$(time_errorwatch "$BEFORE" "b$r"); EWB+=("$t"); echo "   run $r  errorwatch (before) $t ms"
+        read -r t c < <(time_errorwatch "$BEFORE" "b$r"); EWB+=("$t"); EWBC+=("$c")
+        echo "   run $r  errorwatch (before) $t ms (CPU $c ms)"
     fi
 done
 
-python3 - "${LNAV[*]}" "${EW[*]}" "${EWB[*]:-}" "$LINES" <<'EOF'
+python3 - "${LNAV[*]}" "${EW[*]}" "${EWB[*]:-}" "$LINES" "${EWC[*]}" "${EWBC[*]:-}" <<'EOF'
 import sys, statistics
 lines = int(sys.argv[4])
-lnav, ew, before = ([int(x) for x in a.split()] for a in sys.argv[1:4])
+lnav, ew, before, ewc, beforec = ([int(x) for x in a.split()] for a in sys.argv[1:4] + sys.argv[5:7])
 base = statistics.median(lnav)
 print()
-print("| tool | median | min | max | lines/s (median) | × lnav (median) |")
-print("| --- | ---: | ---: | ---: | ---: | ---: |")
-rows = [("lnav -n + SQL count", lnav), ("errorwatch FILE", ew)]
+print("| tool | median | min | max | lines/s (median) | × lnav (median) | CPU until counted (median) |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+rows = [("lnav -n + SQL count", lnav, []), ("errorwatch FILE", ew, ewc)]
 if before:
-    rows.append(("errorwatch FILE (before)", before))
-for name, runs in rows:
+    rows.append(("errorwatch FILE (before)", before, beforec))
+for name, runs, cpu in rows:
     m = statistics.median(runs)
-    print("| %s | %.2f s | %.2f s | %.2f s | %s | %.2f |"
-          % (name, m / 1000, min(runs) / 1000, max(runs) / 1000, f"{int(lines / (m / 1000)):,}", m / base))
+    print("| %s | %.2f s | %.2f s | %.2f s | %s | %.2f | %s |"
+          % (name, m / 1000, min(runs) / 1000, max(runs) / 1000, f"{int(lines / (m / 1000)):,}", m / base,
+             "%.2f s" % (statistics.median(cpu) / 1000) if cpu else "—"))
 EOF
