@@ -93,7 +93,10 @@ time_errorwatch() {
         "env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=$state $bin $LOG; sleep 600"
     until "${T[@]}" capture-pane -p -t "open$run" | grep -q "errors $WANT "; do
         sleep 0.05
-        if (($(now_ms) - began > 600000)); then echo "errorwatch did not count every error in 10 minutes" >&2; exit 1; fi
+        if (($(now_ms) - began > 600000)); then
+            echo "errorwatch did not count every error in 10 minutes" >&2
+            exit 1
+        fi
     done
     local took=$(($(now_ms) - began))
     local pid ticks=0

@@ -27,10 +27,12 @@ import Synchronization
 /// the mark are ingested as counted before, and each file's new mark is recorded once the events before it are
 /// ingested (``RemoteIngest/recordRead(_:)``).
 ///
-/// Pace: a file is read a piece (``FileTailer/maximumBytesPerPoll``) at a time, and the next piece only once the
-/// merge has taken the last one's events, so reading goes at the pace events are ingested, in the memory of the
-/// look-ahead; a piece that ended no line at all (a `.gz` bomb of one endless line) ends the file's turn until the
-/// next interval, so such a file costs one piece of work per interval. A stop is answered between two pieces.
+/// Pace: a file is read a piece (``FileTailer/maximumBytesPerPoll``) at a time. The next piece is read (and its
+/// lines decoded, on a second core) while the merge hands on the events of the pieces read before, and only while
+/// the file's queue holds less than the look-ahead or than its last piece brought, so reading goes at the pace
+/// events are ingested, in the memory of about two pieces (or the look-ahead and a piece); a piece that ended no
+/// line at all (a `.gz` bomb of one endless line) ends the file's turn until the next interval, so such a file
+/// costs one piece of work per interval. A stop is answered between two pieces.
 ///
 /// A file that cannot be read (its permission was taken away, a disk error) is retried with ``backoff`` (500 ms,
 /// doubling, at most 8 s; reset by the next batch read), and its row says so, rather than followed no more; the
