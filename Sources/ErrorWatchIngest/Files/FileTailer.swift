@@ -458,18 +458,23 @@ public final class FileTailer: Sendable {
         }
     }
 
-    /// Cuts `bytes` into lines and decodes them; `replay` says they were counted before.
+    /// Cuts `bytes` into lines and decodes them; `replay` says they were counted before. The framer is taken out of
+    /// the state while it calls back, so each line is decoded where it lies in the piece rather than copied into an
+    /// array of its own first.
     private func frame(
         _ bytes: UnsafeRawBufferPointer, replay: Bool, into batch: inout Batch, state: inout State, receivedAt: Date
     ) {
-        var frames: [Result<[UInt8], WireError>] = []
-        state.framer.feed(bytes) { frame in
+        var framer = state.framer
+        state.framer = LineFramer(maximumLineBytes: framer.maximumLineBytes)
+        framer.feed(bytes) { frame in
             switch frame {
-            case .line(let line): frames.append(.success(Array(line)))
-            case .tooLong(let size): frames.append(.failure(.lineTooLong(byteCount: size)))
+            case .line(let line):
+                decode(line: line, replay: replay, into: &batch, state: &state, receivedAt: receivedAt)
+            case .tooLong(let size):
+                decode(.failure(.lineTooLong(byteCount: size)), replay: replay, into: &batch, state: &state)
             }
         }
-        for frame in frames { decode(frame, replay: replay, into: &batch, state: &state, receivedAt: receivedAt) }
+        state.framer = framer
     }
 
     /// Decodes one line; its events are counted before when `replay` is. A line the reader held (waiting for its
@@ -480,21 +485,27 @@ public final class FileTailer: Sendable {
     ) {
         switch frame {
         case .success(let line):
-            let time = receivedAt ?? now()
-            let hadHeld = state.reader.hasPendingEvent
-            let heldCounted = state.heldCounted
-            var emitted = 0
             line.withUnsafeBytes { bytes in
-                state.reader.read(bytes, receivedAt: time) { result in
-                    let counted = hadHeld && emitted == 0 ? heldCounted : replay
-                    emitted += 1
-                    add(result, counted: counted, to: &batch, statistics: &state.statistics)
-                }
+                decode(line: bytes, replay: replay, into: &batch, state: &state, receivedAt: receivedAt ?? now())
             }
-            if state.reader.hasPendingEvent, emitted > 0 || !hadHeld { state.heldCounted = replay }
         case .failure(let error):
             add(.failure(error), counted: replay, to: &batch, statistics: &state.statistics)
         }
+    }
+
+    /// Decodes one line's bytes (valid only during the call).
+    private func decode(
+        line: UnsafeRawBufferPointer, replay: Bool, into batch: inout Batch, state: inout State, receivedAt: Date
+    ) {
+        let hadHeld = state.reader.hasPendingEvent
+        let heldCounted = state.heldCounted
+        var emitted = 0
+        state.reader.read(line, receivedAt: receivedAt) { result in
+            let counted = hadHeld && emitted == 0 ? heldCounted : replay
+            emitted += 1
+            add(result, counted: counted, to: &batch, statistics: &state.statistics)
+        }
+        if state.reader.hasPendingEvent, emitted > 0 || !hadHeld { state.heldCounted = replay }
     }
 
     private func flushHeld(into batch: inout Batch, state: inout State) {

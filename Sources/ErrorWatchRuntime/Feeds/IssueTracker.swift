@@ -73,6 +73,10 @@ final class IssueTracker: Sendable {
 
         /// Records that `fingerprint` was counted now.
         mutating func touch(_ fingerprint: String) {
+            // Already the most recently counted (a run of one issue's errors, as a log read from its start is): the
+            // order is unchanged. Its entry is the queue's last, so it was not evicted since (eviction pops the
+            // first), and no other issue was touched after it.
+            if let last = touches.last, last.stamp == nextTouch, last.fingerprint == fingerprint { return }
             nextTouch += 1
             issues[fingerprint]?.touch = nextTouch
             touches.append((fingerprint, nextTouch))

@@ -27,10 +27,12 @@ import Synchronization
 /// the mark are ingested as counted before, and each file's new mark is recorded once the events before it are
 /// ingested (``RemoteIngest/recordRead(_:)``).
 ///
-/// Pace: a file is read a piece (``FileTailer/maximumBytesPerPoll``) at a time, and the next piece only once the
-/// merge has taken the last one's events, so reading goes at the pace events are ingested, in the memory of the
-/// look-ahead; a piece that ended no line at all (a `.gz` bomb of one endless line) ends the file's turn until the
-/// next interval, so such a file costs one piece of work per interval. A stop is answered between two pieces.
+/// Pace: a file is read a piece (``FileTailer/maximumBytesPerPoll``) at a time. The next piece is read (and its
+/// lines decoded, on a second core) while the merge hands on the events of the pieces read before, and only while
+/// the file's queue holds less than the look-ahead or than its last piece brought, so reading goes at the pace
+/// events are ingested, in the memory of about two pieces (or the look-ahead and a piece); a piece that ended no
+/// line at all (a `.gz` bomb of one endless line) ends the file's turn until the next interval, so such a file
+/// costs one piece of work per interval. A stop is answered between two pieces.
 ///
 /// A file that cannot be read (its permission was taken away, a disk error) is retried with ``backoff`` (500 ms,
 /// doubling, at most 8 s; reset by the next batch read), and its row says so, rather than followed no more; the
@@ -82,6 +84,8 @@ final class FileFollower: Sendable {
         var queue: Deque<(event: WireEvent, countedBefore: Bool)> = []
         /// Whether the last poll read to the end of what the file holds now.
         var caughtUp = false
+        /// How many events the last poll read.
+        var lastRead = 0
         /// Events queued and handed on since the start, and the marks to record once enough are handed on.
         var queued = 0
         var handedOn = 0
@@ -105,6 +109,11 @@ final class FileFollower: Sendable {
                 id: "file:" + tailer.path, kind: .file, name: (tailer.path as NSString).lastPathComponent,
                 detail: tailer.path, state: "following", health: .ok)
         }
+
+        /// Whether a next piece may be read: while fewer than ``FileFollower/lookahead`` events wait, or no more than
+        /// the last piece brought (one piece is handed on while the next is read, so short lines are not read one
+        /// piece at a time).
+        var hasRoom: Bool { queue.count < FileFollower.lookahead || queue.count <= lastRead }
 
         /// Whether the merge must wait for this file before handing on a later event of another: one waiting for its
         /// turn does not hold the others back.
@@ -199,34 +208,51 @@ final class FileFollower: Sendable {
                 lanes[index].status.waitsForTurn = true
             }
             ingest.update(lanes.map(\.status))
+            // Whether the last round read a file that has more: only then are files read to their end read again
+            // at once (as they were between two pieces of the others); otherwise at the next interval.
+            var readOn = true
             while !Task.isCancelled {
                 var more = turns.admit(&lanes, now: clock.now)
+                var reads: [(index: Int, tailer: FileTailer)] = []
                 for index in lanes.indices where lanes[index].holdsTurn {
-                    // A stop is answered between two pieces, not after a round of every open file.
-                    if Task.isCancelled { return }
-                    guard lanes[index].queue.count < Self.lookahead else {
+                    guard lanes[index].hasRoom else {
                         more = true
                         continue
                     }
+                    if lanes[index].caughtUp, !readOn { continue }
                     if let retry = lanes[index].retryAt {
                         guard clock.now >= retry else { continue }
                         lanes[index].retryAt = nil
                     }
-                    do {
-                        let batch = try lanes[index].tailer.poll()
-                        lanes[index].take(batch)
-                        if batch.more, batch.events.isEmpty, batch.badLines.isEmpty {
-                            // A whole piece without a line ended (a bomb of one endless line): the rest is read a
-                            // piece per interval, and the file holds nobody back meanwhile.
-                            lanes[index].caughtUp = true
-                        } else {
-                            more = more || batch.more
+                    reads.append((index, lanes[index].tailer))
+                }
+                // The next pieces are read and decoded on one core while the events read before are handed on on
+                // the other: the merge waits only for a file whose queue is empty and which is not at its end.
+                if reads.isEmpty {
+                    Self.handOn(&lanes, to: ingest)
+                } else {
+                    async let read = Self.read(reads)
+                    Self.handOn(&lanes, to: ingest)
+                    let results = await read
+                    // A stop is answered between two pieces, not after a round of every open file.
+                    if Task.isCancelled { return }
+                    for (index, result) in results {
+                        switch result {
+                        case .success(let batch):
+                            lanes[index].take(batch)
+                            if batch.more, batch.events.isEmpty, batch.badLines.isEmpty {
+                                // A whole piece without a line ended (a bomb of one endless line): the rest is read
+                                // a piece per interval, and the file holds nobody back meanwhile.
+                                lanes[index].caughtUp = true
+                            } else {
+                                more = more || batch.more
+                            }
+                        case .failure(let error):
+                            lanes[index].fail(error, now: clock.now)
                         }
-                    } catch {
-                        lanes[index].fail(error, now: clock.now)
                     }
                 }
-                Self.handOn(&lanes, to: ingest)
+                readOn = more
                 more = turns.release(&lanes) || more
                 more = turns.admit(&lanes, now: clock.now) || more
                 let changed = lanes.indices.filter { lanes[$0].statusChanged }
@@ -241,10 +267,23 @@ final class FileFollower: Sendable {
                     // What the files hold now is read at the next round.
                     for index in lanes.indices { lanes[index].caughtUp = false }
                     turns.slept()
+                    readOn = true
                 }
             }
         }
         task.withLock { $0 = started }
+    }
+
+    /// Reads the next piece of each of `reads`, in order, until the task is cancelled.
+    fileprivate static func read(
+        _ reads: [(index: Int, tailer: FileTailer)]
+    ) -> [(index: Int, result: Result<FileTailer.Batch, any Error>)] {
+        var results: [(index: Int, result: Result<FileTailer.Batch, any Error>)] = []
+        for read in reads {
+            if Task.isCancelled { break }
+            results.append((read.index, Result { try read.tailer.poll() }))
+        }
+        return results
     }
 
     /// Hands on the queued events in time order while no file that may still hold an earlier one is waited for,
@@ -296,6 +335,7 @@ extension FileFollower.Lane {
     fileprivate mutating func take(_ batch: FileTailer.Batch) {
         failures = 0
         caughtUp = !batch.more
+        lastRead = batch.events.count
         for (offset, event) in batch.events.enumerated() {
             queue.append((event, offset < batch.countedBefore))
         }

@@ -83,28 +83,14 @@ public final class RemoteIngest: Sendable {
         observer.notify(event)
         switch event.kind {
         case .error:
-            let receivedAt = now()
-            // Frames and source lines from the local disk (`run`, `--source-root`): read here, off the UI thread.
-            var event = event
-            if let lines = sourceLines.withLock({ $0 }) { lines.enrich(&event) }
-            // One value from here to the screen and the store: the error with its provenance, made once.
-            guard
-                let remote = RemoteError(
-                    event, from: from, receivedAt: receivedAt, channel: channel, countedBefore: countedBefore)
-            else { return }
-            let context = event.errorContext(for: remote)
-            let local = stream.add(remote, context: context)
-            // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
-            // remote errors to this), rather than a batch behind them through the stream's subscription.
-            if let local {
-                inbox.post(
-                    streamEvent: ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context))
-            }
-            // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
-            if let traceID = event.traceID { traces.watch(traceID, service: event.serviceName) }
-            // Remember which local event the producer's sequence number became, so its handling report joins it.
-            if let local, let sequence = event.sequence {
-                joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
+            // Frames and source lines from the local disk (`run`, `--source-root`): read here, off the UI thread. The
+            // event is copied only then: otherwise it is read where it lies.
+            if let lines = sourceLines.withLock({ $0 }) {
+                var enriched = event
+                lines.enrich(&enriched)
+                ingestError(enriched, from: from, channel: channel, countedBefore: countedBefore)
+            } else {
+                ingestError(event, from: from, channel: channel, countedBefore: countedBefore)
             }
         case .log:
             inbox.post(
@@ -131,6 +117,30 @@ public final class RemoteIngest: Sendable {
                     sequence: local,
                     HandlingSummary(
                         path: event.handlingPath ?? [], outcome: outcome, handled: event.handlingHandled ?? false)))
+        }
+    }
+
+    /// Adds a remote error to the stream as one value from here to the screen and the store, and posts it to the
+    /// `Logs` pane.
+    private func ingestError(_ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool) {
+        let receivedAt = now()
+        // One value from here to the screen and the store: the error with its provenance, made once.
+        guard
+            let remote = RemoteError(
+                event, from: from, receivedAt: receivedAt, channel: channel, countedBefore: countedBefore)
+        else { return }
+        let context = event.errorContext(for: remote)
+        let local = stream.add(remote, context: context)
+        // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
+        // remote errors to this), rather than a batch behind them through the stream's subscription.
+        if let local {
+            inbox.post(streamEvent: ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context))
+        }
+        // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
+        if let traceID = event.traceID { traces.watch(traceID, service: event.serviceName) }
+        // Remember which local event the producer's sequence number became, so its handling report joins it.
+        if let local, let sequence = event.sequence {
+            joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
         }
     }
 
