@@ -97,6 +97,13 @@ sleep_until() { # PATTERN WHAT: polls the screen for PATTERN until a deadline, e
         sleep 0.1
     done
 }
+sleep_while() { # PATTERN WHAT: polls the screen until PATTERN is gone, before a deadline, else fails saying WHAT
+    local deadline=$((SECONDS + 20))
+    while screen | grep -q -e "$1"; do
+        ((SECONDS < deadline)) || { echo "FAIL $2"; screen; exit 1; }
+        sleep 0.1
+    done
+}
 "$PYTHON" Tests/e2e/otlp_producer.py "traces-${TRACE_EXPORTERS[0]}" "$(trace_url "${TRACE_EXPORTERS[0]}")" last 1 \
     "$WORK/traces-last.json" 2>"$WORK/traces-last.err" || { echo "FAIL the last producer failed"; exit 1; }
 sleep_until "last handled 0" "the last traced error never reached the screen"
@@ -111,11 +118,7 @@ echo "ok   the error's detail view shows its trace: $(screen | grep -o '[0-9]* s
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
 sleep_until "Occurrences, newest first" "Escape did not return to the alert's view"
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" Escape
-deadline=$((SECONDS + 20))
-while screen | grep -q "Occurrences, newest first"; do
-    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the alert's view"; screen; exit 1; }
-    sleep 0.1
-done
+sleep_while "Occurrences, newest first" "Escape did not close the alert's view"
 
 # The Sources pane lists the resources.
 deadline=$((SECONDS + 20))
@@ -152,11 +155,7 @@ done
 echo "ok   a span's view opens with its attributes (http.route /checkout)"
 key Escape; sleep_until "Trace · " "Escape did not return to the waterfall"
 key Escape
-deadline=$((SECONDS + 20))
-while screen | grep -q "Trace · "; do
-    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the waterfall"; screen; exit 1; }
-    sleep 0.1
-done
+sleep_while "Trace · " "Escape did not close the waterfall"
 key Escape; sleep_until "[0-9] traces · by time" "Escape did not clear the query"
 # The service map (`v` after Traces): the traced producers' checks call a second service, e2e-otlp-db.
 key v; sleep_until "┌ Services" "v did not show the Services view"
@@ -176,11 +175,7 @@ tries=0
 until screen | grep -q "Chart · checkout.duration"; do
     ((tries < 60)) || { echo "FAIL no chart of checkout.duration after $tries series"; screen; exit 1; }
     key Escape
-    deadline=$((SECONDS + 20))
-    while screen | grep -q "Chart · "; do
-        ((SECONDS < deadline)) || { echo "FAIL Escape did not close the chart"; screen; exit 1; }
-        sleep 0.1
-    done
+    sleep_while "Chart · " "Escape did not close the chart"
     key j; key Enter; sleep_until "Chart · " "Enter in the Metrics pane opened no chart"
     tries=$((tries + 1))
 done
@@ -192,11 +187,7 @@ key w; sleep_until "-15m" "w did not switch the chart to 15 minutes"
 echo "ok   the histogram's chart is drawn: $(screen | grep -o 'p50 [0-9.]*[a-zµ]*  *━ p95 [0-9.]*[a-zµ]*' | head -1)"
 # Escape seen to land before q (the two at once would reach the dashboard as Alt+q).
 key Escape
-deadline=$((SECONDS + 20))
-while screen | grep -q "Chart · "; do
-    ((SECONDS < deadline)) || { echo "FAIL Escape did not close the chart"; screen; exit 1; }
-    sleep 0.1
-done
+sleep_while "Chart · " "Escape did not close the chart"
 
 "${TMUX_CMD[@]}" send-keys -t "$SESSION" q
 deadline=$((SECONDS + 20))
