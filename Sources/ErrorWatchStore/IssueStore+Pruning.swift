@@ -37,7 +37,7 @@ extension IssueStore {
             let target = limit / 10 * 9
             guard try pool.read({ try Self.dataSize($0) }) > target else {
                 // Only free pages (occurrences replaced by newer ones): give them back, nothing is removed.
-                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
+                giveFreePagesBack()
                 return false
             }
             try pool.write { db in
@@ -60,15 +60,31 @@ extension IssueStore {
                 // Hours older than 30 days are past what the store promises.
                 let cutoff = Int(Date().timeIntervalSince1970 / 3_600) - 30 * 24
                 try db.execute(sql: "DELETE FROM issue_hour WHERE hour < ?", arguments: [cutoff])
-                // Issue summaries last: the ones seen longest ago.
-                while try Self.dataSize(db) > target {
+                // Issue summaries last: the ones seen longest ago, as many at a time as the excess takes at the
+                // average issue's size (thousands of issues over a small cap are cut in a few statements, not in
+                // fifties).
+                while case let size = try Self.dataSize(db), size > target {
+                    let issues = try Int64.fetchOne(db, sql: "SELECT count(*) FROM issue") ?? 0
+                    guard issues > 0 else { break }
+                    let count = max(50, (size - target) / max(1, size / issues) + 1)
                     try db.execute(
-                        sql: "DELETE FROM issue WHERE id IN (SELECT id FROM issue ORDER BY last_seen LIMIT 50)")
+                        sql: "DELETE FROM issue WHERE id IN (SELECT id FROM issue ORDER BY last_seen LIMIT ?)",
+                        arguments: [count])
                     if db.changesCount == 0 { break }
                 }
             }
-            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA incremental_vacuum") }
+            giveFreePagesBack()
             return true
+        }
+    }
+
+    /// Moves the free pages to the end of the file and cuts them off. The file on disk shrinks only once the log
+    /// holding the cut is checkpointed, so it is checkpointed and truncated at once: until then the old file and
+    /// the log together could hold more than the cap.
+    private func giveFreePagesBack() {
+        _ = try? pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA incremental_vacuum")
+            try db.checkpoint(.truncate)
         }
     }
 

@@ -13,20 +13,39 @@ extension IssueStore {
     /// Writes `batch` in one transaction: counts are added to what the store has (so two dashboards on one file
     /// both count), first and last seen widen, occurrences are kept by rule (the first, one per minute, the latest
     /// ``latestKept``), triage decisions replace the stored ones and join the history. Then prunes if over the cap.
+    ///
+    /// A batch without file marks and with more than ``deltasPerTransaction`` issues (thousands of distinct errors
+    /// in one interval, into a small store) is written in several transactions, pruning after each: a transaction's
+    /// pages all go to the write-ahead log before any can be checkpointed, so one transaction of them all would take
+    /// the log far past its share of `--store-max-size`. A batch with file marks stays one transaction, so a file's
+    /// mark and the counts of its lines are written together or not at all.
     @discardableResult
     public func write(_ batch: StoreBatch) throws(IssueStoreError) -> WriteOutcome {
         guard !batch.isEmpty else { return WriteOutcome(pruned: false) }
-        try run {
-            try pool.write { db in
-                let seq = try Self.advance(db)
-                for delta in batch.deltas { try Self.write(delta, seq: seq, db) }
-                for mark in batch.fileMarks { try Self.write(mark, db) }
+        let size = batch.fileMarks.isEmpty ? deltasPerTransaction : max(1, batch.deltas.count)
+        var pruned = false
+        var start = 0
+        repeat {
+            let deltas = batch.deltas[start..<min(batch.deltas.count, start + size)]
+            let marks = start + size >= batch.deltas.count ? batch.fileMarks : []
+            try run {
+                try pool.write { db in
+                    let seq = try Self.advance(db)
+                    for delta in deltas { try Self.write(delta, seq: seq, db) }
+                    for mark in marks { try Self.write(mark, db) }
+                }
             }
-        }
-        let pruned = try pruneIfNeeded()
-        boundJournal()
+            pruned = try pruneIfNeeded() || pruned
+            boundJournal()
+            start += size
+        } while start < batch.deltas.count
         return WriteOutcome(pruned: pruned)
     }
+
+    /// How many issues one transaction writes at most when a batch may be split: about an eighth of the log's
+    /// share in new pages (an issue new to the store takes 1–2 KiB with its occurrence and index entries), at
+    /// least 16. 32 for a 1 MiB store; 8,192 at the default 256 MiB, which no interval's batch reaches.
+    var deltasPerTransaction: Int { max(16, Int(journalLimit / 8 / 1_024)) }
 
     /// Advances and returns the store's sequence number.
     static func advance(_ db: Database) throws -> Int64 {
@@ -39,22 +58,22 @@ extension IssueStore {
         let first = delta.occurrences.first?.timestamp ?? record.firstSeen
         let last = delta.occurrences.last?.timestamp ?? record.lastSeen
         let row = try Row.fetchOne(
-            db,
-            sql: """
-                INSERT INTO issue (fingerprint, title, type_name, qualified_type, code, category, severity,
-                    first_seen, last_seen, count, user_count, change_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (fingerprint) DO UPDATE SET
-                    count = count + excluded.count,
-                    user_count = user_count + excluded.user_count,
-                    first_seen = min(first_seen, excluded.first_seen),
-                    title = CASE WHEN excluded.last_seen >= last_seen THEN excluded.title ELSE title END,
-                    category = CASE WHEN excluded.last_seen >= last_seen THEN excluded.category ELSE category END,
-                    severity = CASE WHEN excluded.last_seen >= last_seen THEN excluded.severity ELSE severity END,
-                    last_seen = max(last_seen, excluded.last_seen),
-                    change_seq = excluded.change_seq
-                RETURNING id, services, environments
-                """,
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO issue (fingerprint, title, type_name, qualified_type, code, category, severity,
+                        first_seen, last_seen, count, user_count, change_seq)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (fingerprint) DO UPDATE SET
+                        count = count + excluded.count,
+                        user_count = user_count + excluded.user_count,
+                        first_seen = min(first_seen, excluded.first_seen),
+                        title = CASE WHEN excluded.last_seen >= last_seen THEN excluded.title ELSE title END,
+                        category = CASE WHEN excluded.last_seen >= last_seen THEN excluded.category ELSE category END,
+                        severity = CASE WHEN excluded.last_seen >= last_seen THEN excluded.severity ELSE severity END,
+                        last_seen = max(last_seen, excluded.last_seen),
+                        change_seq = excluded.change_seq
+                    RETURNING id, services, environments
+                    """),
             arguments: [
                 record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.shownCode,
                 // An unclassified issue's category is stored empty, as its code when the producer sent none.
@@ -68,25 +87,28 @@ extension IssueStore {
         let services = merged(decodeList(row["services"]), delta.record.services, limit: 16)
         let environments = merged(decodeList(row["environments"]), delta.environments, limit: 16)
         if services != decodeList(row["services"]) || environments != decodeList(row["environments"]) {
-            try db.execute(
-                sql: "UPDATE issue SET services = ?, environments = ? WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE issue SET services = ?, environments = ? WHERE id = ?"
+            ).execute(
                 arguments: [encodeList(services), encodeList(environments), id])
         }
         for (hour, count) in delta.hours {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO issue_hour (issue_id, hour, count) VALUES (?, ?, ?)
                     ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count
-                    """,
+                    """
+            ).execute(
                 arguments: [id, hour, count])
         }
         for (version, seen) in delta.versions {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO issue_version (issue_id, version, first_seen, count) VALUES (?, ?, ?, ?)
                     ON CONFLICT (issue_id, version) DO UPDATE SET count = count + excluded.count,
                         first_seen = min(first_seen, excluded.first_seen)
-                    """,
+                    """
+            ).execute(
                 arguments: [id, version, seen.firstSeen.timeIntervalSince1970, seen.count])
         }
         if !delta.occurrences.isEmpty { try insert(delta.occurrences, issue: id, db) }
@@ -101,7 +123,8 @@ extension IssueStore {
         // The issue's first occurrence by its own time: one that happened before the kept first takes its place
         // (files read together, producers whose lines arrive late), and the old first becomes its minute's.
         var first = try Row.fetchOne(
-            db, sql: "SELECT id, timestamp FROM occurrence WHERE issue_id = ? AND kind = 'first' LIMIT 1",
+            db.cachedStatement(
+                sql: "SELECT id, timestamp FROM occurrence WHERE issue_id = ? AND kind = 'first' LIMIT 1"),
             arguments: [id]
         ).map { (id: $0["id"] as Int64, timestamp: $0["timestamp"] as Double) }
         for occurrence in occurrences {
@@ -110,12 +133,15 @@ extension IssueStore {
             let kind: String
             if first == nil || time < first!.timestamp {
                 if let previous = first {
-                    try db.execute(sql: "UPDATE occurrence SET kind = 'minute' WHERE id = ?", arguments: [previous.id])
+                    try db.cachedStatement(sql: "UPDATE occurrence SET kind = 'minute' WHERE id = ?").execute(
+                        arguments: [previous.id])
                 }
                 kind = "first"
             } else if try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND minute = ? AND kind != 'latest')",
+                db.cachedStatement(
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM occurrence WHERE issue_id = ? AND minute = ? AND kind != 'latest')"
+                ),
                 arguments: [id, minute]) == false
             {
                 kind = "minute"
@@ -123,24 +149,26 @@ extension IssueStore {
                 kind = "latest"
             }
             let body = String(decoding: try encoder.encode(occurrence), as: UTF8.self)
-            try db.execute(
-                sql: "INSERT INTO occurrence (issue_id, kind, minute, timestamp, body) VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(
+                sql: "INSERT INTO occurrence (issue_id, kind, minute, timestamp, body) VALUES (?, ?, ?, ?, ?)"
+            ).execute(
                 arguments: [id, kind, minute, time, body])
             if kind == "first" { first = (db.lastInsertedRowID, time) }
         }
         // The latest by their own times, not by when they were written.
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 DELETE FROM occurrence WHERE issue_id = ? AND kind = 'latest' AND id NOT IN (
                     SELECT id FROM occurrence WHERE issue_id = ? AND kind = 'latest'
                     ORDER BY timestamp DESC, id DESC LIMIT ?)
-                """,
+                """
+        ).execute(
             arguments: [id, id, latestKept])
     }
 
     /// Records how far a file is counted (the latest reading's mark replaces an earlier one).
     private static func write(_ mark: FileMark, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO file_read (device, inode, prefix_length, prefix_checksum, unit, path, counted_through,
                     counted_beyond, updated_at)
@@ -148,7 +176,8 @@ extension IssueStore {
                 ON CONFLICT (device, inode, prefix_length, prefix_checksum, unit) DO UPDATE SET
                     path = excluded.path, counted_through = excluded.counted_through,
                     counted_beyond = excluded.counted_beyond, updated_at = excluded.updated_at
-                """,
+                """
+        ).execute(
             arguments: [
                 Int64(bitPattern: mark.identity.device), Int64(bitPattern: mark.identity.inode),
                 mark.identity.prefixLength, Int64(mark.identity.prefixChecksum), mark.unit.rawValue, mark.path,
@@ -185,19 +214,21 @@ extension IssueStore {
     static func store(
         _ triage: IssueTriage, issue id: Int64, action: String, actor: String, at date: Date, _ db: Database
     ) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE issue SET status = ?, in_next_release = ?, resolved_through = ?, status_changed_at = ?,
                     ignored_until = ?, ignored_until_count = ?, opened = ? WHERE id = ?
-                """,
+                """
+        ).execute(
             arguments: [
                 triage.status.rawValue, triage.inNextRelease, triage.resolvedThrough,
                 triage.changedAt?.timeIntervalSince1970, triage.ignoredUntil?.timeIntervalSince1970,
                 triage.ignoredUntilCount, triage.opened, id,
             ])
         guard action != IssueTriageAction.markOpened.summary else { return }
-        try db.execute(
-            sql: "INSERT INTO triage_history (issue_id, at, status, action, actor) VALUES (?, ?, ?, ?, ?)",
+        try db.cachedStatement(
+            sql: "INSERT INTO triage_history (issue_id, at, status, action, actor) VALUES (?, ?, ?, ?, ?)"
+        ).execute(
             arguments: [id, date.timeIntervalSince1970, triage.status.rawValue, action, actor])
     }
 

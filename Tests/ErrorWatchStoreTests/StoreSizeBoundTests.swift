@@ -39,4 +39,39 @@ struct StoreSizeBoundTests {
         #expect(issues.count == 8)
         #expect(issues.allSatisfy { $0.record.count == 400 })
     }
+
+    /// Thousands of issues new to a small store in one batch (5,000 distinct types in one interval, issue 34's
+    /// report): the batch is written a few dozen issues per transaction, pruning after each, so the file and its log
+    /// stay within the cap when it is done; the newest issues are kept with their exact counts.
+    @Test func aBatchOfThousandsOfNewIssuesStaysWithinTheCap() throws {
+        let path = scratchFolder() + "/store.sqlite"
+        let cap: Int64 = 1_024 * 1_024
+        let store = try IssueStore.open(at: path, maxSize: cap)
+        let deltas = (0..<3_000).map { n in
+            delta("T-\(n)", count: 2, at: start.addingTimeInterval(Double(n)), message: "type \(n) went wrong")
+        }
+        let outcome = try store.write(StoreBatch(deltas: deltas))
+        #expect(outcome.pruned)
+        #expect(Self.onDisk(path) <= cap, "on disk: \(Self.onDisk(path)) bytes")
+        let read = try store.issues(changedAfter: 0)
+        let kept = Set(read.issues.map(\.record.fingerprint))
+        #expect(kept.count < 3_000)
+        #expect(kept.contains("T-2999"))
+        #expect(read.issues.allSatisfy { $0.record.count == 2 })
+        // Split: more than one transaction advanced the store's sequence.
+        #expect(read.sequence > 1)
+    }
+
+    /// A batch that carries a file's mark stays one transaction however many issues it holds, so the mark and the
+    /// counts of its lines are written together.
+    @Test func aBatchWithAFileMarkIsOneTransaction() throws {
+        let store = try IssueStore.open(at: scratchFolder() + "/store.sqlite", maxSize: 1_024 * 1_024)
+        let deltas = (0..<100).map { delta("M-\($0)", count: 1, at: start) }
+        let mark = FileMark(
+            identity: FileIdentity(device: 1, inode: 2, prefixLength: 0, prefixChecksum: 0), path: "/tmp/a.log",
+            offset: 4_096)
+        try store.write(StoreBatch(deltas: deltas, fileMarks: [mark]))
+        #expect(try store.issues(changedAfter: 0).sequence == 1)
+        #expect(try store.fileMarks(device: 1, inode: 2).map(\.offset) == [4_096])
+    }
 }
