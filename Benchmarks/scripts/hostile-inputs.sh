@@ -37,7 +37,7 @@
 #  24. `errorwatch issues list` and `show` on a terminal (a pty without output translation) for an issue whose
 #      every field holds OSC 52, OSC 8, DCS, CSI 6n, clear screen, BEL, a raw U+009B, NUL, CR and BS: control
 #      characters written (C0 but newline, DEL, C1)
-#  25. `--store-max-size 1M` while 5,000 distinct exception.type values arrive: the file and its WAL on disk, at
+#  25. `--store-max-size 1M` while 5,000 (STORE_TYPES) distinct exception.type values arrive: the file and its WAL, at
 #      their largest (sampled every 50 ms) and at exit
 # Usage: Benchmarks/scripts/hostile-inputs.sh [all|otlp|ndjson|grpc|files|sentry|cli]  (figures go to
 # docs/benchmarks-hostile.md by hand). BUILD=debug measures the debug build instead of the release one,
@@ -293,13 +293,14 @@ PY
 done
 
 P=$(port)
-echo "== 25. --store-max-size 1M, 5,000 distinct exception.type values (tcp:$P)"
+TYPES=${STORE_TYPES:-5000}
+echo "== 25. --store-max-size 1M, $TYPES distinct exception.type values (tcp:$P)"
 SMALL=/tmp/errorwatch-hostile-small-$$.sqlite
 rm -f "$SMALL" "$SMALL-wal" "$SMALL-shm"
 run --listen "tcp:$P" --store "$SMALL" --store-max-size 1M
 ondisk() { local total=0 f; for f in "$SMALL" "$SMALL-wal"; do total=$((total + $(stat -c %s "$f" 2>/dev/null || echo 0))); done; echo "$total"; }
 largest=0
-( $PRODUCER types "$P" 5000 >/dev/null ) &
+( $PRODUCER types "$P" "$TYPES" >/dev/null ) &
 sender=$!
 while kill -0 "$sender" 2>/dev/null; do size=$(ondisk); ((size > largest)) && largest=$size; sleep 0.05; done
 for _ in $(seq 1 40); do size=$(ondisk); ((size > largest)) && largest=$size; sleep 0.05; done

@@ -42,10 +42,10 @@ extension IssueStore {
         return WriteOutcome(pruned: pruned)
     }
 
-    /// How many issues one transaction writes at most when a batch may be split: about an eighth of the log's
+    /// How many issues one transaction writes at most when a batch may be split: about a sixteenth of the log's
     /// share in new pages (an issue new to the store takes 1–2 KiB with its occurrence and index entries), at
-    /// least 16. 32 for a 1 MiB store; 8,192 at the default 256 MiB, which no interval's batch reaches.
-    var deltasPerTransaction: Int { max(16, Int(journalLimit / 8 / 1_024)) }
+    /// least 16. 16 for a 1 MiB store; 4,096 at the default 256 MiB, which an interval's batch rarely reaches.
+    var deltasPerTransaction: Int { max(16, Int(journalLimit / 16 / 1_024)) }
 
     /// Advances and returns the store's sequence number.
     static func advance(_ db: Database) throws -> Int64 {
