@@ -5,7 +5,7 @@ import Foundation
 /// waterfall of their durations, the event's own span marked; and the trace's log lines as its breadcrumbs.
 extension DetailView {
     /// Spans drawn at most in the section (the snapshot holds at most the store's limit).
-    public static let traceRowLimit = 400
+    public static let traceRowLimit = TraceTree.shownLimit
 
     /// The section for `event`, when it names a trace; nothing otherwise.
     static func traceLines(_ event: DashboardEvent, state: DashboardState, width: Int) -> [Line] {
@@ -30,21 +30,12 @@ extension DetailView {
         return lines
     }
 
-    /// The rows of the table ``traceTable(_:marked:selected:unicode:width:)`` draws, at most ``traceRowLimit``.
-    static func traceRows(_ snapshot: TraceSnapshot) -> [TraceTree.Row] {
-        // Spans past the rows drawn were received too: a parent among them is "not shown", never "not received".
-        var unshown = snapshot.unshownParents
-        for span in snapshot.spans.dropFirst(traceRowLimit) { unshown.insert(span.spanID) }
-        return TraceTree.rows(
-            of: Array(snapshot.spans.prefix(traceRowLimit)), unshown: unshown, dropped: snapshot.droppedSpans > 0)
-    }
-
     /// The tree as a table: name (indented), service, duration, status and, when there is room, the waterfall; row
     /// `selected` highlighted.
     static func traceTable(
         _ snapshot: TraceSnapshot, marked: String?, selected: Int? = nil, unicode: Bool, width: Int
     ) -> [Line] {
-        let rows = traceRows(snapshot)
+        let rows = TraceTree.rows(of: snapshot)
         let serviceWidth = 14
         let durationWidth = 9
         let statusWidth = 6

@@ -30,7 +30,7 @@ extension DashboardState {
 
     /// The rows of `traceID`'s waterfall, as its detail view draws them: what `j`/`k` select there.
     func traceRows(of traceID: String) -> [TraceTree.Row] {
-        traces.snapshot(of: traceID).map(DetailView.traceRows) ?? []
+        traces.snapshot(of: traceID).map(TraceTree.rows(of:)) ?? []
     }
 
     /// The span `spanID` of `traceID`, as the trace store last sent it.

@@ -37,6 +37,17 @@ enum TraceTree {
         return Extent(start: start, nanos: end - start)
     }
 
+    /// Spans shown at most as rows of one trace (a snapshot holds at most the store's limit).
+    static let shownLimit = 400
+
+    /// The rows of `snapshot` as the trace's waterfall shows them and `j`/`k` select them: its first ``shownLimit``
+    /// spans. Spans past them were received too: a parent among them is "not shown", never "not received".
+    static func rows(of snapshot: TraceSnapshot) -> [Row] {
+        var unshown = snapshot.unshownParents
+        for span in snapshot.spans.dropFirst(shownLimit) { unshown.insert(span.spanID) }
+        return rows(of: Array(snapshot.spans.prefix(shownLimit)), unshown: unshown, dropped: snapshot.droppedSpans > 0)
+    }
+
     /// Every span of `spans` once, as rows of the tree. A span whose parent is not among `spans` is a root noted
     /// with why: its parent is in `unshown` (received, only not drawn), or spans of the trace were `dropped` over the
     /// per-trace limit (its parent may be one of them), or it was not received.
