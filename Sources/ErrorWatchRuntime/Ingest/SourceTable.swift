@@ -38,17 +38,7 @@ struct SourceTable {
 
     /// A source's new status: listed at the end if new; an ended source is remembered, and the oldest ended one
     /// forgotten past ``endedKept``.
-    mutating func update(_ status: SourceStatus) -> Action {
-        rows[status.id] = status
-        if status.health == .idle || status.health == .failing, !ended.contains(status.id) {
-            ended.append(status.id)
-            if ended.count > endedKept {
-                rows[ended.removeFirst()] = nil
-                forgotten += 1
-            }
-        }
-        return changed()
-    }
+    mutating func update(_ status: SourceStatus) -> Action { update([status], forgetting: []) }
 
     /// Several sources' new statuses and the ids of sources to forget (a receiver made room for newer ones), posted
     /// once: what one OTLP request changed, however many resources it named. Forgotten rows are counted like ended
@@ -62,7 +52,6 @@ struct SourceTable {
                 forgotten += gone.count
             }
         }
-        var action = Action.none
         for status in statuses {
             rows[status.id] = status
             if status.health == .idle || status.health == .failing, !ended.contains(status.id) {
@@ -73,8 +62,7 @@ struct SourceTable {
                 }
             }
         }
-        if !statuses.isEmpty || forgotten != forgottenPosted { action = changed() }
-        return action
+        return !statuses.isEmpty || forgotten != forgottenPosted ? changed() : .none
     }
 
     /// Newer counts for rows already shown: a row not shown yet, or ended, is left alone (a snapshot taken just
