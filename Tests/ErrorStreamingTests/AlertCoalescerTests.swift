@@ -121,6 +121,29 @@ struct AlertCoalescerTests {
         #expect(isAlert(coalescer.receive(report(BackendOutage.timedOut), at: at(100))))
     }
 
+    /// Rules set after groups exist (a new configuration) find their root among those groups; a rule of another
+    /// shape (`isFollowUp:`) is asked about every active alert, as before the root codes were indexed.
+    @Test func rootCausesAreFoundWhateverWhenTheRulesWereSet() {
+        var coalescer = Coalescer(
+            clock: clock, configuration: Coalescer.Configuration(window: .seconds(60), quietPeriod: .seconds(30)))
+        #expect(isAlert(coalescer.receive(report(BackendOutage.offline), at: at(0))))
+        coalescer.configuration = coalescer.configuration.suppressing(["N-1001"], whileActive: "N-1009")
+        #expect(
+            coalescer.receive(report(BackendOutage.timedOut), at: at(1))
+                == .suppressed(rootCause: Classification(of: BackendOutage.offline).fingerprint))
+        var custom = Coalescer(
+            clock: clock,
+            configuration: Coalescer.Configuration(
+                window: .seconds(60), quietPeriod: .seconds(30),
+                isFollowUp: { report, root in report.classification.code != root.code }))
+        #expect(isAlert(custom.receive(report(BackendOutage.serverUnavailable), at: at(0))))
+        #expect(!isAlert(custom.receive(report(BackendOutage.timedOut), at: at(1))))
+        // Pruned, the root is forgotten: the follow-up alerts on its own.
+        custom.prune(at: at(100))
+        #expect(custom.groupCount == 0)
+        #expect(isAlert(custom.receive(report(BackendOutage.timedOut), at: at(100))))
+    }
+
     @Test func backgroundErrorsAreNeverAlerted() {
         var coalescer = makeCoalescer()
         #expect(coalescer.receive(report(BackendOutage.serverUnavailable, origin: .background), at: at(0)) == .ignored)

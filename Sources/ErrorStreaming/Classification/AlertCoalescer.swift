@@ -31,19 +31,26 @@ public struct AlertCoalescer<C: Clock>: Sendable {
         /// The grouping key of a report; by default ``ErrorReport/fingerprint`` (type name and code).
         public var fingerprint: @Sendable (ErrorReport) -> String
         /// Whether `report` is a follow-up of the active alert `rootCause` and should be suppressed.
-        public var isFollowUp: @Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool
+        public var isFollowUp: @Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool {
+            didSet { rootCodes = nil }
+        }
+        /// The codes an alert must have to be a root cause, when only ``suppressing(_:whileActive:)`` made the
+        /// rules: each report is then checked against the active alerts of those codes alone, not against every
+        /// group. `nil` once a rule of any shape is set: every active alert is a candidate.
+        var rootCodes: Set<ErrorCode>? = []
 
-        /// Creates a configuration; by default nothing is a follow-up of anything.
+        /// Creates a configuration; by default (`isFollowUp` omitted) nothing is a follow-up of anything.
         public init(
             window: C.Duration,
             quietPeriod: C.Duration,
             fingerprint: @escaping @Sendable (ErrorReport) -> String = { $0.fingerprint },
-            isFollowUp: @escaping @Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool = { _, _ in false }
+            isFollowUp: (@Sendable (_ report: ErrorReport, _ rootCause: Alert) -> Bool)? = nil
         ) {
             self.window = window
             self.quietPeriod = quietPeriod
             self.fingerprint = fingerprint
-            self.isFollowUp = isFollowUp
+            self.isFollowUp = isFollowUp ?? { _, _ in false }
+            rootCodes = isFollowUp == nil ? [] : nil
         }
 
         /// A copy that also suppresses errors with one of `codes` while an alert with code `rootCause` is active.
@@ -57,6 +64,7 @@ public struct AlertCoalescer<C: Clock>: Sendable {
             copy.isFollowUp = { report, alert in
                 previous(report, alert) || (alert.code == rootCause && codes.contains(report.classification.code))
             }
+            copy.rootCodes = rootCodes.map { $0.union([rootCause]) }
             return copy
         }
     }
@@ -102,8 +110,16 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     /// The clock that ``receive(_:)`` and ``activeAlerts`` read.
     public let clock: C
     /// Grouping and timing.
-    public var configuration: Configuration
+    public var configuration: Configuration {
+        didSet {
+            // New rules may name other root codes: the groups that can be roots are found again.
+            rootKeys = Set(groups.filter { configuration.rootCodes?.contains($0.value.code) == true }.keys)
+        }
+    }
     private var groups: [String: Alert] = [:]
+    /// The keys of the groups that can be root causes (their code is one of ``Configuration/rootCodes``), when the
+    /// rules say which codes those are; a report is checked against these instead of every group.
+    private var rootKeys: Set<String> = []
 
     /// Creates a coalescer with no alerts.
     public init(clock: C, configuration: Configuration) {
@@ -122,10 +138,21 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     public mutating func receive(_ report: ErrorReport, at instant: C.Instant) -> Decision {
         guard report.origin == .user else { return .ignored }
         let key = configuration.fingerprint(report)
-        for (rootKey, root) in groups where rootKey != key && isActive(root, at: instant) {
-            if configuration.isFollowUp(report, root) {
+        if let rootCodes = configuration.rootCodes {
+            // Only groups of a root code can suppress: O(those groups), however many others there are.
+            for rootKey in rootKeys where rootKey != key {
+                guard let root = groups[rootKey], isActive(root, at: instant), rootCodes.contains(root.code),
+                    configuration.isFollowUp(report, root)
+                else { continue }
                 groups[rootKey]?.suppressedFollowUps += 1
                 return .suppressed(rootCause: rootKey)
+            }
+        } else {
+            for (rootKey, root) in groups where rootKey != key && isActive(root, at: instant) {
+                if configuration.isFollowUp(report, root) {
+                    groups[rootKey]?.suppressedFollowUps += 1
+                    return .suppressed(rootCause: rootKey)
+                }
             }
         }
         if var alert = groups[key], isActive(alert, at: instant) {
@@ -144,6 +171,7 @@ public struct AlertCoalescer<C: Clock>: Sendable {
             lastSeen: instant,
             suppressedFollowUps: 0)
         groups[key] = alert
+        if configuration.rootCodes?.contains(alert.code) == true { rootKeys.insert(key) }
         return .alert(alert)
     }
 
@@ -160,11 +188,16 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     /// Forgets the groups that are no longer active at `instant`, to bound memory.
     public mutating func prune(at instant: C.Instant) {
         groups = groups.filter { isActive($0.value, at: instant) }
+        rootKeys = rootKeys.filter { groups[$0] != nil }
     }
+
+    /// How many groups are remembered (active or not yet pruned).
+    public var groupCount: Int { groups.count }
 
     /// Forgets one group, for example when the user dismisses its alert; its next error alerts anew.
     public mutating func dismiss(_ fingerprint: String) {
         groups[fingerprint] = nil
+        rootKeys.remove(fingerprint)
     }
 
     /// Whether a group's next error at `instant` would be coalesced rather than alerted.

@@ -11,14 +11,15 @@ import Synchronization
 /// - **Logs**: every event of this process (a remote error is posted by ``RemoteIngest`` itself, in its source's
 ///   order), the newest the inbox can keep buffered (2,048: a frame never shows more; a slow UI drops the oldest,
 ///   counted by the stream);
-/// - **Errors**: user-origin errors that are not `.expected`, folded by an ``AlertCoalescer`` into alerts;
-/// - **Metrics** and **Issues**: every event, unbounded, counted by type and category through swift-metrics and
-///   grouped by fingerprint in an ``IssueTracker``, so totals and issue counts are exact however fast errors arrive;
 /// - **Handling**: the handler tree's reports, joined to their events by sequence number in the store;
-/// - a sampler that publishes a ``MetricsSnapshot`` and the changed issues every 500 ms.
+/// - a sampler that publishes a ``MetricsSnapshot`` and the changed issues every 500 ms, and prunes the alerts
+///   that are over.
 ///
-/// While a live UI runs, the feeds are paced by its frames (``ActionInbox/untilTaken()``); the Errors feed's buffer
-/// holds a frame's worth of a flood, so a user error is not pushed out of it while the feed waits.
+/// What must be exact is not a subscription: counting by type and category (``ErrorCounter``), grouping into issues
+/// (``IssueTracker``) and folding user errors into alerts (``AlertFeed``) happen where errors are added (the
+/// stream's `onAdd`, see `DashboardRuntime`), so no flood can make them skip an error.
+///
+/// While a live UI runs, the feeds are paced by its frames (``ActionInbox/untilTaken()``).
 final class DashboardFeeds: Sendable {
     let stream: ErrorStream
     let metrics: DashboardMetrics
@@ -28,22 +29,8 @@ final class DashboardFeeds: Sendable {
     let executor: (any TaskExecutor)?
     let counter: ErrorCounter
     let issues: IssueTracker
+    let alerts: AlertFeed
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let coalescer: SharedAlertCoalescer<ErasedClock>
-    /// Each alert group's current run: when it started, and its title and short type, made once per run rather
-    /// than once per coalesced error.
-    private let alertRuns = Mutex(RecentTable<String, AlertRun>(capacity: 4_096))
-
-    private struct AlertRun {
-        var firstSeen: Date
-        var firstReceived: Date
-        var services: [String]
-        var title: String
-        var typeName: String
-        /// A remote error's code as sent (empty when none) and whether it was classified.
-        var codeText: String?
-        var classified: Bool
-    }
     /// Each counter's totals at the last minute of samples, for its rate.
     private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
     /// Every listed series over time, and the one whose chart is open (its chart goes out with each sample).
@@ -57,7 +44,7 @@ final class DashboardFeeds: Sendable {
     init(
         stream: ErrorStream, metrics: DashboardMetrics, inbox: ActionInbox, clock: ErasedClock,
         now: @escaping @Sendable () -> Date, executor: (any TaskExecutor)?, counter: ErrorCounter,
-        issues: IssueTracker
+        issues: IssueTracker, alerts: AlertFeed
     ) {
         self.stream = stream
         self.metrics = metrics
@@ -67,21 +54,12 @@ final class DashboardFeeds: Sendable {
         self.executor = executor
         self.counter = counter
         self.issues = issues
-        coalescer = SharedAlertCoalescer(
-            clock: clock,
-            configuration: AlertCoalescer<ErasedClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
-                // While the offline alert stands, timeouts are the same problem seen again. A 503 is not: the
-                // server answered, so the network is back, and the user must hear about it.
-                .suppressing([ErrorCode("N", 408)], whileActive: ErrorCode("N", 1)))
+        self.alerts = alerts
     }
 
     /// Subscribes every feed now (so nothing added after this call is missed) and starts consuming.
     func start() {
         let logs = stream.events(bufferingPolicy: .bufferingNewest(inbox.eventCapacity))
-        // Paced like the others, so its buffer holds a frame's worth of a flood (8,192 events: 33 ms at 250,000
-        // errors/s) before a user error could give way to newer ones. Events live once in the stream's log; a
-        // listener's buffer is only how far it may lag.
-        let alerts = stream.events(bufferingPolicy: .bufferingNewest(8_192))
         let handling = stream.handlingReports(bufferingPolicy: .bufferingNewest(1_024))
         // Each feed posts the batch its subscription holds, then waits for the UI to take it (frame pacing), so a
         // flood costs a wake-up per feed per frame, not per event.
@@ -91,13 +69,6 @@ final class DashboardFeeds: Sendable {
                 while let event = await events.next() {
                     // A remote error was posted by the ingest, in its source's order among its log lines.
                     if event.context.remote == nil { inbox.post(streamEvent: event) }
-                    if events.bufferedCount == 0 { await inbox.untilTaken() }
-                }
-            },
-            spawn { [self] in
-                var events = alerts.makeAsyncIterator()
-                while let event = await events.next() {
-                    if event.origin == .user { receiveAlert(event) }
                     if events.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
@@ -115,6 +86,7 @@ final class DashboardFeeds: Sendable {
             spawn { [self] in
                 while !Task.isCancelled {
                     inbox.post(.metricsSampled(sample()))
+                    alerts.prune()
                     let sampled = issues.sample(at: now())
                     if !sampled.changed.isEmpty || !sampled.evicted.isEmpty {
                         inbox.post(.issuesSampled(changed: sampled.changed, evicted: sampled.evicted))
@@ -132,61 +104,6 @@ final class DashboardFeeds: Sendable {
     /// Cancels every feed. Counting is not a feed: the stream counts as errors are added (see `DashboardRuntime`).
     func stop() {
         for task in tasks.withLock({ $0 }) { task.cancel() }
-    }
-
-    private func receiveAlert(_ event: ErrorEvent) {
-        let report = ErrorReport(event)
-        let remote = event.context.remote
-        // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
-        // an old log opened from its start still shows what failed; they say when it happened by its own time.
-        let received = event.timestamp
-        let time = remote?.provenance.time ?? received
-        func makeRun() -> AlertRun {
-            AlertRun(
-                firstSeen: time, firstReceived: received, services: remote?.provenance.service.map { [$0] } ?? [],
-                title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
-                typeName: DashboardEvent.shortTypeName(report.classification.typeName),
-                codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
-        }
-        guard report.classification.category != .expected else { return }
-        let decision = coalescer.receive(report)
-        let alert: AlertCoalescer<ErasedClock>.Alert
-        var run: AlertRun?
-        switch decision {
-        case .alert(let a):
-            let started = makeRun()
-            alertRuns.withLock { runs in
-                runs[a.fingerprint] = started
-            }
-            (alert, run) = (a, started)
-        case .coalesced(let a):
-            alert = a
-            run = alertRuns.withLock { runs in
-                // The run's services grow as its errors come from more of them (the first few).
-                if let service = remote?.provenance.service, var known = runs[a.fingerprint], known.services.count < 8,
-                    !known.services.contains(service)
-                {
-                    known.services.append(service)
-                    runs[a.fingerprint] = known
-                }
-                if var known = runs[a.fingerprint], time < known.firstSeen {
-                    known.firstSeen = time
-                    runs[a.fingerprint] = known
-                }
-                return runs[a.fingerprint]
-            }
-        case .suppressed, .ignored:
-            return
-        }
-        let current = run ?? makeRun()
-        inbox.post(
-            .alertReceived(
-                AlertRecord(
-                    fingerprint: alert.fingerprint, title: current.title, code: alert.code,
-                    severity: report.classification.severity, category: current.classified ? alert.category : nil,
-                    count: alert.count, firstSeen: current.firstSeen, lastSeen: time, source: event.source,
-                    typeName: current.typeName, origin: .user, codeText: current.codeText,
-                    firstReceived: current.firstReceived, lastReceived: received, services: current.services)))
     }
 
     /// Reads the metrics backend and the stream's statistics into a snapshot for the `Metrics` pane.

@@ -63,21 +63,24 @@ public final class DashboardRuntime: Sendable {
         self.executor = executor
         let now: @Sendable () -> Date = { startDate.addingTimeInterval(clock.now.offset.timeInterval * timeScale) }
         let metrics = DashboardMetrics(now: now)
-        // Counting happens where errors are added, synchronously: exact at any rate, with no backlog to hold.
+        // Counting, grouping into issues and folding into alerts happen where errors are added, synchronously:
+        // exact at any rate, with no backlog to hold.
         let counter = ErrorCounter(metrics: metrics)
         let issues = IssueTracker()
+        let inbox = ActionInbox()
+        let alerts = AlertFeed(inbox: inbox, clock: clock)
         let stream = ErrorStream(historyCapacity: historyCapacity, now: now) { event in
             let facts = ErrorFacts(event)
             counter.count(event, facts: facts)
             issues.count(event, facts: facts)
+            alerts.receive(event)
         }
-        let inbox = ActionInbox()
         self.stream = stream
         self.metrics = metrics
         self.inbox = inbox
         feeds = DashboardFeeds(
             stream: stream, metrics: metrics, inbox: inbox, clock: clock, now: now, executor: executor,
-            counter: counter, issues: issues)
+            counter: counter, issues: issues, alerts: alerts)
         ingest = RemoteIngest(stream: stream, inbox: inbox, metrics: metrics, now: now, traceBudget: traceBudget)
     }
 

@@ -1,0 +1,118 @@
+import ErrorStreaming
+import ErrorWatchUI
+import Foundation
+import Synchronization
+
+/// Folds user-origin errors into alerts where they are added (the stream's `onAdd`, beside counting), so an alert's
+/// `×N` counts every error of its run however fast they come, as the Metrics total and the issue counts do. (As a
+/// subscription with a bounded buffer it had counted what the buffer kept: a 2 MB log opened from its start showed
+/// `×9,216` beside `errors 9,638`.)
+///
+/// Deciding and posting happen under one lock, so the alerts reach the inbox in the order of their counts: the last
+/// one posted for a group is always its latest count, whichever threads added its errors.
+final class AlertFeed: Sendable {
+    private struct State {
+        var coalescer: AlertCoalescer<ErasedClock>
+        /// Each alert group's current run: when it started, and its title and short type, made once per run rather
+        /// than once per coalesced error.
+        var runs = RecentTable<String, AlertRun>(capacity: 4_096)
+        /// Groups remembered when they were last pruned: pruning again once they double keeps it O(1) amortised.
+        var prunedAt = 0
+    }
+
+    private struct AlertRun {
+        var firstSeen: Date
+        var firstReceived: Date
+        var services: [String]
+        var title: String
+        var typeName: String
+        /// A remote error's code as sent (empty when none) and whether it was classified.
+        var codeText: String?
+        var classified: Bool
+    }
+
+    private let state: Mutex<State>
+    private let inbox: ActionInbox
+    private let clock: ErasedClock
+
+    init(inbox: ActionInbox, clock: ErasedClock) {
+        self.inbox = inbox
+        self.clock = clock
+        let configuration = AlertCoalescer<ErasedClock>.Configuration(window: .seconds(30), quietPeriod: .seconds(10))
+            // While the offline alert stands, timeouts are the same problem seen again. A 503 is not: the server
+            // answered, so the network is back, and the user must hear about it.
+            .suppressing([ErrorCode("N", 408)], whileActive: ErrorCode("N", 1))
+        state = Mutex(State(coalescer: AlertCoalescer(clock: clock, configuration: configuration)))
+    }
+
+    /// Folds `event` into its alert and posts the alert, unless it is of background origin, `.expected`, or a
+    /// follow-up of an active root cause.
+    func receive(_ event: ErrorEvent) {
+        guard event.origin == .user else { return }
+        let report = ErrorReport(event)
+        guard report.classification.category != .expected else { return }
+        let remote = event.context.remote
+        // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
+        // an old log opened from its start still shows what failed; they say when it happened by its own time.
+        let received = event.timestamp
+        let time = remote?.provenance.time ?? received
+        let instant = clock.now
+        state.withLock { state in
+            let alert: AlertCoalescer<ErasedClock>.Alert
+            let run: AlertRun
+            switch state.coalescer.receive(report, at: instant) {
+            case .alert(let started):
+                alert = started
+                run = AlertRun(
+                    firstSeen: time, firstReceived: received,
+                    services: remote?.provenance.service.map { [$0] } ?? [],
+                    title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
+                    typeName: DashboardEvent.shortTypeName(report.classification.typeName),
+                    codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
+                state.runs[alert.fingerprint] = run
+                if state.coalescer.groupCount >= max(4_096, state.prunedAt * 2) {
+                    state.coalescer.prune(at: instant)
+                    state.prunedAt = state.coalescer.groupCount
+                }
+            case .coalesced(let grown):
+                alert = grown
+                var known =
+                    state.runs[alert.fingerprint]
+                    ?? AlertRun(
+                        firstSeen: time, firstReceived: received, services: [],
+                        title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
+                        typeName: DashboardEvent.shortTypeName(report.classification.typeName),
+                        codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
+                // The run's services grow as its errors come from more of them (the first few).
+                if let service = remote?.provenance.service, known.services.count < 8,
+                    !known.services.contains(service)
+                {
+                    known.services.append(service)
+                }
+                known.firstSeen = min(known.firstSeen, time)
+                state.runs[alert.fingerprint] = known
+                run = known
+            case .suppressed, .ignored:
+                return
+            }
+            inbox.post(
+                .alertReceived(
+                    AlertRecord(
+                        fingerprint: alert.fingerprint, title: run.title, code: alert.code,
+                        severity: report.classification.severity, category: run.classified ? alert.category : nil,
+                        count: alert.count, firstSeen: run.firstSeen, lastSeen: time, source: event.source,
+                        typeName: run.typeName, origin: .user, codeText: run.codeText,
+                        firstReceived: run.firstReceived, lastReceived: received, services: run.services)))
+        }
+    }
+
+    /// Forgets the groups whose alerts are over (called with each metrics sample), so memory follows the alerts
+    /// active now rather than every group ever seen.
+    func prune() {
+        let instant = clock.now
+        state.withLock { state in
+            state.coalescer.prune(at: instant)
+            state.prunedAt = state.coalescer.groupCount
+        }
+    }
+}
