@@ -144,6 +144,17 @@ struct AlertCoalescerTests {
         #expect(isAlert(custom.receive(report(BackendOutage.timedOut), at: at(100))))
     }
 
+    @Test func forgettingKeepsTheMostRecentlySeenGroups() {
+        var coalescer = makeCoalescer()
+        coalescer.receive(report(BackendOutage.offline), at: at(0))
+        coalescer.receive(report(BackendOutage.timedOut), at: at(1))
+        coalescer.receive(report(BackendOutage.offline), at: at(2))
+        coalescer.forget(keepingMostRecent: 1)
+        #expect(coalescer.groupCount == 1)
+        #expect(coalescer.activeAlerts(at: at(2)).map(\.count) == [2])
+        #expect(isAlert(coalescer.receive(report(BackendOutage.timedOut), at: at(3))))
+    }
+
     @Test func backgroundErrorsAreNeverAlerted() {
         var coalescer = makeCoalescer()
         #expect(coalescer.receive(report(BackendOutage.serverUnavailable, origin: .background), at: at(0)) == .ignored)

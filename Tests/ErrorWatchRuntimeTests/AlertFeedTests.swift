@@ -37,4 +37,30 @@ struct AlertFeedTests {
         #expect(alerts.count == 1)
         #expect(alerts.first?.count == 20_000)
     }
+
+    /// 10,000 distinct errors alerting at once (a flood of unique types) keep at most ``AlertFeed/groupLimit``
+    /// groups, the most recent ones: the newest still coalesces into its alert.
+    @Test func aFloodOfDistinctAlertsKeepsBoundedGroups() {
+        struct Distinct: ClassifiedError {
+            let n: Int
+            var category: ErrorCategory { .transient }
+            var code: ErrorCode { ErrorCode("F", 1) }
+            var fingerprint: String { "distinct-\(n)" }
+        }
+        let inbox = ActionInbox()
+        let feed = AlertFeed(inbox: inbox, clock: ErasedClock(ManualClock()))
+        let context = ErrorContext(source: "flood", origin: .user)
+        for n in 0..<10_000 {
+            feed.receive(ErrorEvent(error: Distinct(n: n), sequence: UInt64(n), timestamp: Date(), context: context))
+        }
+        #expect(feed.groupCount <= AlertFeed.groupLimit)
+        _ = inbox.drain()
+        feed.receive(Self.event(10_000))
+        feed.receive(Self.event(10_001))
+        let counts = inbox.drain().compactMap { action -> Int? in
+            guard case .alertReceived(let alert) = action else { return nil }
+            return alert.count
+        }
+        #expect(counts == [2])
+    }
 }

@@ -194,6 +194,16 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     /// How many groups are remembered (active or not yet pruned).
     public var groupCount: Int { groups.count }
 
+    /// Forgets all but the `count` groups whose latest error came last, to bound memory when more distinct errors
+    /// alert at once than anyone could read (a flood of unique types): a forgotten group's next error alerts anew,
+    /// counted from one. O(groups log groups); call it when ``groupCount`` passes a bound, not per report.
+    public mutating func forget(keepingMostRecent count: Int) {
+        guard groups.count > count else { return }
+        let kept = groups.sorted { ($0.value.lastSeen, $0.key) > ($1.value.lastSeen, $1.key) }.prefix(max(0, count))
+        groups = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        rootKeys = rootKeys.filter { groups[$0] != nil }
+    }
+
     /// Forgets one group, for example when the user dismisses its alert; its next error alerts anew.
     public mutating func dismiss(_ fingerprint: String) {
         groups[fingerprint] = nil

@@ -16,8 +16,6 @@ final class AlertFeed: Sendable {
         /// Each alert group's current run: when it started, and its title and short type, made once per run rather
         /// than once per coalesced error.
         var runs = RecentTable<String, AlertRun>(capacity: 4_096)
-        /// Groups remembered when they were last pruned: pruning again once they double keeps it O(1) amortised.
-        var prunedAt = 0
     }
 
     private struct AlertRun {
@@ -30,6 +28,10 @@ final class AlertFeed: Sendable {
         var codeText: String?
         var classified: Bool
     }
+
+    /// The most alert groups remembered (each about 300 bytes; the Alerts view shows 200). Past it, with every
+    /// group still active, the least recently seen are forgotten: their next error alerts anew, counted from one.
+    static let groupLimit = 4_096
 
     private let state: Mutex<State>
     private let inbox: ActionInbox
@@ -70,9 +72,11 @@ final class AlertFeed: Sendable {
                     typeName: DashboardEvent.shortTypeName(report.classification.typeName),
                     codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
                 state.runs[alert.fingerprint] = run
-                if state.coalescer.groupCount >= max(4_096, state.prunedAt * 2) {
+                if state.coalescer.groupCount > Self.groupLimit {
+                    // Over the bound: the groups that are over go first, then, if thousands of distinct errors all
+                    // alert at once, the least recently seen (an eighth, so this runs once per 512 new groups).
                     state.coalescer.prune(at: instant)
-                    state.prunedAt = state.coalescer.groupCount
+                    state.coalescer.forget(keepingMostRecent: Self.groupLimit / 8 * 7)
                 }
             case .coalesced(let grown):
                 alert = grown
@@ -106,13 +110,13 @@ final class AlertFeed: Sendable {
         }
     }
 
+    /// Alert groups remembered now (at most ``groupLimit``).
+    var groupCount: Int { state.withLock { $0.coalescer.groupCount } }
+
     /// Forgets the groups whose alerts are over (called with each metrics sample), so memory follows the alerts
     /// active now rather than every group ever seen.
     func prune() {
         let instant = clock.now
-        state.withLock { state in
-            state.coalescer.prune(at: instant)
-            state.prunedAt = state.coalescer.groupCount
-        }
+        state.withLock { $0.coalescer.prune(at: instant) }
     }
 }
