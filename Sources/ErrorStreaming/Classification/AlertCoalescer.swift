@@ -1,3 +1,5 @@
+import DequeModule
+
 /// Folds repeated errors into one alert with a running count, so the user hears once that the server is down.
 ///
 /// Errors are grouped by fingerprint (type and code by default; see ``Configuration/fingerprint``). The first
@@ -120,6 +122,10 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     /// The keys of the groups that can be root causes (their code is one of ``Configuration/rootCodes``), when the
     /// rules say which codes those are; a report is checked against these instead of every group.
     private var rootKeys: Set<String> = []
+    /// Every group's key in the order the groups were made, with when it was last looked at here: the queue that
+    /// ``forget(keepingMostRecent:)`` takes the least recently seen from (a group seen since it was queued gets a
+    /// second chance at the back). Keys of groups gone since are skipped when they come up.
+    private var order: Deque<(key: String, seen: C.Instant)> = []
 
     /// Creates a coalescer with no alerts.
     public init(clock: C, configuration: Configuration) {
@@ -171,6 +177,7 @@ public struct AlertCoalescer<C: Clock>: Sendable {
             lastSeen: instant,
             suppressedFollowUps: 0)
         groups[key] = alert
+        order.append((key, instant))
         if configuration.rootCodes?.contains(alert.code) == true { rootKeys.insert(key) }
         return .alert(alert)
     }
@@ -189,19 +196,29 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     public mutating func prune(at instant: C.Instant) {
         groups = groups.filter { isActive($0.value, at: instant) }
         rootKeys = rootKeys.filter { groups[$0] != nil }
+        // The queue keeps one entry per group left, in its order.
+        var queued = Set<String>()
+        order = Deque(order.reversed().filter { groups[$0.key] != nil && queued.insert($0.key).inserted }.reversed())
     }
 
     /// How many groups are remembered (active or not yet pruned).
     public var groupCount: Int { groups.count }
 
-    /// Forgets all but the `count` groups whose latest error came last, to bound memory when more distinct errors
-    /// alert at once than anyone could read (a flood of unique types): a forgotten group's next error alerts anew,
-    /// counted from one. O(groups log groups); call it when ``groupCount`` passes a bound, not per report.
+    /// Forgets groups until `count` are left, the least recently seen first, to bound memory when more distinct
+    /// errors alert at once than anyone could read (a flood of unique types): a forgotten group's next error alerts
+    /// anew, counted from one. Groups are taken in the order they were made, and one seen since it was last looked
+    /// at is kept and looked at again later (the "second chance" approximation of least recently used), so the
+    /// cost is O(1) amortised per group made, with no sorting.
     public mutating func forget(keepingMostRecent count: Int) {
-        guard groups.count > count else { return }
-        let kept = groups.sorted { ($0.value.lastSeen, $0.key) > ($1.value.lastSeen, $1.key) }.prefix(max(0, count))
-        groups = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-        rootKeys = rootKeys.filter { groups[$0] != nil }
+        while groups.count > max(0, count), let (key, seen) = order.popFirst() {
+            guard let group = groups[key] else { continue }
+            if group.lastSeen > seen {
+                order.append((key, group.lastSeen))
+            } else {
+                groups[key] = nil
+                rootKeys.remove(key)
+            }
+        }
     }
 
     /// Forgets one group, for example when the user dismisses its alert; its next error alerts anew.
