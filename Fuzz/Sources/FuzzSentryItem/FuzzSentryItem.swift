@@ -68,8 +68,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// Whether `bytes` starts (after spaces) with `{`, has no NUL byte, and nests at most 200 levels outside strings:
-/// what both readers must agree on.
+/// Whether `bytes` starts (after spaces) with `{`, has no NUL byte, nests at most 200 levels and has no comma just
+/// before a `}` or `]` (outside strings): what both readers must agree on. Foundation's `JSONSerialization` reads a
+/// trailing comma (`{"lineno":196,}`) where JSON has none; the bounded reader refuses it, as Sentry's own parser does.
 func looksLikeJSONObject(_ bytes: [UInt8]) -> Bool {
     guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "{"),
         !bytes.contains(0)
@@ -78,6 +79,7 @@ func looksLikeJSONObject(_ bytes: [UInt8]) -> Bool {
     var deepest = 0
     var inString = false
     var escaped = false
+    var afterComma = false
     for byte in bytes {
         if inString {
             if escaped {
@@ -89,6 +91,8 @@ func looksLikeJSONObject(_ bytes: [UInt8]) -> Bool {
             }
             continue
         }
+        if afterComma, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { return false }
+        if ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { afterComma = byte == UInt8(ascii: ",") }
         switch byte {
         case UInt8(ascii: "\""): inString = true
         case UInt8(ascii: "{"), UInt8(ascii: "["):
