@@ -61,43 +61,45 @@ final class AlertFeed: Sendable {
         let instant = clock.now
         state.withLock { state in
             let alert: AlertCoalescer<ErasedClock>.Alert
-            let run: AlertRun
+            let known: AlertRun?
+            let isNewRun: Bool
             switch state.coalescer.receive(report, at: instant) {
             case .alert(let started):
                 alert = started
-                run = AlertRun(
-                    firstSeen: time, firstReceived: received,
-                    services: remote?.provenance.service.map { [$0] } ?? [],
+                known = nil  // a new run, even where an old one of this group is still in the table
+                isNewRun = true
+            case .coalesced(let grown):
+                alert = grown
+                // A run evicted from the table (thousands of groups at once) starts again from this error.
+                known = state.runs[alert.fingerprint]
+                isNewRun = false
+            case .suppressed, .ignored:
+                return
+            }
+            var run =
+                known
+                ?? AlertRun(
+                    firstSeen: time, firstReceived: received, services: [],
                     title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
                     typeName: DashboardEvent.shortTypeName(report.classification.typeName),
                     codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
-                state.runs[alert.fingerprint] = run
-                if state.coalescer.groupCount > Self.groupLimit {
-                    // Over the bound: the groups that are over go first, then, if thousands of distinct errors all
-                    // alert at once, the least recently seen (an eighth, so this runs once per 512 new groups).
-                    state.coalescer.prune(at: instant)
-                    state.coalescer.forget(keepingMostRecent: Self.groupLimit / 8 * 7)
-                }
-            case .coalesced(let grown):
-                alert = grown
-                var known =
-                    state.runs[alert.fingerprint]
-                    ?? AlertRun(
-                        firstSeen: time, firstReceived: received, services: [],
-                        title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
-                        typeName: DashboardEvent.shortTypeName(report.classification.typeName),
-                        codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
-                // The run's services grow as its errors come from more of them (the first few).
-                if let service = remote?.provenance.service, known.services.count < 8,
-                    !known.services.contains(service)
-                {
-                    known.services.append(service)
-                }
-                known.firstSeen = min(known.firstSeen, time)
-                state.runs[alert.fingerprint] = known
-                run = known
-            case .suppressed, .ignored:
-                return
+            var changed = known == nil
+            // The run's services grow as its errors come from more of them (the first few).
+            if let service = remote?.provenance.service, run.services.count < 8, !run.services.contains(service) {
+                run.services.append(service)
+                changed = true
+            }
+            if time < run.firstSeen {
+                run.firstSeen = time
+                changed = true
+            }
+            // Most coalesced errors change nothing in their run: the table is written only when something did.
+            if changed { state.runs[alert.fingerprint] = run }
+            if isNewRun, state.coalescer.groupCount > Self.groupLimit {
+                // Over the bound: the groups that are over go first, then, if thousands of distinct errors all
+                // alert at once, the least recently seen (an eighth, so this runs once per 512 new groups).
+                state.coalescer.prune(at: instant)
+                state.coalescer.forget(keepingMostRecent: Self.groupLimit / 8 * 7)
             }
             inbox.post(
                 .alertReceived(
