@@ -23,7 +23,7 @@ import Synchronization
 /// feed and for the thread adding to the stream.
 public final class ActionInbox: Sendable {
     /// An event for the `Logs` pane, converted only if it survives until the drain.
-    private enum PendingEvent {
+    enum PendingEvent {
         case stream(ErrorEvent)
         case ready(DashboardEvent)
 
@@ -154,6 +154,20 @@ public final class ActionInbox: Sendable {
                 p.sampledOut += 1
             }
             p.events.append(event)
+        }
+    }
+
+    /// Posts events for the `Logs` pane that one batch gathered, in order, under one lock and with at most one wake;
+    /// `passedOver` more came before them in the batch and gave way there. Counted in ``sampledOut`` as if they had
+    /// been posted one by one.
+    func post(events: [PendingEvent], passedOver: Int = 0) {
+        guard !events.isEmpty || passedOver > 0 else { return }
+        enqueue { p in
+            let skipped = max(0, events.count - eventCapacity)
+            let overflow = min(p.events.count, max(0, p.events.count + events.count - skipped - eventCapacity))
+            p.events.removeFirst(overflow)
+            p.sampledOut += UInt64(passedOver + skipped + overflow)
+            p.events.append(contentsOf: events.dropFirst(skipped))
         }
     }
 

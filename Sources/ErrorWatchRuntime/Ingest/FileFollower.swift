@@ -297,18 +297,21 @@ final class FileFollower: Sendable {
             if let first = lanes[index].queue.first { heads.insert(Head(time: first.event.time, lane: index)) }
         }
         var handed = 0
-        while blocking == 0, let head = heads.popMin() {
-            handed += 1
-            // Stopping is answered within a thousand events; what is not handed on is not marked read.
-            if handed % 1_024 == 0, Task.isCancelled { break }
-            let index = head.lane
-            let (event, counted) = lanes[index].queue.removeFirst()
-            ingest.ingest(event, from: lanes[index].from, channel: .file, countedBefore: counted)
-            lanes[index].handedOn += 1
-            if let next = lanes[index].queue.first {
-                heads.insert(Head(time: next.event.time, lane: index))
-            } else if lanes[index].blocks {
-                blocking += 1
+        // One batch: what the events show in the Logs pane is posted in one step.
+        ingest.ingestBatch { batch in
+            while blocking == 0, let head = heads.popMin() {
+                handed += 1
+                // Stopping is answered within a thousand events; what is not handed on is not marked read.
+                if handed % 1_024 == 0, Task.isCancelled { break }
+                let index = head.lane
+                let (event, counted) = lanes[index].queue.removeFirst()
+                ingest.ingest(event, from: lanes[index].from, channel: .file, countedBefore: counted, into: &batch)
+                lanes[index].handedOn += 1
+                if let next = lanes[index].queue.first {
+                    heads.insert(Head(time: next.event.time, lane: index))
+                } else if lanes[index].blocks {
+                    blocking += 1
+                }
             }
         }
         for index in lanes.indices {

@@ -1,5 +1,5 @@
-import ErrorWatchUI
 import ErrorWatchIngest
+import ErrorWatchUI
 import ErrorWatchWire
 import Foundation
 import Synchronization
@@ -26,7 +26,9 @@ final class PipeFollower: Sendable {
         ingest.update(status.withLock { $0 })
         let thread = Thread { [self] in
             let ending = reader.run { batch in
-                for event in batch.events { ingest.ingest(event, from: from, channel: .pipe) }
+                ingest.ingestBatch { shown in
+                    for event in batch.events { ingest.ingest(event, from: from, channel: .pipe, into: &shown) }
+                }
                 let row = status.withLock { row in
                     row.events += UInt64(batch.events.count)
                     row.badLines += batch.badLines.count

@@ -64,7 +64,9 @@ extension RemoteIngest {
             onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] source, events in
                 let from = "otlp \(source.key) on \(endpoint)"
-                for event in events { ingest(event, from: from, channel: .otlp) }
+                ingestBatch { batch in
+                    for event in events { ingest(event, from: from, channel: .otlp, into: &batch) }
+                }
             })
     }
 

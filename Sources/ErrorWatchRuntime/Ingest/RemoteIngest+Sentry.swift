@@ -28,7 +28,9 @@ extension RemoteIngest {
             onSpans: { [self] _, spans in ingest(spans: spans) },
             onEvents: { [self] client, events in
                 let from = "sentry \(client.key) on \(bound())"
-                for mapped in events { ingest(mapped, from: from, channel: .sentry) }
+                ingestBatch { batch in
+                    for mapped in events { ingest(mapped, from: from, channel: .sentry, into: &batch) }
+                }
             })
         link.receiver = receiver
         return receiver
@@ -36,10 +38,13 @@ extension RemoteIngest {
 
     /// Ingests one event a Sentry item became, with its report: on the wire event (`exception.report`), so
     /// `--record` keeps it and a replayed error's detail is the live one's.
-    public func ingest(_ mapped: SentryMappedEvent, from: String?, channel: EventChannel? = .sentry) {
+    /// Part of `batch` (``RemoteIngest/ingestBatch(_:)``).
+    public func ingest(
+        _ mapped: SentryMappedEvent, from: String?, channel: EventChannel? = .sentry, into batch: inout Batch
+    ) {
         var event = mapped.event
         event.report = mapped.report
-        ingest(event, from: from, channel: channel)
+        ingest(event, from: from, channel: channel, into: &batch)
     }
 
     /// Shows `receiver`'s budgets row when its statistics changed since `shown`; returns what is shown now.

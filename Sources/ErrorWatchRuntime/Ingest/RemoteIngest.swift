@@ -1,3 +1,4 @@
+import DequeModule
 import ErrorStreaming
 import ErrorWatchIngest
 import ErrorWatchUI
@@ -80,23 +81,112 @@ public final class RemoteIngest: Sendable {
     public func ingest(
         _ event: WireEvent, from: String? = nil, channel: EventChannel? = nil, countedBefore: Bool = false
     ) {
+        let receivedAt = now()
+        ingest(
+            event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
+            lines: sourceLines.withLock { $0 }
+        ) { shown in
+            switch shown {
+            case .error(let error): inbox.post(streamEvent: error)
+            case .log(let log, let from, let channel):
+                inbox.post(event: Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
+            }
+        }
+    }
+
+    /// Events that arrive together (a piece of a file, a pipe's read, an OTLP request or Sentry envelope), ingested
+    /// by ``ingest(_:from:channel:countedBefore:into:)``: as one by one, but the time they were read and the
+    /// source-lines root are looked up once, and what they show in the `Logs` pane is posted to the inbox in one
+    /// step when the batch ends. Of those, only the last ``ActionInbox/eventCapacity`` can be kept until the UI
+    /// drains, so only they become the pane's values; the ones before are counted as given way, as the inbox counts
+    /// its own.
+    public struct Batch {
+        fileprivate let receivedAt: Date
+        fileprivate let lines: SourceLines?
+        fileprivate let capacity: Int
+        fileprivate var shown: Deque<Shown> = []
+        fileprivate var passedOver = 0
+
+        fileprivate mutating func append(_ entry: Shown) {
+            if shown.count == capacity {
+                shown.removeFirst()
+                passedOver += 1
+            }
+            shown.append(entry)
+        }
+    }
+
+    /// What an event shows in the `Logs` pane, as a batch gathers it: a remote log line becomes the pane's value only
+    /// if it is still kept when its batch ends.
+    fileprivate enum Shown {
+        case error(ErrorEvent)
+        case log(WireEvent, from: String?, channel: EventChannel?)
+    }
+
+    /// Runs `body` with a batch to ingest events into (``ingest(_:from:channel:countedBefore:into:)``), then posts
+    /// what they show in the `Logs` pane.
+    ///
+    /// ```swift
+    /// ingest.ingestBatch { batch in
+    ///     for event in events { ingest.ingest(event, from: "otlp", channel: .otlp, into: &batch) }
+    /// }
+    /// ```
+    public func ingestBatch<Result>(_ body: (inout Batch) throws -> Result) rethrows -> Result {
+        var batch = Batch(receivedAt: now(), lines: sourceLines.withLock { $0 }, capacity: inbox.eventCapacity)
+        defer {
+            let receivedAt = batch.receivedAt
+            inbox.post(
+                events: batch.shown.map { shown -> ActionInbox.PendingEvent in
+                    switch shown {
+                    case .error(let error): .stream(error)
+                    case .log(let log, let from, let channel):
+                        .ready(Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
+                    }
+                }, passedOver: batch.passedOver)
+        }
+        return try body(&batch)
+    }
+
+    /// Ingests `event` as ``ingest(_:from:channel:countedBefore:)`` does, as part of `batch`.
+    public func ingest(
+        _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool = false, into batch: inout Batch
+    ) {
+        ingest(
+            event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: batch.receivedAt,
+            lines: batch.lines
+        ) { batch.append($0) }
+    }
+
+    /// The `Logs` pane's value of a remote log line.
+    private static func logEvent(
+        _ event: WireEvent, from: String?, receivedAt: Date, channel: EventChannel?
+    ) -> DashboardEvent {
+        DashboardEvent(log: event, provenance: Provenance(event, from: from, receivedAt: receivedAt, channel: channel))
+    }
+
+    /// Ingests one event read at `receivedAt`, calling `show` with what it shows in the `Logs` pane.
+    private func ingest(
+        _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool, receivedAt: Date,
+        lines: SourceLines?, show: (Shown) -> Void
+    ) {
         observer.notify(event)
         switch event.kind {
         case .error:
             // Frames and source lines from the local disk (`run`, `--source-root`): read here, off the UI thread. The
             // event is copied only then: otherwise it is read where it lies.
-            if let lines = sourceLines.withLock({ $0 }) {
+            if let lines {
                 var enriched = event
                 lines.enrich(&enriched)
-                ingestError(enriched, from: from, channel: channel, countedBefore: countedBefore)
+                ingestError(
+                    enriched, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
+                    show: show)
             } else {
-                ingestError(event, from: from, channel: channel, countedBefore: countedBefore)
+                ingestError(
+                    event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
+                    show: show)
             }
         case .log:
-            inbox.post(
-                event: DashboardEvent(
-                    log: event,
-                    provenance: Provenance(event, from: from, receivedAt: now(), channel: channel)))
+            show(.log(event, from: from, channel: channel))
         case .metric:
             remoteMetrics.record(event)
         case .status:
@@ -120,10 +210,12 @@ public final class RemoteIngest: Sendable {
         }
     }
 
-    /// Adds a remote error to the stream as one value from here to the screen and the store, and posts it to the
+    /// Adds a remote error to the stream as one value from here to the screen and the store, and shows it in the
     /// `Logs` pane.
-    private func ingestError(_ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool) {
-        let receivedAt = now()
+    private func ingestError(
+        _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool, receivedAt: Date,
+        show: (Shown) -> Void
+    ) {
         // One value from here to the screen and the store: the error with its provenance, made once.
         guard
             let remote = RemoteError(
@@ -134,7 +226,7 @@ public final class RemoteIngest: Sendable {
         // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
         // remote errors to this), rather than a batch behind them through the stream's subscription.
         if let local {
-            inbox.post(streamEvent: ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context))
+            show(.error(ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context)))
         }
         // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
         if let traceID = event.traceID { traces.watch(traceID, service: event.serviceName) }

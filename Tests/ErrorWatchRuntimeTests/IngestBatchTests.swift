@@ -1,0 +1,92 @@
+import ErrorStreaming
+@testable import ErrorWatchRuntime
+import ErrorWatchUI
+import ErrorWatchWire
+import Foundation
+import Synchronization
+import Testing
+
+/// A batch (a piece of a file, an OTLP request) shows in the Logs pane exactly what its events ingested one by one
+/// would: the same events in the same order, the same ones given way, while the inbox is posted to once.
+struct IngestBatchTests {
+    /// Errors and log lines, interleaved: every third is an error.
+    static func events(_ count: Int) -> [WireEvent] {
+        (0..<count).map { n in
+            let time = Date(timeIntervalSince1970: 1_000 + Double(n))
+            if n % 3 == 0 {
+                return WireEvent(kind: .error, time: time, exceptionType: "OrderError", exceptionMessage: "order \(n)")
+            }
+            return WireEvent(kind: .log, time: time, body: "line \(n)")
+        }
+    }
+
+    /// What the Logs pane receives at the next drain: kind, message and sequence of each event.
+    static func shown(_ inbox: ActionInbox) -> [String] {
+        inbox.drain().flatMap { action -> [String] in
+            guard case .eventsReceived(let events) = action else { return [] }
+            return events.map { "\($0.kind) \($0.message) #\($0.sequence)" }
+        }
+    }
+
+    /// How many times an inbox woke the UI.
+    final class Wakes: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// An inbox holding two earlier events, and an ingest into it.
+    static func ingest(capacity: Int) -> (RemoteIngest, ActionInbox, Wakes) {
+        let inbox = ActionInbox(eventCapacity: capacity)
+        let wakes = Wakes()
+        inbox.setWaker { wakes.count.withLock { $0 += 1 } }
+        let ingest = RemoteIngest(
+            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { Date(timeIntervalSince1970: 0) })
+        for event in events(2) { ingest.ingest(event, from: "before") }
+        return (ingest, inbox, wakes)
+    }
+
+    @Test(arguments: [1, 4, 7, 64])
+    func aBatchShowsWhatOneByOneWouldAndGivesWayAlike(capacity: Int) {
+        let events = Self.events(20)
+        let (single, singleInbox, _) = Self.ingest(capacity: capacity)
+        for event in events { single.ingest(event, from: "file a.log", channel: .file) }
+
+        let (batched, batchedInbox, wakes) = Self.ingest(capacity: capacity)
+        batched.ingestBatch { batch in
+            for event in events { batched.ingest(event, from: "file a.log", channel: .file, into: &batch) }
+        }
+        #expect(batchedInbox.sampledOut == singleInbox.sampledOut)
+        #expect(batchedInbox.sampledOut == UInt64(max(0, 22 - capacity)))
+        let shown = Self.shown(batchedInbox)
+        #expect(shown == Self.shown(singleInbox))
+        #expect(shown.count == min(22, capacity))
+        #expect(shown.last == "log line 19 #0")
+        #expect(wakes.count.withLock { $0 } == 1, "the two before woke the UI; the batch found it awake")
+    }
+
+    @Test func aBatchKeepsWhereEachEventWasReadAndWhen() {
+        let (ingest, inbox, _) = Self.ingest(capacity: 64)
+        _ = inbox.drain()
+        ingest.ingestBatch { batch in
+            for (n, event) in Self.events(4).enumerated() {
+                ingest.ingest(event, from: "file \(n % 2).log", channel: .file, into: &batch)
+            }
+        }
+        let events = inbox.drain().flatMap { action -> [DashboardEvent] in
+            guard case .eventsReceived(let events) = action else { return [] }
+            return events
+        }
+        #expect(events.map(\.provenance?.receivedFrom) == ["file 0.log", "file 1.log", "file 0.log", "file 1.log"])
+        #expect(events.map(\.provenance?.channel) == [.file, .file, .file, .file])
+        #expect(events.map(\.timestamp) == (0..<4).map { Date(timeIntervalSince1970: 1_000 + Double($0)) })
+        #expect(Set(events.compactMap(\.provenance?.receivedAt)) == [Date(timeIntervalSince1970: 0)])
+    }
+
+    @Test func anEmptyBatchPostsNothing() {
+        let inbox = ActionInbox()
+        let ingest = RemoteIngest(
+            stream: ErrorStream(), inbox: inbox, metrics: DashboardMetrics(), now: { Date(timeIntervalSince1970: 0) })
+        ingest.ingestBatch { _ in }
+        #expect(inbox.isEmpty)
+        #expect(inbox.sampledOut == 0)
+    }
+}
