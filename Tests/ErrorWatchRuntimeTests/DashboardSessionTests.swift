@@ -87,7 +87,9 @@ struct DashboardSessionTests {
         #expect(statistics.errorsAdded == 1)
         #expect(statistics.errorsCounted == 1)
         #expect(statistics.dropped == 0)
-        #expect(statistics.framesDrawn >= 2)
+        // The error may be ingested before the loop's first frame (a loaded machine runs the listener first): then
+        // that frame already shows it and is the only one.
+        #expect(statistics.framesDrawn >= 1)
         #expect(statistics.firstFrameAt != nil)
         #expect(!FileManager.default.fileExists(atPath: path), "the socket is removed on stop")
         #expect(await session.stop().errorsAdded == 1, "stopping twice is harmless")
