@@ -6,7 +6,8 @@
 # Each round, for each build: `errorwatch --listen unix:SOCK --stats` in tmux (120x40), then
 # `errorwatch-load --producers 50 --rate RATE --duration 10 --connect unix:SOCK` (the load tool of the FIRST build,
 # so the producers are the same), then `?` (key to overlay, in ms) and `q`; prints what the producers sent, what
-# the dashboard added, the rate, its peak memory and the key latency.
+# the dashboard added, the rate, its peak memory, the key latency and its CPU time per event added (user + system
+# until `q`, from /proc: steadier than the rate, since the producers share the machine's cores with it).
 #
 # Usage: Benchmarks/scripts/ingest-compare.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS] [RATE]
 #   e.g. (worktrees at two commits, each built with `swift build -c release`)
@@ -41,6 +42,11 @@ one() {
     out="$("$LOAD" --producers 50 --rate "$RATE" --duration 10 --connect "unix:$path")"
     local start end
     start=$(ms); "${T[@]}" send-keys -t cmp '?'; wait_for "Help . keys" 20; end=$(ms)
+    # Its CPU time (user + system) until now: per event added, it depends less than the rate on what else runs
+    # (the producers share the two cores with it).
+    local pid ticks=0
+    pid=$(pgrep -f -x "$bin/errorwatch --listen unix:$path --stats" | head -n 1 || true)
+    if [[ -n "$pid" ]]; then ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat"); fi
     "${T[@]}" send-keys -t cmp q
     wait_for "peak memory" 60
     local sent added peak rate
@@ -48,8 +54,12 @@ one() {
     rate="$(printf '%s\n' "$out" | awk '/^sent:/ {gsub(/[()]/, "", $7); print $7; exit}')"
     added="$(screen | awk '/errors added/ {print $3; exit}')"
     peak="$(screen | awk '/peak memory/ {print $3 " " $4; exit}')"
-    printf '%-7s sent %9s  added %9s  sent at %10s  peak %7s  key %4s ms\n' "$name" "$sent" "$added" \
-        "$rate" "$peak" "$((end - start))"
+    local digits="${added//,/}" cpu="-"
+    if [[ "$digits" =~ ^[0-9]+$ ]] && ((digits > 0)); then
+        cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$digits" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
+    fi
+    printf '%-7s sent %9s  added %9s  sent at %10s  peak %7s  key %4s ms  CPU %5s us/event\n' "$name" "$sent" \
+        "$added" "$rate" "$peak" "$((end - start))" "$cpu"
 }
 
 for round in $(seq 1 "$ROUNDS"); do
