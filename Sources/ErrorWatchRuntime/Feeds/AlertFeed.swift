@@ -51,9 +51,11 @@ final class AlertFeed: Sendable {
     /// follow-up of an active root cause.
     func receive(_ event: ErrorEvent) {
         guard event.origin == .user else { return }
-        let report = ErrorReport(event)
-        guard report.classification.category != .expected else { return }
+        // A remote error is classified already: reading its fields spares casting the error to find out.
         let remote = event.context.remote
+        let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
+        let report = ErrorReport(classification: classification, context: event.context, timestamp: event.timestamp)
+        guard report.classification.category != .expected else { return }
         // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
         // an old log opened from its start still shows what failed; they say when it happened by its own time.
         let received = event.timestamp
