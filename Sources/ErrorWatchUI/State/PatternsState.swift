@@ -135,7 +135,8 @@ public struct PatternsState: Sendable, Equatable {
         let template = patterns[near].tokens
         var proved = true
         var differing: [Int] = []
-        for position in keys.indices where template[position] != "<*>" && Self.key(template[position]) != keys[position] {
+        for position in keys.indices where template[position] != "<*>" && Self.key(template[position]) != keys[position]
+        {
             differing.append(position)
             var seen = variants[near, default: [:]][position] ?? [Self.key(template[position])]
             if seen.count < Self.variableAfter { seen.insert(keys[position]) }
@@ -168,19 +169,21 @@ public struct PatternsState: Sendable, Equatable {
         let template = TemplateMask.template(of: message)
         // An ASCII template splits at its space bytes, as splitting its characters at " " does, without grapheme
         // breaking: this runs for every line.
-        let split: [String]? = template.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
-            for byte in bytes where byte >= 0x80 { return nil }
-            var words: [String] = []
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
-                if index > start {
-                    guard words.count < maximumTokens else { break }
-                    words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        let split: [String]? =
+            template.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+                for byte in bytes where byte >= 0x80 { return nil }
+                var words: [String] = []
+                var start = 0
+                for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
+                    if index > start {
+                        guard words.count < maximumTokens else { break }
+                        words.append(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    }
+                    start = index + 1
                 }
-                start = index + 1
-            }
-            return words
-        } ?? nil
+                return words
+            } ?? nil
         return split ?? template.split(separator: " ").prefix(maximumTokens).map(String.init)
     }
 
@@ -221,15 +224,18 @@ public struct PatternsState: Sendable, Equatable {
         case .received(let events, let firstLineNumber, let capacity, let now):
             let skipped = max(0, events.count - capacity)
             var next = firstLineNumber
-            for (index, event) in events.enumerated() {
-                var sequence = event.sequence
+            // Each event's fields are read where it lies: binding the whole event (as `enumerated()` does) copies
+            // every field of it, once per line at the rate a storm fills a frame.
+            for index in events.indices {
+                var sequence = events[index].sequence
                 if sequence == 0, index >= skipped {
                     sequence = next
                     next &+= 1
                 }
                 add(
-                    message: event.logMessage ?? event.message, level: event.level, service: event.service,
-                    source: event.source, at: event.timestamp, sequence: sequence, now: now)
+                    message: events[index].logMessage ?? events[index].message, level: events[index].level,
+                    service: events[index].service, source: events[index].source, at: events[index].timestamp,
+                    sequence: sequence, now: now)
             }
             return !events.isEmpty
         case .selectionMoved(let move, let page, let filter):
