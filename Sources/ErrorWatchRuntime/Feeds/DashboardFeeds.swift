@@ -31,6 +31,8 @@ final class DashboardFeeds: Sendable {
     let issues: IssueTracker
     let alerts: AlertFeed
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// This process's errors the Logs feed received (remote ones reach the pane from the ingest instead).
+    private let localReceived = Mutex(0)
     /// Each counter's totals at the last minute of samples, for its rate.
     private let counterHistory = Mutex<[String: Deque<(Date, Double)>]>([:])
     /// Every listed series over time, and the one whose chart is open (its chart goes out with each sample).
@@ -68,7 +70,10 @@ final class DashboardFeeds: Sendable {
                 var events = logs.makeAsyncIterator()
                 while let event = await events.next() {
                     // A remote error was posted by the ingest, in its source's order among its log lines.
-                    if event.context.remote == nil { inbox.post(streamEvent: event) }
+                    if event.context.remote == nil {
+                        inbox.post(streamEvent: event)
+                        localReceived.withLock { $0 += 1 }
+                    }
                     if events.bufferedCount == 0 { await inbox.untilTaken() }
                 }
             },
@@ -112,7 +117,13 @@ final class DashboardFeeds: Sendable {
         // The stream's own health goes through swift-metrics too, like any other gauge an app would export.
         // Read back by exact key: remote producers' metrics live under `remote.` and cannot shadow these.
         let statistics = stream.statistics
-        let viewDrops = statistics.dropped &+ inbox.sampledOut
+        // What the Logs pane did not show: events the inbox let give way, and this process's errors its subscription
+        // dropped. The subscription's drops of remote errors are not counted: it skips them anyway (the ingest
+        // posts them), and counting them had reported more drops than a file held lines. Its drops of this
+        // process's errors are those it never received, at most all it dropped (so errors still buffered, not yet
+        // received, are not counted while nothing was dropped).
+        let localUndelivered = UInt64(max(0, counter.localTotal - localReceived.withLock { $0 }))
+        let viewDrops = min(statistics.dropped, localUndelivered) &+ inbox.sampledOut
         Gauge(label: "errorstream.dropped", factory: metrics).record(Int64(clamping: viewDrops))
         Gauge(label: "errorstream.listeners", factory: metrics).record(statistics.subscribers)
         let dropped = UInt64(clampingGauge: metrics.gaugeValue(exactly: "errorstream.dropped"))

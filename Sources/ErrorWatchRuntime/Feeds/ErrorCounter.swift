@@ -1,7 +1,7 @@
 import CoreMetrics
 import ErrorStreaming
-import ErrorWatchWire
 import ErrorWatchUI
+import ErrorWatchWire
 import Foundation
 import Synchronization
 
@@ -20,6 +20,8 @@ final class ErrorCounter: Sendable {
         var unclassified = 0
         /// Errors per wall-clock second, keyed by whole seconds since 1970.
         var perSecond: [Int: Int] = [:]
+        /// Errors of this process (not from another one): the ones the Logs pane learns of through a subscription.
+        var local = 0
     }
 
     private let state = Mutex(State())
@@ -46,6 +48,7 @@ final class ErrorCounter: Sendable {
         let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
         state.withLock { s in
             s.types.add(type)
+            if !facts.isRemote { s.local += 1 }
             if facts.classified { s.byCategory[facts.category, default: 0] += 1 } else { s.unclassified += 1 }
             s.perSecond[second, default: 0] += 1
             if s.perSecond.count > 120 {
@@ -57,6 +60,9 @@ final class ErrorCounter: Sendable {
     }
 
     /// The counts as the Metrics pane shows them.
+    /// Errors of this process counted so far (remote ones aside).
+    var localTotal: Int { state.withLock { $0.local } }
+
     struct Totals {
         var total: Int
         /// The types listed, in the order they were first listed (the `1`…`9` filters' numbering).
@@ -109,6 +115,8 @@ struct ErrorFacts {
     var countedBefore = false
     /// Where the dashboard read it: a remote error's receiver's words, `this process` for its own.
     var from = "this process"
+    /// Whether another process sent it.
+    var isRemote = false
 
     init(_ event: ErrorEvent) {
         time = event.timestamp
@@ -122,6 +130,7 @@ struct ErrorFacts {
             (version, environment) = (provenance.serviceVersion, provenance.environment)
             countedBefore = provenance.countedBefore
             from = provenance.receivedFrom ?? "elsewhere"
+            isRemote = true
         } else if let classified = event.error as? any ClassifiedError {
             (typeName, category, fingerprint) = (classified.typeName, classified.category, classified.fingerprint)
         } else {
