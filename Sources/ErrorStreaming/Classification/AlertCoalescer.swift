@@ -95,21 +95,6 @@ public struct AlertCoalescer<C: Clock>: Sendable {
 
         /// The message with the running count: `"Server unavailable ×10"`, or just the message for one error.
         public var title: String { count > 1 ? "\(userMessage) ×\(count)" : userMessage }
-
-        @usableFromInline
-        init(
-            fingerprint: String, code: ErrorCode, category: ErrorCategory, userMessage: String, count: Int,
-            firstSeen: C.Instant, lastSeen: C.Instant, suppressedFollowUps: Int
-        ) {
-            self.fingerprint = fingerprint
-            self.code = code
-            self.category = category
-            self.userMessage = userMessage
-            self.count = count
-            self.firstSeen = firstSeen
-            self.lastSeen = lastSeen
-            self.suppressedFollowUps = suppressedFollowUps
-        }
     }
 
     /// What to do about one received report.
@@ -140,7 +125,7 @@ public struct AlertCoalescer<C: Clock>: Sendable {
     /// Every group's key in the order the groups were made, with when it was last looked at here: the queue that
     /// ``forget(keepingMostRecent:)`` takes the least recently seen from (a group seen since it was queued gets a
     /// second chance at the back). Keys of groups gone since are skipped when they come up.
-    @usableFromInline var order: Deque<(key: String, seen: C.Instant)> = []
+    private var order: Deque<(key: String, seen: C.Instant)> = []
 
     /// Creates a coalescer with no alerts.
     public init(clock: C, configuration: Configuration) {
@@ -185,6 +170,12 @@ public struct AlertCoalescer<C: Clock>: Sendable {
             groups[key] = alert
             return .coalesced(alert)
         }
+        return .alert(startGroup(key, with: report, at: instant))
+    }
+
+    /// Makes group `key` with `report` as its first error: the rare path of ``receive(_:at:)``, left out of line.
+    @usableFromInline
+    mutating func startGroup(_ key: String, with report: ErrorReport, at instant: C.Instant) -> Alert {
         let alert = Alert(
             fingerprint: key,
             code: report.classification.code,
@@ -197,7 +188,7 @@ public struct AlertCoalescer<C: Clock>: Sendable {
         groups[key] = alert
         order.append((key, instant))
         if configuration.rootCodes?.contains(alert.code) == true { rootKeys.insert(key) }
-        return .alert(alert)
+        return alert
     }
 
     /// The alerts still active at `instant`, oldest first: those whose next error would be coalesced.
