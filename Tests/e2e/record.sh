@@ -60,6 +60,10 @@ if wait_for "app.log .* 300 ev" 30 && wait_for "app.json.log .* 300 ev" 30; then
 else
     fail "files not read"; screen
 fi
+# The Sources rows count what was read; the last piece may still be on its way to the Logs pane. Every error counted
+# in Metrics (sampled twice a second) means every line before it was handed on too: only then is W's export whole.
+errors_shown=$(python3 -c "print(f'{int(\"$errors\"):,}')")
+wait_for "errors $errors_shown " 30 || { echo "Metrics never counted $errors_shown errors"; screen; }
 "${T[@]}" send-keys -t rec W
 if wait_for "saved|wrote|export" 10; then pass "W exported the kept lines"; else fail "no export message"; screen; fi
 export_file=$(ls "$WORK"/export/*.ndjson 2>/dev/null | head -1 || true)
