@@ -82,9 +82,10 @@ public final class RemoteIngest: Sendable {
         _ event: WireEvent, from: String? = nil, channel: EventChannel? = nil, countedBefore: Bool = false
     ) {
         let receivedAt = now()
+        // Only an error reads source lines: a log line or a metric at full rate takes no lock for them.
         ingest(
             event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
-            lines: sourceLines.withLock { $0 }
+            lines: event.kind == .error ? sourceLines.withLock { $0 } : nil
         ) { shown in
             switch shown {
             case .error(let error): inbox.post(streamEvent: error)
