@@ -193,4 +193,29 @@ struct PatternsTests {
             into: &buffer)
         assertSnapshot(of: buffer, as: .screen, named: "patterns")
     }
+
+    /// A template longer than its room is cut with `…` where `DisplayWidth.truncate` cuts it, ASCII (written from
+    /// its bytes) or not (a wide glyph at the edge is dropped), at every pane width, after the count and levels.
+    @Test func longTemplatesAreCutWhereTruncateCutsThem() {
+        let long = (0..<30).map { "word\($0)" }.joined(separator: " ")
+        let wide = (0..<30).map { "漢字\($0)" }.joined(separator: " ")
+        for message in [long, wide, "short line"] {
+            var state = DashboardState(width: 200, height: 30, now: fixtureStart.addingTimeInterval(300))
+            _ = DashboardReducer.reduce(into: &state, action: .eventsReceived([Self.line(message)]))
+            let pattern = state.patterns.patterns[0]
+            for width in [22, 30, 59, 60, 79, 80, 99, 100, 150] {
+                var buffer = ScreenBuffer(width: width, height: 1)
+                PatternsPane.drawRow(
+                    pattern, screen: state.screen, x: 0, y: 0, width: width, into: &buffer,
+                    palette: Palette(theme: state.screen.theme, depth: state.screen.colorDepth))
+                let right = (width >= 100 ? 21 : width >= 80 ? 13 : 0) + (width >= 60 ? 5 : 0) + 5
+                let room = max(4, width - 13 - right - " new".count)
+                let expected = DisplayWidth.truncate(pattern.template, to: room)
+                let row = buffer.text(ofRow: 0)
+                let drawn = String(row.dropFirst(13))
+                #expect(drawn.hasPrefix(expected), "\(width) columns: \(row)")
+                #expect(buffer[0, 0]?.grapheme == " " && row.hasPrefix("      1 I"), "\(row)")
+            }
+        }
+    }
 }

@@ -129,6 +129,42 @@ struct TextTests {
         #expect(Sparkline.render([0, 0, 4, 4], width: 2, unicode: true) == "⠀⣿")
         #expect(Sparkline.render(Array(repeating: 1, count: 60), width: 10, unicode: true).count == 10)
         #expect(Sparkline.render([], width: 10, unicode: true).isEmpty)
+        #expect(Sparkline.render([-3, 5, 0], width: 10, unicode: false) == " @ ")
+        #expect(Sparkline.render([4, 0, 4], width: 10, unicode: true) == "⢸⢸")
+    }
+
+    /// The list rows put a sparkline's cells straight into the buffer: the same cells, in the same style, as writing
+    /// its text padded to the width.
+    @Test func drawnSparklinesAreTheWrittenText() {
+        let style = CellStyle(foreground: .indexed(1), background: .indexed(4))
+        let series: [[Int]] = [[], [0], [7], [1, 2, 3], [-4, 9, 0, 3], Array(0..<60), Array(repeating: 0, count: 60)]
+        for values in series {
+            for width in [1, 2, 5, 12, 20, 40] {
+                for unicode in [true, false] {
+                    var written = ScreenBuffer(width: 50, height: 1)
+                    written.write(
+                        Sparkline.render(values, width: width, unicode: unicode), x: 3, y: 0, width: width,
+                        style: style)
+                    var drawn = ScreenBuffer(width: 50, height: 1)
+                    Sparkline.draw(values, width: width, unicode: unicode, x: 3, y: 0, style: style, into: &drawn)
+                    #expect(drawn == written, "\(values) in \(width) columns, unicode \(unicode)")
+                }
+            }
+        }
+        // At the buffer's right edge nothing is written past it.
+        var edge = ScreenBuffer(width: 10, height: 1)
+        Sparkline.draw(Array(1...20), width: 20, unicode: false, x: 6, y: 0, style: style, into: &edge)
+        #expect(edge.text(ofRow: 0) == "      ..::")
+    }
+
+    @Test func countsGroupThousandsByBytes() {
+        #expect(Format.count(0) == "0")
+        #expect(Format.count(999) == "999")
+        #expect(Format.count(1_000) == "1,000")
+        #expect(Format.count(-1_234_567) == "-1,234,567")
+        #expect(Format.count(-12) == "-12")
+        #expect(Format.count(UInt64.max) == "18,446,744,073,709,551,615")
+        #expect(Format.count(Int64.min) == "-9,223,372,036,854,775,808")
     }
 }
 
@@ -152,7 +188,8 @@ struct MetricsSeriesRowsTests {
     @Test func aSingleRowShowsASeries() {
         var buffer = ScreenBuffer(width: 60, height: 3)
         let end = MetricsPane.drawSeries(
-            MetricSeries.fixtures, x: 0, y: 0, width: 60, bottom: 2, into: &buffer, palette: Palette(theme: .default, depth: .colors256))
+            MetricSeries.fixtures, x: 0, y: 0, width: 60, bottom: 2, into: &buffer,
+            palette: Palette(theme: .default, depth: .colors256))
         #expect(end == 2)
         #expect(buffer.text(ofRow: 1).hasPrefix("auth.login.duration"))
     }

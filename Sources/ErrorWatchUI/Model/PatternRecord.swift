@@ -8,7 +8,9 @@ public struct PatternRecord: Sendable, Hashable {
     public var id: Int
     /// The template's words; `<*>` stands for a word that differs between its lines, `<num>`, `<ip>`… for what
     /// ``TemplateMask`` masked.
-    public var tokens: [String]
+    public var tokens: [String] { didSet { template = tokens.joined(separator: " ") } }
+    /// The template as text: its words joined by spaces, kept as the words change (each frame draws it).
+    public internal(set) var template: String
     /// How many lines it has had.
     public var count: Int
     /// How many of them at each level, indexed by ``ErrorSeverity/rawValue``.
@@ -30,9 +32,6 @@ public struct PatternRecord: Sendable, Hashable {
     public var sources: [String] = []
     /// The template this one was folded into once a word of it proved variable; `nil` while it is listed.
     public var mergedInto: Int?
-
-    /// The template as text.
-    public var template: String { tokens.joined(separator: " ") }
 
     /// The levels it has had, most severe first.
     public var levelsSeen: [ErrorSeverity] {

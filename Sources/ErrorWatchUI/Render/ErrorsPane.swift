@@ -189,9 +189,9 @@ public enum ErrorsPane: Widget {
     ) {
         var at = x
         if sparkWidth > 0 {
-            buffer.write(
-                Sparkline.render(perSecond, width: sparkWidth, unicode: screen.unicode), x: at, y: y,
-                width: sparkWidth, style: palette[.sparkline])
+            Sparkline.draw(
+                perSecond, width: sparkWidth, unicode: screen.unicode, x: at, y: y, style: palette[.sparkline],
+                into: &buffer)
             at += sparkWidth + 1
         }
         if width >= 60 {

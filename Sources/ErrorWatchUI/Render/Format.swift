@@ -13,7 +13,19 @@ public enum Format {
     /// The time of day of `second` (seconds since 1970, negative before).
     static func clock(second: Int64) -> String {
         let day = Int(((second % 86_400) + 86_400) % 86_400)
-        return pad2(day / 3600) + ":" + pad2(day / 60 % 60) + ":" + pad2(day % 60)
+        // `hh:mm:ss` from its digits' bytes: each Logs row draws one.
+        return String(unsafeUninitializedCapacity: 8) { bytes in
+            func digits(_ value: Int, at index: Int) {
+                bytes[index] = UInt8(ascii: "0") + UInt8(value / 10)
+                bytes[index + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+            }
+            digits(day / 3600, at: 0)
+            digits(day / 60 % 60, at: 3)
+            digits(day % 60, at: 6)
+            bytes[2] = UInt8(ascii: ":")
+            bytes[5] = UInt8(ascii: ":")
+            return 8
+        }
     }
 
     /// `"3s"`, `"2m"`, `"5h"`, `"3d"`: the largest whole unit; `"now"` under a second, negatives clamp to it.
@@ -36,12 +48,26 @@ public enum Format {
     /// `"1,284"`.
     public static func count(_ value: some BinaryInteger) -> String {
         let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
+        let negative = value < 0
+        let count = digits.utf8.count
+        guard count > 3 else { return negative ? "-" + digits : digits }
+        // Digits are ASCII: the result is built from their bytes (every pane shows counts, every frame).
+        return String(unsafeUninitializedCapacity: count + (count - 1) / 3 + (negative ? 1 : 0)) { bytes in
+            var at = 0
+            if negative {
+                bytes[0] = UInt8(ascii: "-")
+                at = 1
+            }
+            for (index, digit) in digits.utf8.enumerated() {
+                if index > 0, (count - index) % 3 == 0 {
+                    bytes[at] = UInt8(ascii: ",")
+                    at += 1
+                }
+                bytes[at] = digit
+                at += 1
+            }
+            return at
         }
-        return value < 0 ? "-" + result : result
     }
 
     /// `"850µs"`, `"120ms"`, `"1.25s"`.

@@ -69,9 +69,14 @@ public enum LogsPane: Widget {
 
         init(_ rows: [DashboardEvent], width: Int) {
             let share = width / 5
-            func needed(_ names: some Sequence<String>) -> Int { (names.map(DisplayWidth.of).max() ?? 0) + 1 }
-            source = width >= 70 ? max(14, min(needed(rows.lazy.map(LogsPane.shownSource)), share)) : 0
-            type = width >= 90 ? max(16, min(needed(rows.lazy.map(\.typeName)), share)) : (width >= 50 ? 12 : 0)
+            // The widest name and a blank, measured in place (no array of names or widths per frame).
+            func needed(_ name: (DashboardEvent) -> String) -> Int {
+                var widest = 0
+                for row in rows { widest = max(widest, DisplayWidth.of(name(row))) }
+                return widest + 1
+            }
+            source = width >= 70 ? max(14, min(needed(LogsPane.shownSource), share)) : 0
+            type = width >= 90 ? max(16, min(needed(\.typeName), share)) : (width >= 50 ? 12 : 0)
         }
     }
 
@@ -123,7 +128,9 @@ public enum LogsPane: Widget {
         if event.origin == .background, event.kind == .error { message = "bg · " + message }
         let messageStyle = event.kind == .error ? palette[.text] : palette[.muted]
         let room = x + width - column
-        buffer.write(" " + message, x: column, y: y, width: room, style: styled(messageStyle))
+        // A blank, then the message in the rest of the row: the message is not copied to put the blank before it.
+        buffer.put(StoredCell(ascii: 0x20, style: styled(messageStyle)), x: column, y: y)
+        buffer.write(message, x: column + 1, y: y, width: room - 1, style: styled(messageStyle))
         // What the query's words, phrases and regexes matched, highlighted in the message as drawn.
         guard !filter.query.isEmpty, room > 1 else { return }
         let shown = DisplayWidth.truncate(message, to: room - 1)

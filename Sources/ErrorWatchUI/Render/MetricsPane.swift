@@ -112,18 +112,19 @@ public enum MetricsPane: Widget {
         // before a value past the second, and its service (`· shop`) after the first two values.
         // Each series' values are formatted once, for the widths and for drawing.
         let valueLists = shown.map(values(of:))
-        func valuesWidth(_ values: [(String, String)], _ count: Int) -> Int {
-            values.prefix(count).reduce(-1) {
-                $0 + 1 + ($1.0.isEmpty ? 0 : DisplayWidth.of($1.0) + 1) + DisplayWidth.of($1.1)
-            }
+        // Each value's width (`p99 12ms`: its label, a blank and the value) measured once, for the name's room and
+        // for dropping values on a narrow pane.
+        let widthLists = valueLists.map { values in
+            values.map { ($0.0.isEmpty ? 0 : DisplayWidth.of($0.0) + 1) + DisplayWidth.of($0.1) }
         }
-        let oneValue = valueLists.map { valuesWidth($0, 1) }.max() ?? 0
-        let twoValues = valueLists.map { valuesWidth($0, 2) }.max() ?? 0
+        func valuesWidth(_ widths: [Int], _ count: Int) -> Int { widths.prefix(count).reduce(-1) { $0 + 1 + $1 } }
+        let oneValue = widthLists.map { valuesWidth($0, 1) }.max() ?? 0
+        let twoValues = widthLists.map { valuesWidth($0, 2) }.max() ?? 0
         let longestName = shown.map { DisplayWidth.of($0.name) }.max() ?? 8
         let longestFull = names.map(DisplayWidth.of).max() ?? 8
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
-        for (index, (line, lineValues)) in zip(shown.indices, zip(shown, valueLists)) {
+        for (index, (line, (lineValues, widths))) in zip(shown.indices, zip(shown, zip(valueLists, widthLists))) {
             let isSelected = index == selected
             if isSelected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: palette[.selection]) }
             func style(_ role: ThemeRole) -> CellStyle {
@@ -136,14 +137,20 @@ public enum MetricsPane: Widget {
                 buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: style(.muted))
             }
             // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
-            var items = lineValues.map { label, value in (label.isEmpty ? "" : label + " ", value) }
-            func itemsWidth() -> Int { items.reduce(-1) { $0 + 1 + DisplayWidth.of($1.0) + DisplayWidth.of($1.1) } }
-            while items.count > 1, itemsWidth() > width - nameWidth - 1 { items.removeLast() }
-            var column = max(x + nameWidth + 1, x + width - itemsWidth())
+            var kept = widths.count
+            var keptWidth = valuesWidth(widths, kept)
+            while kept > 1, keptWidth > width - nameWidth - 1 {
+                kept -= 1
+                keptWidth -= widths[kept] + 1
+            }
+            var column = max(x + nameWidth + 1, x + width - keptWidth)
             let row = Rect(x: x, y: y, width: width, height: 1)
-            for (index, (label, value)) in items.enumerated() {
+            for (index, (label, value)) in lineValues.prefix(kept).enumerated() {
                 if index > 0 { column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row) }
-                column = buffer.write(label, x: column, y: y, style: style(.muted), clip: row)
+                if !label.isEmpty {
+                    column = buffer.write(label, x: column, y: y, style: style(.muted), clip: row)
+                    column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row)
+                }
                 column = buffer.write(value, x: column, y: y, style: style(.title), clip: row)
             }
             y += 1

@@ -1,3 +1,5 @@
+import ErrorStreaming
+
 /// The Patterns view of the top-left pane (`v` after Issues): the templates of every line, logs too, most lines
 /// first. Each row: count, the levels seen, the template, a `new` mark for a template first seen in the last
 /// minute, a sparkline of the last 60 s, and first and last seen. `Enter` opens a template's lines.
@@ -39,16 +41,21 @@ public enum PatternsPane: Widget {
         palette: Palette
     ) {
         let row = Rect(x: x, y: y, width: width, height: 1)
+        // The count right-aligned in 7 columns and a space, in the alert colour.
         let count = Format.count(pattern.count)
-        var column = buffer.write(
-            String(repeating: " ", count: max(0, 7 - count.count)) + count + " ", x: x, y: y, style: palette[.alert],
-            clip: row)
+        let countEnd = min(row.maxX, x + max(8, count.utf8.count + 1))
+        buffer.fill(Rect(x: x, y: y, width: countEnd - x, height: 1), style: palette[.alert])
+        var column = buffer.write(count, x: x + max(0, 7 - count.utf8.count), y: y, style: palette[.alert], clip: row)
+        column += 1
         // One letter per level seen, most severe first, each in its level's colour: `EW` is errors and warnings.
-        let levels = pattern.levelsSeen.prefix(4)
-        for level in levels {
-            column = buffer.write(
-                String(level.tag.prefix(1)), x: column, y: y,
-                style: palette.style(for: level), clip: row)
+        // The letters are ASCII: each is put as a cell.
+        var letters = 0
+        for level in ErrorSeverity.allCases.reversed() where letters < 4 && pattern.levels[level.rawValue] > 0 {
+            if column < row.maxX, let letter = level.tag.utf8.first {
+                buffer.put(StoredCell(ascii: letter, style: palette.style(for: level)), x: column, y: y)
+                column += 1
+            }
+            letters += 1
         }
         column = x + 8 + 5
         let sparkWidth = width >= 100 ? 20 : width >= 80 ? 12 : 0
@@ -56,8 +63,19 @@ public enum PatternsPane: Widget {
         let isNew = screen.now.timeIntervalSince(pattern.discovered) <= PatternsState.newFor
         let mark = isNew ? " new" : ""
         let templateWidth = max(4, width - (column - x) - right - mark.count)
-        let shown = DisplayWidth.truncate(pattern.template, to: templateWidth)
-        let end = buffer.write(shown, x: column, y: y, style: palette[.text], clip: row)
+        let template = pattern.template
+        let end: Int
+        if template.utf8.count > templateWidth, column + templateWidth <= row.maxX,
+            template.utf8.allSatisfy({ $0 < 0x80 })
+        {
+            // An ASCII template too long for its room: its first columns then `…`, the cells `truncate` would
+            // give, without making the cut text (most templates are cut on a narrow pane).
+            buffer.write(template, x: column, y: y, width: templateWidth, style: palette[.text], padding: false)
+            end = column + templateWidth
+        } else {
+            let shown = DisplayWidth.truncate(template, to: templateWidth)
+            end = buffer.write(shown, x: column, y: y, style: palette[.text], clip: row)
+        }
         if isNew { buffer.write(mark, x: end, y: y, style: palette[.alert].adding(.bold), clip: row) }
         let at = x + width - right
         guard at > column else { return }

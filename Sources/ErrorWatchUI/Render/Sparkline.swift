@@ -1,4 +1,4 @@
-/// A one-row chart of a series, for the error rate in the Metrics pane.
+/// A one-row chart of a series, for the error rate in the Metrics pane and each row of the lists.
 ///
 /// With Unicode each braille character holds two samples, as bars up to four dots high (`⣀⣤⣶⣿`); without it each
 /// ASCII character holds one sample (` .:-=+*#%@`). The newest samples are kept when the width is short; all
@@ -6,30 +6,62 @@
 public enum Sparkline {
     /// The sparkline of `values` (oldest first) in at most `width` columns.
     public static func render(_ values: [Int], width: Int, unicode: Bool) -> String {
-        guard width > 0, !values.isEmpty else { return "" }
-        let perColumn = unicode ? 2 : 1
-        let visible = Array(values.suffix(width * perColumn)).map { max(0, $0) }
-        let peak = visible.max() ?? 0
+        var result = String.UnicodeScalarView()
+        forEachScalar(values, width: width, unicode: unicode) { result.append($0) }
+        return String(result)
+    }
+
+    /// Draws the sparkline of `values` at (`x`, `y`) in exactly `width` columns: the characters ``render(_:width:unicode:)``
+    /// makes, then blanks, all in `style`. Its cells are written straight into the buffer (every character is one
+    /// column and safe), where writing the text would break it into graphemes again: each list row draws one.
+    static func draw(
+        _ values: [Int], width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
+    ) {
+        guard width > 0 else { return }
+        var column = x
+        forEachScalar(values, width: width, unicode: unicode) { scalar in
+            var glyph = GlyphPacker()
+            _ = glyph.append(scalar)
+            buffer.put(StoredCell(glyph: glyph.glyph, width: 1, style: style), x: column, y: y)
+            column += 1
+        }
+        if column < x + width { buffer.fill(Rect(x: column, y: y, width: x + width - column, height: 1), style: style) }
+    }
+
+    /// Hands `body` each character of the sparkline, oldest first: at most `width`, each one column wide.
+    private static func forEachScalar(
+        _ values: [Int], width: Int, unicode: Bool, _ body: (Unicode.Scalar) -> Void
+    ) {
+        guard width > 0, !values.isEmpty else { return }
+        let visible = values.suffix(width * (unicode ? 2 : 1))
+        var peak = 0
+        for value in visible where value > peak { peak = value }
         if unicode {
             let levels = 4
-            func height(_ v: Int) -> Int { peak == 0 || v == 0 ? 0 : max(1, (v * levels + peak - 1) / peak) }
+            func height(_ index: Int) -> Int {
+                guard index >= visible.startIndex else { return 0 }
+                let v = max(0, visible[index])
+                return peak == 0 || v == 0 ? 0 : max(1, (v * levels + peak - 1) / peak)
+            }
+            // The dots of a bar of each height, in the left and in the right column of a braille cell.
             let left: [UInt32] = [0, 0x40, 0x44, 0x46, 0x47]
             let right: [UInt32] = [0, 0x80, 0xA0, 0xB0, 0xB8]
-            var result = String.UnicodeScalarView()
-            var index = visible.count % 2 == 1 ? -1 : 0
-            while index < visible.count {
-                let a = index >= 0 ? height(visible[index]) : 0
-                let b = index + 1 < visible.count ? height(visible[index + 1]) : 0
-                result.append(Unicode.Scalar(0x2800 + left[a] + right[b])!)
+            // An odd count leaves the oldest cell's left column empty.
+            var index = visible.startIndex - visible.count % 2
+            while index < visible.endIndex {
+                let b = index + 1 < visible.endIndex ? height(index + 1) : 0
+                body(Unicode.Scalar(0x2800 + left[height(index)] + right[b])!)
                 index += 2
             }
-            return String(result)
+            return
         }
-        let ramp = Array(" .:-=+*#%@")
-        return String(
-            visible.map { v -> Character in
-                guard peak > 0, v > 0 else { return ramp[0] }
-                return ramp[max(1, (v * (ramp.count - 1) + peak - 1) / peak)]
-            })
+        let ramp: [Unicode.Scalar] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+        for value in visible {
+            guard peak > 0, value > 0 else {
+                body(ramp[0])
+                continue
+            }
+            body(ramp[max(1, (value * (ramp.count - 1) + peak - 1) / peak)])
+        }
     }
 }

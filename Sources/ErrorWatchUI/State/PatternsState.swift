@@ -115,7 +115,7 @@ public struct PatternsState: Sendable, Equatable {
             index = patterns.count
             patterns.append(
                 PatternRecord(
-                    id: patterns.count, tokens: tokens, count: 0,
+                    id: patterns.count, tokens: tokens, template: tokens.joined(separator: " "), count: 0,
                     levels: Array(repeating: 0, count: ErrorSeverity.allCases.count), firstSeen: time, lastSeen: time,
                     discovered: now, seconds: [:], recent: []))
             liveCount += 1
