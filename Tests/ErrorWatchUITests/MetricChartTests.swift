@@ -74,16 +74,39 @@ struct MetricChartTests {
         #expect(state.detail.chartWindow == .oneMinute, "the window is kept for the next chart")
     }
 
-    @Test func theSelectionFollowsItsSeriesWhenTheOrderChanges() {
+    /// While the pane has the focus the rows hold still: a sample in another order (most recently updated first)
+    /// keeps every listed series in its row, a new one goes below, one no longer sampled leaves. Once the focus
+    /// moves on, the next sample's order is shown, and the selection follows its series.
+    @Test func rowsHoldStillUnderTheSelectionWhileThePaneHasTheFocus() {
         var state = DashboardState.sample()
         _ = press(&state, .tab, .tab, .character("j"))
+        let listed = state.feeds.metrics.series.map(\.id)
         var snapshot = state.feeds.metrics
         snapshot.series.reverse()
+        var added = MetricSeries.fixtures[0]
+        added.name = "queue.depth"
+        snapshot.series.insert(added, at: 0)
         _ = DashboardReducer.reduce(into: &state, action: .metricsSampled(snapshot))
-        #expect(state.feeds.selectedSeriesIndex == MetricSeries.fixtures.count - 2)
+        #expect(state.feeds.metrics.series.map(\.id) == listed + [added.id])
+        #expect(state.feeds.selectedSeriesIndex == 1, "the selected series kept its row")
+        snapshot.series.removeAll { $0.id == MetricSeries.fixtures[0].id }
+        _ = DashboardReducer.reduce(into: &state, action: .metricsSampled(snapshot))
+        #expect(state.feeds.metrics.series.map(\.id) == Array(listed.dropFirst()) + [added.id])
+        #expect(state.feeds.selectedSeries == MetricSeries.fixtures[1].id)
+        #expect(state.feeds.selectedSeriesIndex == 0)
         snapshot.series.removeAll { $0.id == MetricSeries.fixtures[1].id }
         _ = DashboardReducer.reduce(into: &state, action: .metricsSampled(snapshot))
         #expect(state.feeds.selectedSeriesIndex == 0, "a series no longer listed: the first is selected")
+
+        // Focus elsewhere: the sample's own order, the selection following its series.
+        var other = DashboardState.sample()
+        _ = press(&other, .tab, .tab, .character("j"), .tab)
+        #expect(other.screen.focus != .metrics)
+        var reordered = other.feeds.metrics
+        reordered.series.reverse()
+        _ = DashboardReducer.reduce(into: &other, action: .metricsSampled(reordered))
+        #expect(other.feeds.metrics.series.map(\.id) == reordered.series.map(\.id))
+        #expect(other.feeds.selectedSeriesIndex == MetricSeries.fixtures.count - 2)
     }
 
     @Test func withoutSeriesTheScrollKeysStillScrollLogs() {

@@ -31,7 +31,8 @@ public struct MetricsSnapshot: Sendable, Hashable {
     /// Errors per second over the last 60 one-second buckets, oldest first.
     public var errorRatePerSecond: [Int]
     /// What the producers record, local swift-metrics and remote `metric` events alike: one entry per metric name
-    /// and service, the most recently updated first.
+    /// and service, the most recently updated first as sampled (the Metrics pane holds its rows still while it has
+    /// the focus).
     public var series: [MetricSeries]
     /// Events the dashboard's subscriptions dropped under load.
     public var droppedEvents: UInt64

@@ -3,7 +3,7 @@ import ErrorStreaming
 /// The `Metrics` pane: totals, the error-rate sparkline over the last 60 s, what the producers record (histograms
 /// with percentiles, gauges, counters with their rate; the most recently updated first), then error counts per type
 /// (numbered 1…9 for the type filter keys) and per category. While the pane has the focus, `j`/`k` select a series
-/// (highlighted, and kept in view) and `Enter` opens its chart.
+/// (highlighted, and kept in view; the rows hold still, see ``FeedsState``) and `Enter` opens its chart.
 public enum MetricsPane: Widget {
     /// The sample, and the selected series' index while the pane has the focus.
     public static func part(of state: DashboardState) -> (metrics: MetricsSnapshot, selected: Int?) {

@@ -61,7 +61,7 @@ public enum DashboardReducer {
         case .issuesSampled(let changed, let evicted):
             return state.errors.reduce(.issuesSampled(changed: changed, evicted: evicted))
         case .metricsSampled(let metrics):
-            return state.feeds.reduce(.metricsSampled(metrics))
+            return state.feeds.reduce(.metricsSampled(metrics, holdingOrder: state.screen.focus == .metrics))
         case .statusChanged(let status):
             // The first status gives the Status pane a place on screen.
             let first = state.feeds.statuses.isEmpty

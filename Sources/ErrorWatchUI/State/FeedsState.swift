@@ -47,10 +47,24 @@ public struct FeedsState: Sendable, Equatable {
     /// Nothing reported yet.
     public init() {}
 
+    /// `series` with those already in `listed` in their listed order, then the new ones in the order they came.
+    /// A series no longer sampled leaves its row.
+    static func series(_ series: [MetricSeries], inTheOrderOf listed: [MetricSeries]) -> [MetricSeries] {
+        var row: [String: Int] = [:]
+        for (index, line) in listed.enumerated() { row[line.id] = index }
+        var known: [(row: Int, series: MetricSeries)] = []
+        var new: [MetricSeries] = []
+        for line in series {
+            if let at = row[line.id] { known.append((at, line)) } else { new.append(line) }
+        }
+        return known.sorted { $0.row < $1.row }.map(\.series) + new
+    }
+
     /// What changes the feeds slice.
     enum Action: Sendable {
-        /// The runtime sampled the metrics backend.
-        case metricsSampled(MetricsSnapshot)
+        /// The runtime sampled the metrics backend. `holdingOrder` while the Metrics pane has the focus: the series
+        /// listed keep their rows and new ones go below, so rows do not move under the selection as they update.
+        case metricsSampled(MetricsSnapshot, holdingOrder: Bool)
         /// A scroll key in the Metrics pane: the selection moves among the listed series, `page` a page.
         case seriesSelectionMoved(ScrollMove, page: Int)
         /// A scroll key in the Services view: the selection moves among the `edges` listed, `page` a page.
@@ -76,7 +90,8 @@ public struct FeedsState: Sendable, Equatable {
         case .storeStatusChanged(let note):
             defer { storeNote = note.map { Sanitizer.sanitize($0, limit: 120) } }
             return note != storeNote
-        case .metricsSampled(let metrics):
+        case .metricsSampled(var metrics, let holdingOrder):
+            if holdingOrder { metrics.series = Self.series(metrics.series, inTheOrderOf: self.metrics.series) }
             defer { self.metrics = metrics }
             return metrics != self.metrics
         case .seriesSelectionMoved(let move, let page):
