@@ -316,6 +316,71 @@ struct TracesPageTests {
         #expect(state.traces.selectedID == all[11].traceID)
         #expect(state.traces.count(FilterState()).selected == 11)
     }
+
+    /// With the dashboard's own query in force the view orders only the rows it noted as passing: the same rows,
+    /// count and place as matching and sorting every row, while rows arrive, change (in and out of the query),
+    /// leave, and the order and the query change.
+    @Test func theRowsNotedAsPassingTheQueryAreTheMatchingOnes() {
+        var generator = SeededGenerator(seed: 91)
+        var state = DashboardState.sample()
+        func summary(_ index: Int, checkout: Bool, arrival: UInt64, heldFrom: UInt64 = 1) -> TraceSummary {
+            var row = TraceSummary(
+                traceID: String(format: "%032x", index), arrival: arrival, heldFrom: heldFrom,
+                rootName: checkout ? "POST /checkout" : "GET /health", services: ["shop"],
+                spanNames: [checkout ? "POST /checkout" : "GET /health"],
+                startUnixNano: 1_000_000_000 + UInt64.random(in: 0...40, using: &generator) * 1_000_000, spanCount: 2,
+                failedSpans: Int.random(in: 0...1, using: &generator))
+            row.endUnixNano = row.startUnixNano + UInt64(index % 11) * 1_000_000
+            return row
+        }
+        var arrival: UInt64 = 0
+        func arrive(_ index: Int, checkout: Bool, heldFrom: UInt64 = 1) {
+            arrival += 1
+            let row = summary(index, checkout: checkout, arrival: arrival, heldFrom: heldFrom)
+            _ = DashboardReducer.reduce(into: &state, action: .traceSummarized(row))
+        }
+        func check(_ when: String) {
+            var matching = FilterState()
+            _ = matching.reduce(.submitted(Query.parse(state.filter.query.text)))
+            let all = state.traces.visible(state.filter)
+            #expect(all.map(\.traceID) == state.traces.visible(matching).map(\.traceID))
+            #expect(all.allSatisfy { state.filter.matches($0) }, "\(when)")
+            for limit in [1, 9, 120, 500] {
+                #expect(
+                    state.traces.leading(limit, state.filter).map(\.traceID) == all.prefix(limit).map(\.traceID),
+                    "\(when), \(limit) rows")
+            }
+            #expect(state.traces.count(state.filter).count == all.count, "\(when)")
+        }
+        for index in 0..<300 { arrive(index, checkout: index % 3 == 0) }
+        for character in "/checkout" { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character(character))) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(state.filter.query.text == "checkout")
+        #expect(state.traces.matchedQuery == state.filter.query, "the root handed the query over")
+        check("query applied")
+        for index in 300..<400 { arrive(index, checkout: index % 2 == 0) }
+        check("rows arrived")
+        // Rows change: some leave the query, some join it.
+        for index in stride(from: 0, to: 300, by: 5) { arrive(index, checkout: index % 3 != 0) }
+        check("rows changed")
+        _ = state.traces.reduce(.selectionMoved(.down, page: 10, filter: state.filter))
+        let selected = state.traces.count(state.filter).selected
+        #expect(selected == 1)
+        #expect(state.traces.selectedID == state.traces.visible(state.filter)[1].traceID)
+        // The store evicts the first 150 arrivals.
+        arrive(400, checkout: true, heldFrom: 151)
+        check("rows left")
+        _ = state.traces.reduce(.orderCycled)
+        check("order changed")
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character("/")))
+        for _ in "checkout" { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.backspace)) }
+        for character in "health" { _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character(character))) }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        #expect(state.filter.query.text == "health")
+        #expect(state.traces.matchedQuery == state.filter.query)
+        check("query changed")
+        #expect(state.traces.count(state.filter).count > 0)
+    }
 }
 
 /// The rows a frame draws stay those of sorting every row, whatever arrives, changes, leaves or re-sorts

@@ -102,8 +102,10 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Issue 37: the Traces view with 50,000 traces held (the trace store's span budget allows no more), and a chart.
-    let wideTraces = RenderFixture.tracesView(RenderFixture.state(width: 200, height: 50, history: 2_000), count: 50_000)
-    let smallTraces = RenderFixture.tracesView(RenderFixture.state(width: 80, height: 24, history: 2_000), count: 50_000)
+    let wideTraces = RenderFixture.tracesView(
+        RenderFixture.state(width: 200, height: 50, history: 2_000), count: 50_000)
+    let smallTraces = RenderFixture.tracesView(
+        RenderFixture.state(width: 80, height: 24, history: 2_000), count: 50_000)
     let wideChart = RenderFixture.chartView(RenderFixture.state(width: 200, height: 50, history: 2_000))
 
     Benchmark("Render 200x50, Traces view, 50k traces held") { benchmark in
@@ -112,6 +114,20 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Render 80x24, Traces view, 50k traces held") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(smallTraces)) }
+    }
+
+    // The Traces view with a query (one trace in five failing) over the 50,000 traces: a frame, and a page down.
+    let wideFailing = RenderFixture.querying(wideTraces, "status:error")
+    Benchmark("Render 200x50, Traces view, 50k traces held, a query") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideFailing)) }
+    }
+
+    Benchmark("Page down the Traces view with a query, 50k traces held") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var state = wideFailing
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.pageDown))
+            blackHole(state)
+        }
     }
 
     Benchmark("Render 200x50, a histogram's chart") { benchmark in

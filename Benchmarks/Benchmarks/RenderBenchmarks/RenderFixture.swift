@@ -87,6 +87,16 @@ enum RenderFixture {
         return state
     }
 
+    /// `state` with `query` applied as typed after `/`.
+    static func querying(_ state: DashboardState, _ query: String) -> DashboardState {
+        var state = state
+        for character in "/" + query {
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.character(character)))
+        }
+        _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+        return state
+    }
+
     /// `state` with the chart of its first series open (Tab twice to Metrics, Enter), a histogram of three lines
     /// over 60 buckets in every window.
     static func chartView(_ state: DashboardState) -> DashboardState {

@@ -35,6 +35,10 @@ public enum DashboardReducer {
         var effects: [DashboardEffect] = []
         let message = (state.screen.statusMessage, state.screen.statusMessageSetAt)
         var changed = scope(action, into: &state, effects: &effects)
+        // The Traces view keeps which rows pass the query in force: handed over whenever it changed.
+        if state.traces.matchedQuery != state.filter.query {
+            _ = state.traces.reduce(.queryChanged(state.filter.query))
+        }
         // A message shown (or shown again) is a visible change, whoever showed it.
         if (state.screen.statusMessage, state.screen.statusMessageSetAt) != message { changed = true }
         if changed { state.generation &+= 1 }

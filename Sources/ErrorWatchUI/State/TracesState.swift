@@ -49,6 +49,12 @@ public struct TracesState: Sendable, Equatable {
     private var keys: [RowKey] = []
     private var ids: [String] = []
     private var slots: [String: Int] = [:]
+    /// Whether each slot's row passes ``matchedQuery``, kept as rows arrive, change and leave, and found again when
+    /// the query changes: a frame with a query orders the passing rows without matching every row again (50,000
+    /// rows' query subjects cost tens of milliseconds a frame).
+    private var passes: [Bool] = []
+    /// The query ``passes`` holds the answers of (the dashboard's, once the root reducer hands it over).
+    public private(set) var matchedQuery = Query.empty
     /// The first rows in ``sortOrder`` (their slots), kept as rows arrive, change and leave: a frame without a query
     /// draws from it without looking at the other rows. It holds the first `top.count` rows of all, at most
     /// ``topLimit``; when rows leave it, it is found again once it is down to half.
@@ -129,6 +135,18 @@ public struct TracesState: Sendable, Equatable {
         }
         var count = 0
         var place = 0
+        if filter.query == matchedQuery {
+            let chosenKey = chosen.map(RowKey.init)
+            for slot in keys.indices where passes[slot] {
+                count += 1
+                if let chosen, let chosenKey,
+                    Self.precedes(keys[slot], ids[slot], chosenKey, chosen.traceID, in: sortOrder)
+                {
+                    place += 1
+                }
+            }
+            return (count, chosen == nil ? nil : place)
+        }
         for row in rows.values where filter.query.isEmpty || filter.matches(row) {
             count += 1
             if let chosen, Self.precedes(row, chosen, in: sortOrder) { place += 1 }
@@ -144,6 +162,7 @@ public struct TracesState: Sendable, Equatable {
             if limit <= top.count || top.count == keys.count { return top.prefix(limit).compactMap { rows[ids[$0]] } }
             return best(limit).compactMap { rows[ids[$0]] }
         }
+        if filter.query == matchedQuery { return best(limit, passingOnly: true).compactMap { rows[ids[$0]] } }
         var best: [TraceSummary] = []
         best.reserveCapacity(min(limit, rows.count) + 1)
         for row in rows.values where filter.matches(row) {
@@ -165,12 +184,13 @@ public struct TracesState: Sendable, Equatable {
         Self.precedes(keys[a], ids[a], keys[b], ids[b], in: sortOrder)
     }
 
-    /// The slots of the first `limit` rows, in one pass over the keys that keeps only the best `limit`.
-    private func best(_ limit: Int) -> [Int] {
+    /// The slots of the first `limit` rows (of those that pass ``matchedQuery`` when `passingOnly`), in one pass
+    /// over the keys that keeps only the best `limit`.
+    private func best(_ limit: Int, passingOnly: Bool = false) -> [Int] {
         guard limit > 0 else { return [] }
         var best: [Int] = []
         best.reserveCapacity(min(limit, keys.count) + 1)
-        for slot in keys.indices {
+        for slot in keys.indices where !passingOnly || passes[slot] {
             if best.count == limit, !before(slot, best[limit - 1]) { continue }
             best.insert(slot, at: insertionPoint(of: slot, in: best))
             if best.count > limit { best.removeLast() }
@@ -223,6 +243,8 @@ public struct TracesState: Sendable, Equatable {
         case orderCycled
         /// A query was applied, or the view was shown: the list starts again from the first row.
         case selectionReset
+        /// The dashboard's query is now `query`: which rows pass is found again (one pass over the rows).
+        case queryChanged(Query)
     }
 
     /// Applies `action`; returns whether anything changed.
@@ -247,6 +269,12 @@ public struct TracesState: Sendable, Equatable {
         case .selectionReset:
             selectedID = nil
             scroll = 0
+        case .queryChanged(let query):
+            guard query != matchedQuery else { return false }
+            matchedQuery = query
+            passes = ids.map { id in rows[id].map(passesQuery) ?? false }
+            // What is drawn depends on the filter the view is given, not on these answers.
+            return false
         }
         return true
     }
@@ -273,11 +301,18 @@ public struct TracesState: Sendable, Equatable {
         if slot != last {
             keys[slot] = keys[last]
             ids[slot] = ids[last]
+            passes[slot] = passes[last]
             slots[ids[slot]] = slot
             if let index = top.firstIndex(of: last) { top[index] = slot }
         }
         keys.removeLast()
         ids.removeLast()
+        passes.removeLast()
+    }
+
+    /// Whether `row` passes ``matchedQuery``.
+    private func passesQuery(_ row: TraceSummary) -> Bool {
+        matchedQuery.isEmpty || matchedQuery.matches(row.querySubject)
     }
 
     /// Keeps a trace's row, dropping from the oldest the rows of traces the store has evicted since (those that
@@ -288,11 +323,13 @@ public struct TracesState: Sendable, Equatable {
         guard previous != summary else { return false }
         if let slot = slots[summary.traceID] {
             keys[slot] = RowKey(summary)
+            passes[slot] = passesQuery(summary)
             placeInTop(slot, moved: true)
         } else {
             slots[summary.traceID] = keys.count
             keys.append(RowKey(summary))
             ids.append(summary.traceID)
+            passes.append(passesQuery(summary))
             placeInTop(keys.count - 1, moved: false)
         }
         if previous?.arrival != summary.arrival { arrivals.append((summary.arrival, summary.traceID)) }
