@@ -130,6 +130,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // What applying the query costs once (Enter in the prompt): the Traces view notes the rows that pass it.
+    var typed = wideTraces
+    for character in "/status:error" {
+        _ = DashboardReducer.reduce(into: &typed, action: .keyPressed(.character(character)))
+    }
+    let typedQuery = typed
+    Benchmark("Apply a query with 50k traces held") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var state = typedQuery
+            _ = DashboardReducer.reduce(into: &state, action: .keyPressed(.enter))
+            blackHole(state)
+        }
+    }
+
     Benchmark("Render 200x50, a histogram's chart") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Dashboard.render(wideChart)) }
     }
