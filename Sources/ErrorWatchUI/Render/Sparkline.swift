@@ -11,8 +11,8 @@ public enum Sparkline {
         return String(result)
     }
 
-    /// Draws the sparkline of `values` at (`x`, `y`) in exactly `width` columns: the characters ``render(_:width:unicode:)``
-    /// makes, then blanks, all in `style`. Its cells are written straight into the buffer (every character is one
+    /// Draws the sparkline of `values` at (`x`, `y`) in exactly `width` columns: the characters
+    /// ``render(_:width:unicode:)`` makes, then blanks, all in `style`. Its cells are written straight into the buffer (every character is one
     /// column and safe), where writing the text would break it into graphemes again: each list row draws one.
     static func draw(
         _ values: [Int], width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
@@ -27,6 +27,12 @@ public enum Sparkline {
         }
         if column < x + width { buffer.fill(Rect(x: column, y: y, width: x + width - column, height: 1), style: style) }
     }
+
+    /// The dots of a bar of each height, in the left and in the right column of a braille cell.
+    private static let left: [UInt32] = [0, 0x40, 0x44, 0x46, 0x47]
+    private static let right: [UInt32] = [0, 0x80, 0xA0, 0xB0, 0xB8]
+    /// The ASCII characters of a bar of each height.
+    private static let ramp: [Unicode.Scalar] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
 
     /// Hands `body` each character of the sparkline, oldest first: at most `width`, each one column wide.
     private static func forEachScalar(
@@ -43,9 +49,6 @@ public enum Sparkline {
                 let v = max(0, visible[index])
                 return peak == 0 || v == 0 ? 0 : max(1, (v * levels + peak - 1) / peak)
             }
-            // The dots of a bar of each height, in the left and in the right column of a braille cell.
-            let left: [UInt32] = [0, 0x40, 0x44, 0x46, 0x47]
-            let right: [UInt32] = [0, 0x80, 0xA0, 0xB0, 0xB8]
             // An odd count leaves the oldest cell's left column empty.
             var index = visible.startIndex - visible.count % 2
             while index < visible.endIndex {
@@ -55,7 +58,6 @@ public enum Sparkline {
             }
             return
         }
-        let ramp: [Unicode.Scalar] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
         for value in visible {
             guard peak > 0, value > 0 else {
                 body(ramp[0])
