@@ -63,6 +63,33 @@ struct IngestBatchTests {
         #expect(wakes.count.withLock { $0 } == 1, "the two before woke the UI; the batch found it awake")
     }
 
+    /// A caller that counts what shows before ingesting (a file's hand-on) passes over those that would give way:
+    /// the pane gets the same events, the same count given way, and a recording still sees every event.
+    @Test(arguments: [1, 4, 7, 64])
+    func aBatchToldWhatGivesWayShowsTheSame(capacity: Int) {
+        var events = Self.events(20)
+        // Metrics do not show: they are not counted among those that give way.
+        events.insert(WireEvent(kind: .metric, time: events[4].time, metricName: "queue.depth", metricValue: 3), at: 5)
+        let (single, singleInbox, _) = Self.ingest(capacity: capacity)
+        for event in events { single.ingest(event, from: "file a.log", channel: .file) }
+
+        let (batched, batchedInbox, _) = Self.ingest(capacity: capacity)
+        let observed = Mutex(0)
+        batched.observe { _ in observed.withLock { $0 += 1 } }
+        let showing = events.filter(RemoteIngest.showsInLogs).count
+        #expect(showing == 20)
+        batched.ingestBatch { batch in
+            batch.passOver(showing - batch.capacity)
+            for event in events { batched.ingest(event, from: "file a.log", channel: .file, into: &batch) }
+        }
+        #expect(observed.withLock { $0 } == 21)
+        #expect(batchedInbox.sampledOut == singleInbox.sampledOut)
+        #expect(batchedInbox.sampledOut == UInt64(max(0, 22 - capacity)))
+        let shown = Self.shown(batchedInbox)
+        #expect(shown == Self.shown(singleInbox))
+        #expect(shown.count == min(22, capacity))
+    }
+
     @Test func aBatchKeepsWhereEachEventWasReadAndWhen() {
         let (ingest, inbox, _) = Self.ingest(capacity: 64)
         _ = inbox.drain()

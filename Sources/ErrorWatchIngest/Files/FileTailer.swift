@@ -514,9 +514,11 @@ public final class FileTailer: Sendable {
     }
 
     private func add(
-        _ result: Result<WireEvent, WireError>, counted: Bool, to batch: inout Batch, statistics: inout Statistics
+        _ result: consuming Result<WireEvent, WireError>, counted: Bool, to batch: inout Batch,
+        statistics: inout Statistics
     ) {
-        switch result {
+        // Consumed: the event moves into the batch rather than being copied there and released here.
+        switch consume result {
         case .success(let event):
             // Counted-before events come first in a batch (a file is read in order): they are a prefix.
             if counted, batch.countedBefore == batch.events.count {

@@ -157,8 +157,8 @@ public final class StreamReader: Sendable {
         }
     }
 
-    private static func add(_ result: Result<WireEvent, WireError>, to batch: inout Batch) {
-        switch result {
+    private static func add(_ result: consuming Result<WireEvent, WireError>, to batch: inout Batch) {
+        switch consume result {
         case .success(let event): batch.events.append(event)
         case .failure(let error): batch.badLines.append(error)
         }

@@ -41,7 +41,7 @@ public struct LineReader: Sendable {
     /// Reads one line (without its newline); hands `emit` zero, one or two results: a held line that this one
     /// shows to be complete, then this line's, unless it is held in turn.
     public mutating func read(
-        _ line: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (Result<WireEvent, WireError>) -> Void
+        _ line: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (consuming Result<WireEvent, WireError>) -> Void
     ) {
         if format == .wire {
             emit(Result { () throws(WireError) in try decoder.decode(line, readAt: receivedAt) })
@@ -88,7 +88,7 @@ public struct LineReader: Sendable {
     }
 
     /// Emits the held plain-text line (with its trace), if any: call it when the stream goes quiet or ends.
-    public mutating func flush(_ emit: (Result<WireEvent, WireError>) -> Void) {
+    public mutating func flush(_ emit: (consuming Result<WireEvent, WireError>) -> Void) {
         flushHeld(emit)
     }
 
@@ -99,13 +99,13 @@ public struct LineReader: Sendable {
         return results
     }
 
-    private mutating func flushHeld(_ emit: (Result<WireEvent, WireError>) -> Void) {
+    private mutating func flushHeld(_ emit: (consuming Result<WireEvent, WireError>) -> Void) {
         guard folder.hasPending else { return }
         folder.flush { emit(.success($0)) }
     }
 
     private mutating func offerText(
-        _ bytes: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (Result<WireEvent, WireError>) -> Void
+        _ bytes: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (consuming Result<WireEvent, WireError>) -> Void
     ) {
         // Binary data piped in by mistake is counted, not shown: decoding, folding and drawing it as text made a
         // stream of garbage crawl at 2 MB/s.

@@ -45,7 +45,7 @@ struct TracebackFolder {
     }
 
     /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
-    mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (WireEvent) -> Void) {
+    mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (consuming WireEvent) -> Void) {
         if let kind, pending != nil {
             if continues(kind, line) {
                 append(line)
@@ -104,7 +104,7 @@ struct TracebackFolder {
     }
 
     /// Emits the held line or trace, if any.
-    mutating func flush(_ emit: (WireEvent) -> Void) {
+    mutating func flush(_ emit: (consuming WireEvent) -> Void) {
         guard var record = pending else { return }
         pending = nil
         if kind != nil {

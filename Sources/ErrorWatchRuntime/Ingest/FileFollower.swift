@@ -81,7 +81,7 @@ final class FileFollower: Sendable {
         let from: String
         var status: SourceStatus
         /// Events read and not yet handed on, each with whether an earlier reading counted it.
-        var queue: Deque<(event: WireEvent, countedBefore: Bool)> = []
+        var queue = PieceQueue()
         /// Whether the last poll read to the end of what the file holds now.
         var caughtUp = false
         /// How many events the last poll read.
@@ -117,7 +117,94 @@ final class FileFollower: Sendable {
 
         /// Whether the merge must wait for this file before handing on a later event of another: one waiting for its
         /// turn does not hold the others back.
-        var blocks: Bool { holdsTurn && queue.isEmpty && !caughtUp && retryAt == nil }
+        var blocks: Bool { queue.isEmpty && blocksWhenEmpty }
+
+        /// Whether the merge must wait for this file once its queue is empty: it holds its turn, has not read to the
+        /// end of what the file holds, and is not waiting to retry.
+        var blocksWhenEmpty: Bool { holdsTurn && !caughtUp && retryAt == nil }
+    }
+
+    /// A file's events read and not yet handed on, kept as the pieces they were read in: an event is handed on
+    /// where its piece holds it, not copied into a queue of its own first (an event has forty members, about 25
+    /// of them counted references, so each copy and release showed in the profile of a file's opening).
+    fileprivate struct PieceQueue {
+        /// The piece being handed on, and how many of its first events an earlier reading counted.
+        private var head: [WireEvent] = []
+        private var headCounted = 0
+        /// The place of the next event in ``head``.
+        private var next = 0
+        /// The pieces after it, oldest first.
+        private var rest: Deque<(events: [WireEvent], countedBefore: Int)> = []
+        /// How many events wait.
+        private(set) var count = 0
+
+        var isEmpty: Bool { count == 0 }
+
+        /// What an event handed on leaves in its piece until the piece is released.
+        private static let blank = WireEvent(kind: .log, time: Date(timeIntervalSince1970: 0))
+
+        /// A place in the queue, to look ahead without taking (``time(at:)``, ``advance(_:)``): a piece (0 the one
+        /// being handed on, then ``rest``'s) and an event in it.
+        struct Cursor {
+            fileprivate var piece: Int
+            fileprivate var index: Int
+        }
+
+        /// The place of the next event.
+        var start: Cursor { Cursor(piece: 0, index: next) }
+
+        /// Queues a piece's events; the first `countedBefore` of them were counted by an earlier reading.
+        mutating func append(_ events: [WireEvent], countedBefore: Int) {
+            guard !events.isEmpty else { return }
+            if count == 0 {
+                (head, headCounted, next) = (events, countedBefore, 0)
+            } else {
+                rest.append((events, countedBefore))
+            }
+            count += events.count
+        }
+
+        /// The time of the event at `cursor`, which must be before the end.
+        func time(at cursor: Cursor) -> Date {
+            // Member by member, where the piece holds the event: reading the whole event out of the array would copy
+            // it (every counted reference retained, then released) for the sake of one member.
+            piece(of: cursor).withUnsafeBufferPointer { $0[cursor.index].time }
+        }
+
+        /// Whether the event at `cursor` shows in the `Logs` pane (``RemoteIngest/showsInLogs(_:)``).
+        func showsInLogs(at cursor: Cursor) -> Bool {
+            piece(of: cursor).withUnsafeBufferPointer { events in
+                RemoteIngest.showsInLogs(
+                    kind: events[cursor.index].kind, typed: events[cursor.index].exceptionType != nil)
+            }
+        }
+
+        private func piece(of cursor: Cursor) -> [WireEvent] { cursor.piece == 0 ? head : rest[cursor.piece - 1].events }
+
+        /// Moves `cursor` to the next event.
+        func advance(_ cursor: inout Cursor) {
+            cursor.index += 1
+            if cursor.index == (cursor.piece == 0 ? head.count : rest[cursor.piece - 1].events.count) {
+                cursor.piece += 1
+                cursor.index = 0
+            }
+        }
+
+        /// Calls `body` with the next event and whether an earlier reading counted it, then drops it. The queue must
+        /// not be empty.
+        mutating func handFirst(_ body: (WireEvent, Bool) -> Void) {
+            // The event is moved out of its piece, and a blank without references left in its place: reading it out
+            // of the array would copy it, and its piece would release it again later.
+            var event = Self.blank
+            head.withUnsafeMutableBufferPointer { swap(&event, &$0[next]) }
+            body(event, next < headCounted)
+            count -= 1
+            next += 1
+            if next == head.count {
+                (head, headCounted) = rest.popFirst() ?? ([], 0)
+                next = 0
+            }
+        }
     }
 
     /// Who holds the budget's descriptors and who waits for one, in order.
@@ -289,29 +376,46 @@ final class FileFollower: Sendable {
     /// Hands on the queued events in time order while no file that may still hold an earlier one is waited for,
     /// then records the marks the handed-on events reached. The earliest head is kept in a heap, so each event costs
     /// a logarithm of the files, however many there are.
+    ///
+    /// The order is found first, without taking any event: which file each event handed on comes from. So the batch
+    /// knows how many of them show in the `Logs` pane before it starts, and those that would give way to later ones
+    /// of the same batch are counted as given way without being kept (``RemoteIngest/Batch/passOver(_:)``).
     fileprivate static func handOn(_ lanes: inout [Lane], to ingest: RemoteIngest) {
         var blocking = 0
         var heads = Heap<Head>()
+        var cursors = lanes.map(\.queue.start)
+        var left = lanes.map(\.queue.count)
         for index in lanes.indices {
             if lanes[index].blocks { blocking += 1 }
-            if let first = lanes[index].queue.first { heads.insert(Head(time: first.event.time, lane: index)) }
+            if left[index] > 0 {
+                heads.insert(Head(time: lanes[index].queue.time(at: cursors[index]), lane: index))
+            }
         }
-        var handed = 0
+        var order: [Int] = []
+        var shown = 0
+        while blocking == 0, let head = heads.popMin() {
+            let index = head.lane
+            if lanes[index].queue.showsInLogs(at: cursors[index]) { shown += 1 }
+            order.append(index)
+            left[index] -= 1
+            if left[index] > 0 {
+                lanes[index].queue.advance(&cursors[index])
+                heads.insert(Head(time: lanes[index].queue.time(at: cursors[index]), lane: index))
+            } else if lanes[index].blocksWhenEmpty {
+                blocking += 1
+            }
+        }
         // One batch: what the events show in the Logs pane is posted in one step.
         ingest.ingestBatch { batch in
-            while blocking == 0, let head = heads.popMin() {
-                handed += 1
+            batch.passOver(shown - batch.capacity)
+            for (handed, index) in order.enumerated() {
                 // Stopping is answered within a thousand events; what is not handed on is not marked read.
-                if handed % 1_024 == 0, Task.isCancelled { break }
-                let index = head.lane
-                let (event, counted) = lanes[index].queue.removeFirst()
-                ingest.ingest(event, from: lanes[index].from, channel: .file, countedBefore: counted, into: &batch)
-                lanes[index].handedOn += 1
-                if let next = lanes[index].queue.first {
-                    heads.insert(Head(time: next.event.time, lane: index))
-                } else if lanes[index].blocks {
-                    blocking += 1
+                if handed % 1_024 == 1_023, Task.isCancelled { break }
+                let from = lanes[index].from
+                lanes[index].queue.handFirst { event, counted in
+                    ingest.ingest(event, from: from, channel: .file, countedBefore: counted, into: &batch)
                 }
+                lanes[index].handedOn += 1
             }
         }
         for index in lanes.indices {
@@ -339,9 +443,7 @@ extension FileFollower.Lane {
         failures = 0
         caughtUp = !batch.more
         lastRead = batch.events.count
-        for (offset, event) in batch.events.enumerated() {
-            queue.append((event, offset < batch.countedBefore))
-        }
+        queue.append(batch.events, countedBefore: batch.countedBefore)
         queued += batch.events.count
         if let mark = batch.mark, mark != lastMark {
             marks.append((queued, mark))

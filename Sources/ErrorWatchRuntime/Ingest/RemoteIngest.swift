@@ -104,11 +104,29 @@ public final class RemoteIngest: Sendable {
     public struct Batch {
         fileprivate let receivedAt: Date
         fileprivate let lines: SourceLines?
-        fileprivate let capacity: Int
+        /// How many of the events that show in the `Logs` pane a batch keeps: its last ones.
+        public let capacity: Int
         fileprivate var shown: Deque<Shown> = []
         fileprivate var passedOver = 0
+        /// How many of the next events that show in the `Logs` pane are known to give way (``passOver(_:)``).
+        fileprivate var toPassOver = 0
+
+        /// Says that the next `count` events of this batch that show in the `Logs` pane
+        /// (``RemoteIngest/showsInLogs(_:)``) will give way to later ones of the same batch, as a caller that knows
+        /// the batch's events before ingesting them can count: they are counted as given way at once, without
+        /// being kept until they do. A count of zero or less changes nothing.
+        public mutating func passOver(_ count: Int) { toPassOver = max(0, count) }
+
+        /// Whether the next event that shows is passed over, counting it as given way if so.
+        fileprivate mutating func passesOver() -> Bool {
+            guard toPassOver > 0 else { return false }
+            toPassOver -= 1
+            passedOver += 1
+            return true
+        }
 
         fileprivate mutating func append(_ entry: Shown) {
+            if passesOver() { return }
             if shown.count == capacity {
                 shown.removeFirst()
                 passedOver += 1
@@ -148,10 +166,24 @@ public final class RemoteIngest: Sendable {
         return try body(&batch)
     }
 
+    /// Whether `event` shows in the `Logs` pane when ingested: a log line, or an error the stream takes (one with
+    /// an `exception.type`, as every error read or received has).
+    public static func showsInLogs(_ event: WireEvent) -> Bool {
+        showsInLogs(kind: event.kind, typed: event.exceptionType != nil)
+    }
+
+    /// Whether an event of `kind`, with an `exception.type` when `typed`, shows in the `Logs` pane.
+    static func showsInLogs(kind: WireEvent.Kind, typed: Bool) -> Bool { kind == .log || (kind == .error && typed) }
+
     /// Ingests `event` as ``ingest(_:from:channel:countedBefore:)`` does, as part of `batch`.
     public func ingest(
         _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool = false, into batch: inout Batch
     ) {
+        // A log line passed over is only counted: nothing else reads it (but a recording, which sees every event).
+        if event.kind == .log, batch.passesOver() {
+            observer.notify(event)
+            return
+        }
         ingest(
             event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: batch.receivedAt,
             lines: batch.lines
