@@ -56,9 +56,16 @@ struct LogRecord {
     /// Taken, not copied: the record's attributes move into the event (a copy would be copied again to add
     /// `log.format`, for every line), so the record is left without them.
     mutating func takeEvent() -> WireEvent {
-        var attributes = self.attributes
-        self.attributes = [:]
-        attributes["log.format"] = format.rawValue
+        var attributes: [String: String]
+        if self.attributes.isEmpty {
+            // Most lines (plain text) have no attributes but their format's: one dictionary made once per format,
+            // shared, rather than one made for every line.
+            attributes = Self.formatAttributes[format] ?? ["log.format": format.rawValue]
+        } else {
+            attributes = self.attributes
+            self.attributes = [:]
+            attributes["log.format"] = format.rawValue
+        }
         // One initialiser call with every member, rather than an empty event then a dozen assignments: the
         // assignments made the optimiser copy the whole event.
         guard isError else {
@@ -82,6 +89,10 @@ struct LogRecord {
         if let code { event.setVerbatimCode(code) }
         return event
     }
+
+    /// The attributes of a line with none of its own: its format, by format.
+    private static let formatAttributes: [LogFormat: [String: String]] = Dictionary(
+        uniqueKeysWithValues: LogFormat.allCases.map { ($0, ["log.format": $0.rawValue]) })
 
     /// Reads `caller` fields like `main.go:42` or `app/handler.go:17` into a file and line.
     mutating func setCaller(_ caller: String) {

@@ -56,14 +56,15 @@ enum TextLine {
             record.levelWord = levelWord
             record.source = logger
             let before = rest[rest.startIndex..<word.startIndex].trimmingSuffix()
-            let remainder = String(after) + rest[word.endIndex...]
+            // The text after the level word: the common case (`ERROR message`) is a slice of the line, not a copy.
+            let remainder = after.isEmpty ? rest[word.endIndex...] : (String(after) + rest[word.endIndex...])[...]
             if logger == nil, let named = loggerBefore(before) {
                 // `%(asctime)s - %(name)s - %(levelname)s - %(message)s`, `%(name)-12s %(levelname)-8s`.
                 record.source = named
-                record.message = trimmed(remainder[...])
+                record.message = trimmed(remainder)
                 return record
             }
-            record.message = trimmed(before.isEmpty ? remainder[...] : (before + " " + trimmed(remainder[...]))[...])
+            record.message = trimmed(before.isEmpty ? remainder : (before + " " + trimmed(remainder))[...])
             if logger == nil, before.isEmpty, let message = record.message, let (named, text) = loggerAhead(message) {
                 // `%(levelname)s %(name)s: %(message)s`: the logger before a colon, then the message.
                 record.source = named

@@ -46,13 +46,16 @@ struct TracebackFolder {
 
     /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
     mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (consuming WireEvent) -> Void) {
+        // Whether the line starts a trace under the held line: asked once (it was asked twice, for a held line that
+        // is not an error and then for any, of every line).
+        let foldsInto = kind == nil ? pending.flatMap { Self.foldKind(line, into: $0) } : nil
         if let kind, pending != nil {
             if continues(kind, line) {
                 append(line)
                 return
             }
             flush(emit)
-        } else if let held = pending, !held.isError, let kind = Self.foldKind(line, into: held) {
+        } else if let held = pending, !held.isError, let kind = foldsInto {
             // A trace under a line that is not an error (an `INFO` line, then a traceback) is an error of its own:
             // the line before stays the log line it was.
             flush(emit)
@@ -66,7 +69,7 @@ struct TracebackFolder {
             pending = record
             append(line)
             return
-        } else if var held = pending, let kind = Self.foldKind(line, into: held) {
+        } else if var held = pending, let kind = foldsInto {
             // A trace that starts under a line already held (`logger.exception` writes its message, then the
             // traceback): the held line becomes the trace's event.
             if kind == .java, held.exceptionType == nil,
@@ -175,6 +178,9 @@ struct TracebackFolder {
 
     /// The trace `line` starts under a held line, if it starts one there.
     private static func foldKind(_ line: String, into held: LogRecord) -> Kind? {
+        // Most lines of a log start with their time: no trace line does (each starts with a word, a space or a
+        // tab), so they are passed by their first byte.
+        if Self.startsWithDigit(line) { return nil }
         if line.hasPrefix("Traceback (most recent call last)") { return .python }
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
         if trimmed.startIndex != line.startIndex, trimmed.hasPrefix("at ") { return .java }
@@ -216,6 +222,9 @@ struct TracebackFolder {
 
     /// The trace `line` starts on its own, with the record's error fields set from it.
     private static func start(_ line: String, record: inout LogRecord) -> Kind? {
+        // A line that starts with a digit (its time) starts no trace by its first words; Swift's `Fatal error:`
+        // may follow a time.
+        if Self.startsWithDigit(line) { return fatalError(line, record: &record) }
         if line.hasPrefix("Traceback (most recent call last)") {
             record.message = nil
             return .python
@@ -229,16 +238,26 @@ struct TracebackFolder {
         for prefix in ["panic: ", "fatal error: "] where line.hasPrefix(prefix) {
             return crash(.go, (String(prefix.dropLast(2)), String(line.dropFirst(prefix.count))), into: &record)
         }
-        if let range = ASCIIScan.range(of: "Fatal error: ", in: line) {
-            // `File.swift:12: Fatal error: …`
-            let location = String(line[..<range.lowerBound].drop { $0 == ":" || $0 == " " }.trimmingColonsAndSpaces())
-            if !location.isEmpty { record.setCaller(location) }
-            return crash(.swift, ("Fatal error", String(line[range.upperBound...])), into: &record)
-        }
+        if let kind = fatalError(line, record: &record) { return kind }
         if line.hasPrefix("💣 Program crashed: ") {
             return crash(.swift, ("Crash", String(line.dropFirst("💣 Program crashed: ".count))), into: &record)
         }
         return nil
+    }
+
+    /// Swift's `Fatal error:` anywhere in the line (`File.swift:12: Fatal error: …`, after a time), with the
+    /// record's location and crash set from it.
+    private static func fatalError(_ line: String, record: inout LogRecord) -> Kind? {
+        guard let range = ASCIIScan.range(of: "Fatal error: ", in: line) else { return nil }
+        let location = String(line[..<range.lowerBound].drop { $0 == ":" || $0 == " " }.trimmingColonsAndSpaces())
+        if !location.isEmpty { record.setCaller(location) }
+        return crash(.swift, ("Fatal error", String(line[range.upperBound...])), into: &record)
+    }
+
+    /// Whether the line's first byte is an ASCII digit.
+    private static func startsWithDigit(_ line: String) -> Bool {
+        guard let first = line.utf8.first else { return false }
+        return first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
     }
 }
 

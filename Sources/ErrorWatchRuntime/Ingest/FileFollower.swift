@@ -128,39 +128,34 @@ final class FileFollower: Sendable {
     /// where its piece holds it, not copied into a queue of its own first (an event has forty members, about 25
     /// of them counted references, so each copy and release showed in the profile of a file's opening).
     fileprivate struct PieceQueue {
-        /// The piece being handed on, and how many of its first events an earlier reading counted.
+        /// The piece being handed on, last event first, so that the next is moved out of it by `removeLast()`:
+        /// reading it out of the array would copy it, and the piece would release it again later.
         private var head: [WireEvent] = []
+        /// How many events the piece being handed on had, and how many of its first an earlier reading counted.
+        private var headLength = 0
         private var headCounted = 0
-        /// The place of the next event in ``head``.
-        private var next = 0
-        /// The pieces after it, oldest first.
+        /// The pieces after it, oldest first, in file order: a piece is turned around when its turn comes, once
+        /// the batch it was read in is released and the queue holds the only reference to it.
         private var rest: Deque<(events: [WireEvent], countedBefore: Int)> = []
         /// How many events wait.
         private(set) var count = 0
 
         var isEmpty: Bool { count == 0 }
 
-        /// What an event handed on leaves in its piece until the piece is released.
-        private static let blank = WireEvent(kind: .log, time: Date(timeIntervalSince1970: 0))
-
         /// A place in the queue, to look ahead without taking (``time(at:)``, ``advance(_:)``): a piece (0 the one
-        /// being handed on, then ``rest``'s) and an event in it.
+        /// being handed on, then ``rest``'s) and how many events of it come before.
         struct Cursor {
             fileprivate var piece: Int
             fileprivate var index: Int
         }
 
         /// The place of the next event.
-        var start: Cursor { Cursor(piece: 0, index: next) }
+        var start: Cursor { Cursor(piece: head.isEmpty ? 1 : 0, index: 0) }
 
         /// Queues a piece's events; the first `countedBefore` of them were counted by an earlier reading.
         mutating func append(_ events: [WireEvent], countedBefore: Int) {
             guard !events.isEmpty else { return }
-            if count == 0 {
-                (head, headCounted, next) = (events, countedBefore, 0)
-            } else {
-                rest.append((events, countedBefore))
-            }
+            rest.append((events, countedBefore))
             count += events.count
         }
 
@@ -168,18 +163,23 @@ final class FileFollower: Sendable {
         func time(at cursor: Cursor) -> Date {
             // Member by member, where the piece holds the event: reading the whole event out of the array would copy
             // it (every counted reference retained, then released) for the sake of one member.
-            piece(of: cursor).withUnsafeBufferPointer { $0[cursor.index].time }
+            read(cursor) { events, index in events[index].time }
         }
 
         /// Whether the event at `cursor` shows in the `Logs` pane (``RemoteIngest/showsInLogs(_:)``).
         func showsInLogs(at cursor: Cursor) -> Bool {
-            piece(of: cursor).withUnsafeBufferPointer { events in
-                RemoteIngest.showsInLogs(
-                    kind: events[cursor.index].kind, typed: events[cursor.index].exceptionType != nil)
+            read(cursor) { events, index in
+                RemoteIngest.showsInLogs(kind: events[index].kind, typed: events[index].exceptionType != nil)
             }
         }
 
-        private func piece(of cursor: Cursor) -> [WireEvent] { cursor.piece == 0 ? head : rest[cursor.piece - 1].events }
+        /// `body` of the buffer holding the event at `cursor` and its index there.
+        private func read<Value>(_ cursor: Cursor, _ body: (UnsafeBufferPointer<WireEvent>, Int) -> Value) -> Value {
+            if cursor.piece == 0 {
+                return head.withUnsafeBufferPointer { body($0, $0.count - 1 - cursor.index) }
+            }
+            return rest[cursor.piece - 1].events.withUnsafeBufferPointer { body($0, cursor.index) }
+        }
 
         /// Moves `cursor` to the next event.
         func advance(_ cursor: inout Cursor) {
@@ -193,17 +193,14 @@ final class FileFollower: Sendable {
         /// Calls `body` with the next event and whether an earlier reading counted it, then drops it. The queue must
         /// not be empty.
         mutating func handFirst(_ body: (WireEvent, Bool) -> Void) {
-            // The event is moved out of its piece, and a blank without references left in its place: reading it out
-            // of the array would copy it, and its piece would release it again later.
-            var event = Self.blank
-            head.withUnsafeMutableBufferPointer { swap(&event, &$0[next]) }
-            body(event, next < headCounted)
-            count -= 1
-            next += 1
-            if next == head.count {
-                (head, headCounted) = rest.popFirst() ?? ([], 0)
-                next = 0
+            if head.isEmpty, let piece = rest.popFirst() {
+                (head, headLength, headCounted) = (piece.events, piece.events.count, piece.countedBefore)
+                // Through the buffer: its `swapAt` moves the events, where the array's copies each one twice.
+                head.withUnsafeMutableBufferPointer { $0.reverse() }
             }
+            let counted = headLength - head.count < headCounted
+            body(head.removeLast(), counted)
+            count -= 1
         }
     }
 
