@@ -113,7 +113,7 @@ enum TextLine {
     {
         var token = word
         var marked = false
-        if token.hasPrefix("level=") || token.hasPrefix("lvl=") {
+        if token.utf8.first == UInt8(ascii: "l"), token.hasPrefix("level=") || token.hasPrefix("lvl=") {
             token = token.drop { $0 != "=" }.dropFirst()
             marked = true
         }
@@ -174,8 +174,10 @@ enum TextLine {
             utf8[utf8.index(before: space)] == UInt8(ascii: ":")
         else { return nil }
         let word = message[message.startIndex..<utf8.index(before: space)]
+        // The name first: most messages' first word is not one, and the text is made only for those that are.
+        guard isLoggerName(word) else { return nil }
         let text = trimmed(message[space...])
-        guard !text.isEmpty, isLoggerName(word) else { return nil }
+        guard !text.isEmpty else { return nil }
         return (String(word), text)
     }
 
