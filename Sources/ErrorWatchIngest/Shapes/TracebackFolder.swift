@@ -46,8 +46,8 @@ struct TracebackFolder {
 
     /// Offers one plain-text line; `makeRecord` reads it as a line of its own when it is not part of a trace.
     mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (consuming WireEvent) -> Void) {
-        // Whether the line starts a trace under the held line: asked once (it was asked twice, for a held line that
-        // is not an error and then for any, of every line).
+        // Whether the line starts a trace under the held line: asked once per line (it was asked twice whenever the
+        // held line was not an error, as it is for most lines).
         let foldsInto = kind == nil ? pending.flatMap { Self.foldKind(line, into: $0) } : nil
         if let kind, pending != nil {
             if continues(kind, line) {
