@@ -21,42 +21,180 @@
 /// }
 /// ```
 public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, CustomStringConvertible {
+    /// Every member, held once: copies of the error (its stream event's `error` and its context's
+    /// ``ErrorContext/remote``, the listeners' copies) share one
+    /// storage instead of retaining its twenty-odd strings each.
+    private var storage: Storage
+
+    /// The members of a remote error.
+    private struct Fields: Hashable, Sendable {
+        var typeName: String
+        var message: String
+        var code: ErrorCode
+        var codeText: String?
+        var category: ErrorCategory
+        var isClassified: Bool
+        var userMessage: String
+        var logMessage: String?
+        var severity: ErrorSeverity
+        var stackTrace: String?
+        var sourceLocation: CodeLocation?
+        var report: ExceptionReport?
+        var producerFingerprint: String?
+        var provenance: Provenance
+        var templateFingerprint: String
+    }
+
+    /// The shared storage of a ``RemoteError``: copy on write.
+    ///
+    /// `@unchecked Sendable` is safe: `fields` is written only after ``RemoteError/makeUnique()``, which first copies
+    /// the storage unless this value holds the only reference to it. So a storage two values (or two threads) can
+    /// reach is never written again, and a storage being written is reachable from one value only, which Swift's
+    /// exclusivity rules keep to one thread at a time.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// Makes this value the only holder of its storage before a member is written: copies the members first when
+    /// another value shares them.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    }
+
     /// The producer's fully qualified type name (`exception.type`).
-    public var typeName: String
+    public var typeName: String {
+        get { storage.fields.typeName }
+        set {
+            makeUnique()
+            storage.fields.typeName = newValue
+        }
+    }
+
     /// The producer's technical message (`exception.message`), without the type name.
-    public var message: String
+    public var message: String {
+        get { storage.fields.message }
+        set {
+            makeUnique()
+            storage.fields.message = newValue
+        }
+    }
+
     /// The stable code: the producer's code read as an ``ErrorCode`` when it is one, else `X-0` (for
     /// ``Classification``; what is shown is ``codeText``).
-    public var code: ErrorCode
+    public var code: ErrorCode {
+        get { storage.fields.code }
+        set {
+            makeUnique()
+            storage.fields.code = newValue
+        }
+    }
+
     /// The code exactly as the producer sent it (`L-042`, `40001`, `ERR_CONN_RESET`); `nil` when it sent none.
-    public var codeText: String?
+    public var codeText: String? {
+        get { storage.fields.codeText }
+        set {
+            makeUnique()
+            storage.fields.codeText = newValue
+        }
+    }
+
     /// The category; `unrecoverable` for ``Classification`` when the producer sent none, in which case
     /// ``isClassified`` is `false` and the dashboard shows it as unclassified.
-    public var category: ErrorCategory
+    public var category: ErrorCategory {
+        get { storage.fields.category }
+        set {
+            makeUnique()
+            storage.fields.category = newValue
+        }
+    }
+
     /// Whether the producer said which category the error is.
-    public var isClassified: Bool
+    public var isClassified: Bool {
+        get { storage.fields.isClassified }
+        set {
+            makeUnique()
+            storage.fields.isClassified = newValue
+        }
+    }
+
     /// The sentence for the user: the producer's; empty when it sent none (nothing is invented).
-    public var userMessage: String
+    public var userMessage: String {
+        get { storage.fields.userMessage }
+        set {
+            makeUnique()
+            storage.fields.userMessage = newValue
+        }
+    }
+
     /// A log-derived error's own sentence (the line's `msg`, `event`, rendered `@mt`…) when its ``message`` is the
     /// exception's and says something else.
-    public var logMessage: String?
+    public var logMessage: String? {
+        get { storage.fields.logMessage }
+        set {
+            makeUnique()
+            storage.fields.logMessage = newValue
+        }
+    }
+
     /// The severity; the category's default when the producer sent none.
-    public var severity: ErrorSeverity
+    public var severity: ErrorSeverity {
+        get { storage.fields.severity }
+        set {
+            makeUnique()
+            storage.fields.severity = newValue
+        }
+    }
+
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
-    public var stackTrace: String?
+    public var stackTrace: String? {
+        get { storage.fields.stackTrace }
+        set {
+            makeUnique()
+            storage.fields.stackTrace = newValue
+        }
+    }
+
     /// Where the producer raised the error (`code.filepath`, `code.lineno`, `code.function`), if it said.
-    public var sourceLocation: CodeLocation?
+    public var sourceLocation: CodeLocation? {
+        get { storage.fields.sourceLocation }
+        set {
+            makeUnique()
+            storage.fields.sourceLocation = newValue
+        }
+    }
+
     /// What an error reporter SDK sent beyond the common members (exception chain, frames with source lines and
     /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
-    public var report: ExceptionReport?
+    public var report: ExceptionReport? {
+        get { storage.fields.report }
+        set {
+            makeUnique()
+            storage.fields.report = newValue
+        }
+    }
+
     /// The producer's own grouping key (`fingerprint`), if it sent one: when set it is ``fingerprint``.
-    public var producerFingerprint: String?
+    public var producerFingerprint: String? {
+        get { storage.fields.producerFingerprint }
+        set {
+            makeUnique()
+            storage.fields.producerFingerprint = newValue
+        }
+    }
+
     /// Who sent it, from where, and when; set by the receiver.
-    public var provenance: Provenance
+    public var provenance: Provenance {
+        get { storage.fields.provenance }
+        set {
+            makeUnique()
+            storage.fields.provenance = newValue
+        }
+    }
 
     /// The fingerprint made from what failed, used when the producer sent none of its own: made once, when the
     /// error is made (``Fingerprint/make(typeName:code:source:logMessage:message:)``).
-    public private(set) var templateFingerprint: String
+    public var templateFingerprint: String { storage.fields.templateFingerprint }
 
     /// Creates a remote error from its parts; `source` is the component that reported it, part of its fingerprint.
     /// The fingerprint is made here, once. A `code` other than `X-0` is its ``codeText``. Without a provenance (an
@@ -68,22 +206,18 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         report: ExceptionReport? = nil, producerFingerprint: String? = nil, source: String? = nil,
         provenance: Provenance? = nil
     ) {
-        self.typeName = typeName
-        self.message = message
-        self.code = code
-        self.codeText = codeText ?? (code == ErrorCode("X", 0) ? nil : code.description)
-        self.category = category ?? .unrecoverable
-        self.isClassified = category != nil
-        self.userMessage = userMessage ?? (category?.defaultUserMessage ?? "")
-        self.logMessage = logMessage.flatMap { $0.isEmpty || $0 == message ? nil : $0 }
-        self.severity = severity ?? category?.defaultSeverity ?? .error
-        self.stackTrace = stackTrace
-        self.sourceLocation = sourceLocation
-        self.report = report
-        self.producerFingerprint = producerFingerprint
-        self.provenance = provenance ?? Provenance(time: Date())
-        self.templateFingerprint = Fingerprint.make(
-            typeName: typeName, code: self.codeText, source: source, logMessage: self.logMessage, message: message)
+        let codeText = codeText ?? (code == ErrorCode("X", 0) ? nil : code.description)
+        let logMessage = logMessage.flatMap { $0.isEmpty || $0 == message ? nil : $0 }
+        storage = Storage(
+            Fields(
+                typeName: typeName, message: message, code: code, codeText: codeText,
+                category: category ?? .unrecoverable, isClassified: category != nil,
+                userMessage: userMessage ?? (category?.defaultUserMessage ?? ""), logMessage: logMessage,
+                severity: severity ?? category?.defaultSeverity ?? .error, stackTrace: stackTrace,
+                sourceLocation: sourceLocation, report: report, producerFingerprint: producerFingerprint,
+                provenance: provenance ?? Provenance(time: Date()),
+                templateFingerprint: Fingerprint.make(
+                    typeName: typeName, code: codeText, source: source, logMessage: logMessage, message: message)))
     }
 
     /// ``Fingerprint/make(typeName:code:source:logMessage:message:)``: the type name and code as sent, the
@@ -108,4 +242,12 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
 
     /// `"<remote type>: <message>"`, or the type name alone.
     public var description: String { message.isEmpty ? typeName : "\(typeName): \(message)" }
+
+    /// Two remote errors are equal when every member is: the same storage, or storages holding the same members.
+    public static func == (left: RemoteError, right: RemoteError) -> Bool {
+        left.storage === right.storage || left.storage.fields == right.storage.fields
+    }
+
+    /// Hashes every member, as ``==`` compares them.
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 }
