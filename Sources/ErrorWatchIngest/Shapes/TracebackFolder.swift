@@ -48,14 +48,18 @@ struct TracebackFolder {
     mutating func offer(_ line: String, makeRecord: () -> LogRecord, emit: (consuming WireEvent) -> Void) {
         // Whether the line starts a trace under the held line: asked once per line (it was asked twice whenever the
         // held line was not an error, as it is for most lines).
-        let foldsInto = kind == nil ? pending.flatMap { Self.foldKind(line, into: $0) } : nil
+        // The held line's two facts the question needs are read where it lies: reading the whole record out of its
+        // optional copied it (some twenty members) for every line.
+        let foldsInto =
+            kind == nil && pending != nil
+            ? Self.foldKind(line, intoError: pending!.isError, typed: pending!.exceptionType != nil) : nil
         if let kind, pending != nil {
             if continues(kind, line) {
                 append(line)
                 return
             }
             flush(emit)
-        } else if let held = pending, !held.isError, let kind = foldsInto {
+        } else if pending?.isError == false, let kind = foldsInto {
             // A trace under a line that is not an error (an `INFO` line, then a traceback) is an error of its own:
             // the line before stays the log line it was.
             flush(emit)
@@ -69,22 +73,21 @@ struct TracebackFolder {
             pending = record
             append(line)
             return
-        } else if var held = pending, let kind = foldsInto {
+        } else if pending != nil, let kind = foldsInto {
             // A trace that starts under a line already held (`logger.exception` writes its message, then the
             // traceback): the held line becomes the trace's event.
-            if kind == .java, held.exceptionType == nil,
-                let (type, message) = StackText.parseExceptionLine(held.message ?? ""), type.contains(".")
+            if kind == .java, pending!.exceptionType == nil,
+                let (type, message) = StackText.parseExceptionLine(pending!.message ?? ""), type.contains(".")
             {
-                held.exceptionType = type
-                held.exceptionMessage = message
+                pending!.exceptionType = type
+                pending!.exceptionMessage = message
             }
-            if Self.isJavaHeader(line), held.exceptionType == nil,
+            if Self.isJavaHeader(line), pending!.exceptionType == nil,
                 let (type, message) = StackText.parseExceptionLine(line)
             {
-                held.exceptionType = type
-                held.exceptionMessage = message
+                pending!.exceptionType = type
+                pending!.exceptionMessage = message
             }
-            pending = held
             self.kind = kind
             stack = ""
             omittedLines = 0
@@ -108,8 +111,8 @@ struct TracebackFolder {
 
     /// Emits the held line or trace, if any.
     mutating func flush(_ emit: (consuming WireEvent) -> Void) {
-        guard var record = pending else { return }
-        pending = nil
+        // Moved out, not copied: the folder keeps nothing of it.
+        guard var record = pending.take() else { return }
         if kind != nil {
             while stack.hasSuffix("\n") { stack.removeLast() }
             if omittedLines > 0 { stack += "\n… \(omittedLines) more lines" }
@@ -176,8 +179,9 @@ struct TracebackFolder {
         }
     }
 
-    /// The trace `line` starts under a held line, if it starts one there.
-    private static func foldKind(_ line: String, into held: LogRecord) -> Kind? {
+    /// The trace `line` starts under a held line that is an error when `intoError`, with an exception type when
+    /// `typed`; `nil` when it starts none.
+    private static func foldKind(_ line: String, intoError: Bool, typed: Bool) -> Kind? {
         // Most lines of a log start with their time: no trace line does (each starts with a word, a space or a
         // tab), so they are passed by their first byte.
         if Self.startsWithDigit(line) { return nil }
@@ -185,7 +189,7 @@ struct TracebackFolder {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
         if trimmed.startIndex != line.startIndex, trimmed.hasPrefix("at ") { return .java }
         if line.hasPrefix("Caused by: ") { return .java }
-        if held.isError, held.exceptionType == nil, isJavaHeader(line) { return .java }
+        if intoError, !typed, isJavaHeader(line) { return .java }
         if line.hasPrefix("goroutine "), line.hasSuffix(":") { return .go }
         if line.hasPrefix("Current stack trace:") || line.hasPrefix("*** Signal") { return .swift }
         return nil

@@ -148,9 +148,10 @@ public struct WireEvent: Sendable, Equatable, Codable {
     ///
     /// The members added after the first release (`metricKind`, the `status…`, `exception.stacktrace`, `code…` and
     /// `handling…` members, then the trace, release and fingerprint members) come last, so that callers written
-    /// before them still compile. Inlinable, so that a caller giving a few members does not pay for passing and
-    /// copying forty (the log reader makes one event per line).
-    @inlinable
+    /// before them still compile. Never inlined: inlined, the event was built aside and then copied member by member
+    /// into its place (forty members, about twenty-five references retained and released again), which cost the
+    /// log reader, that makes one event per line, more than passing the members does.
+    @inline(never)
     public init(
         version: Int = WireEvent.currentVersion, kind: Kind, time: Date, serviceName: String? = nil,
         pid: Int? = nil, hostName: String? = nil, source: String? = nil, exceptionType: String? = nil,
