@@ -91,6 +91,20 @@ struct TemplateMaskTests {
         let wide = String(repeating: "é", count: 2_000)
         #expect(TemplateMask.template(of: wide).unicodeScalars.allSatisfy { $0 == "é" })
     }
+
+    /// A kilobyte of the tokens whose placeholders are longest beside what they stand for (a digit is five times
+    /// longer masked): the template, written into a buffer sized for the longest possible, is made whole.
+    @Test(arguments: [
+        ("1 ", "<num> "), ("1-", "<num>-"), ("\"\" ", "<str> "), ("/x ", "<path> "), ("(1) ", "(<num>) "),
+        ("x=1 ", "x=<num> "),
+    ])
+    func theLongestTemplatesAreMadeWhole(_ token: String, _ masked: String) {
+        #expect(TemplateMask.template(of: "1") == "<num>")
+        let count = TemplateMask.maximumBytes / token.utf8.count
+        let template = TemplateMask.template(of: String(repeating: token, count: count))
+        let expected = String(repeating: masked, count: count)
+        #expect(template == (expected.hasSuffix(" ") ? String(expected.dropLast()) : expected))
+    }
 }
 
 /// `groupingKey(ofTemplate:)` reads ASCII templates as bytes: the same keys as the character search it stands for.

@@ -25,11 +25,51 @@ public enum TemplateMask {
             while end < buffer.count, end < maximumBytes, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
             // Never end inside a UTF-8 sequence.
             while end < buffer.count, end > 0, buffer[end] & 0xC0 == 0x80 { end -= 1 }
-            var output: [UInt8] = []
-            output.reserveCapacity(end + 8)
-            mask(UnsafeBufferPointer(rebasing: buffer[0..<end]), into: &output)
-            return String(decoding: output, as: UTF8.self)
+            // Written into a buffer on the stack, sized for the longest template `end` bytes can make, rather than
+            // grown in an array: every error's fingerprint is made here, where its bytes were most of the cost.
+            let capacity = Output.capacity(forMessageBytes: end)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { storage in
+                var output = Output(storage)
+                mask(UnsafeBufferPointer(rebasing: buffer[0..<end]), into: &output)
+                return String(decoding: output.written, as: UTF8.self)
+            }
         }
+    }
+
+    /// Where a template is written: a buffer the caller sized with ``capacity(forMessageBytes:)``.
+    private struct Output {
+        private let storage: UnsafeMutableBufferPointer<UInt8>
+        private var count = 0
+
+        init(_ storage: UnsafeMutableBufferPointer<UInt8>) { self.storage = storage }
+
+        /// The most bytes the template of `count` bytes of message can take: each byte of the message is copied
+        /// once, or is part of a token a placeholder stands for, and no placeholder (at most seven bytes, `<email>`)
+        /// stands for fewer bytes than a fifth of its length (`<num>` for one digit).
+        static func capacity(forMessageBytes count: Int) -> Int { 5 * count + 8 }
+
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: storage[0..<count]) }
+        var last: UInt8? { count > 0 ? storage[count - 1] : nil }
+
+        mutating func append(_ byte: UInt8) {
+            // A bug in the bound above stops here rather than writing past the buffer.
+            precondition(count < storage.count, "a template outgrew its bound")
+            storage[count] = byte
+            count += 1
+        }
+
+        mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+            guard !bytes.isEmpty else { return }
+            precondition(count + bytes.count <= storage.count, "a template outgrew its bound")
+            (storage.baseAddress! + count).initialize(from: bytes.baseAddress!, count: bytes.count)
+            count += bytes.count
+        }
+
+        mutating func append(_ placeholder: StaticString) {
+            append(contentsOf: UnsafeBufferPointer(start: placeholder.utf8Start, count: placeholder.utf8CodeUnitCount))
+        }
+
+        mutating func removeLast() { count -= 1 }
     }
 
     /// The template as errors and patterns are grouped by: ``template(of:)`` with every `<hex>` read as `<num>`, so
@@ -65,7 +105,7 @@ public enum TemplateMask {
         return template.contains("<hex>") ? template.replacing("<hex>", with: "<num>") : template
     }
 
-    private static func mask(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func mask(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout Output) {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -84,7 +124,7 @@ public enum TemplateMask {
 
     /// Masks the word `start..<end`; a quoted string may run past the word's end: returns where reading goes on.
     private static func maskWord(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8]
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout Output
     ) -> Int {
         var index = start
         // Leading punctuation stays as written.
@@ -111,7 +151,7 @@ public enum TemplateMask {
                 close += 1
             }
             if close < bytes.count {
-                output.append(contentsOf: placeholderString)
+                output.append(placeholderString)
                 var after = close + 1
                 while after < bytes.count, bytes[after] != 0x20, bytes[after] != 0x09 {
                     output.append(bytes[after])
@@ -142,7 +182,7 @@ public enum TemplateMask {
         }
         let core = UnsafeBufferPointer(rebasing: bytes[valueStart..<coreEnd])
         if let placeholder = classify(core) {
-            output.append(contentsOf: placeholder)
+            output.append(placeholder)
         } else {
             maskSegments(core, into: &output)
         }
@@ -151,7 +191,7 @@ public enum TemplateMask {
     }
 
     /// The placeholder of a whole token, or `nil` when only its numbers are masked.
-    private static func classify(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    private static func classify(_ token: UnsafeBufferPointer<UInt8>) -> StaticString? {
         let count = token.count
         guard count > 0 else { return nil }
         var hexDigits = 0
@@ -225,7 +265,7 @@ public enum TemplateMask {
     ///   (`u640` → `u<num>`), where `v2`, `utf8` or `x86` keep their digits;
     /// - otherwise every number that does not continue a word (`12`, `-3.5`, the `42` of `sku-42`, the `12` of
     ///   `12ms`); `utf8`, `v2` and `sha256` keep their digits.
-    private static func maskSegments(_ token: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func maskSegments(_ token: UnsafeBufferPointer<UInt8>, into output: inout Output) {
         let count = token.count
         var start = 0
         var index = 0
@@ -251,7 +291,7 @@ public enum TemplateMask {
     }
 
     /// Masks one segment (see ``maskSegments(_:into:)``).
-    private static func maskSegment(_ segment: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func maskSegment(_ segment: UnsafeBufferPointer<UInt8>, into output: inout Output) {
         var digits = 0
         var hexLetters = 0
         var otherLetters = 0
@@ -277,18 +317,18 @@ public enum TemplateMask {
         let letters = hexLetters + otherLetters
         if !other {
             if otherLetters == 0, digits > 0, hexLetters > 0, segment.count >= 4, !segment.contains(0x5F) {
-                output.append(contentsOf: placeholderHex)
+                output.append(placeholderHex)
                 return
             }
             if segment.count >= 5, digits >= 2, letters >= 2, letterAfterDigit, digitAfterLetter {
-                output.append(contentsOf: placeholderID)
+                output.append(placeholderID)
                 return
             }
             if !letterAfterDigit, (1...2).contains(leadingLetters), leadingLetters == letters, digits >= 3,
                 !segment.contains(0x5F)
             {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: segment[0..<leadingLetters]))
-                output.append(contentsOf: placeholderNumber)
+                output.append(placeholderNumber)
                 return
             }
         }
@@ -297,7 +337,7 @@ public enum TemplateMask {
 
     /// Copies `token` with every number that does not continue a word (`12`, `-3.5`, the `42` of `sku-42`, the
     /// `12` of `12ms`) replaced by `<num>`; `utf8`, `v2` and `sha256` keep their digits.
-    private static func maskNumbers(_ token: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func maskNumbers(_ token: UnsafeBufferPointer<UInt8>, into output: inout Output) {
         var index = 0
         let count = token.count
         while index < count {
@@ -317,7 +357,7 @@ public enum TemplateMask {
                 {
                     end += 1
                 }
-                output.append(contentsOf: placeholderNumber)
+                output.append(placeholderNumber)
                 index = end
             } else {
                 output.append(byte)
@@ -377,12 +417,12 @@ public enum TemplateMask {
     private static let quote: UInt8 = 0x22
     private static let apostrophe: UInt8 = 0x27
     private static let backtick: UInt8 = 0x60
-    private static let placeholderString = Array("<str>".utf8)
-    private static let placeholderNumber = Array("<num>".utf8)
-    private static let placeholderHex = Array("<hex>".utf8)
-    private static let placeholderID = Array("<id>".utf8)
-    private static let placeholderUUID = Array("<uuid>".utf8)
-    private static let placeholderIP = Array("<ip>".utf8)
-    private static let placeholderPath = Array("<path>".utf8)
-    private static let placeholderEmail = Array("<email>".utf8)
+    private static let placeholderString: StaticString = "<str>"
+    private static let placeholderNumber: StaticString = "<num>"
+    private static let placeholderHex: StaticString = "<hex>"
+    private static let placeholderID: StaticString = "<id>"
+    private static let placeholderUUID: StaticString = "<uuid>"
+    private static let placeholderIP: StaticString = "<ip>"
+    private static let placeholderPath: StaticString = "<path>"
+    private static let placeholderEmail: StaticString = "<email>"
 }
