@@ -22,8 +22,8 @@
 /// ```
 public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, CustomStringConvertible {
     /// Every member, held once: copies of the error (its stream event's `error` and its context's
-    /// ``ErrorContext/remote``, the listeners' copies) share one
-    /// storage instead of retaining its twenty-odd strings each.
+    /// ``ErrorContext/remote``, the listeners' copies) share one storage instead of retaining its twenty-odd strings
+    /// each.
     private var storage: Storage
 
     /// The members of a remote error.
