@@ -117,9 +117,19 @@ public struct RawProducer: Sendable {
     public func close() async throws { try await channel.close() }
 }
 
-/// A fresh directory under the system temp dir, for socket and NDJSON files.
+/// The one directory this test process makes its temporary directories in, removed when the process exits.
+///
+/// A test's sockets and files outlive the test (a listener may still be closing), so they are not removed one by
+/// one; the whole tree goes at exit, and a run leaves nothing in the system temp dir.
+private let temporaryRoot: String = {
+    let root = NSTemporaryDirectory() + "ew-wire-\(UUID().uuidString.prefix(8))"
+    atexit { try? FileManager.default.removeItem(atPath: temporaryRoot) }
+    return root
+}()
+
+/// A fresh directory under this process's temporary root, for socket and NDJSON files.
 public func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "ew-wire-\(UUID().uuidString.prefix(8))"
+    let path = temporaryRoot + "/\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
