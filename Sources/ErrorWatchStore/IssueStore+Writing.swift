@@ -57,30 +57,47 @@ extension IssueStore {
         let record = delta.record
         let first = delta.occurrences.first?.timestamp ?? record.firstSeen
         let last = delta.occurrences.last?.timestamp ?? record.lastSeen
-        let row = try Row.fetchOne(
+        // The issue's row is updated when it exists and inserted only when it does not. (An upsert on this
+        // AUTOINCREMENT key takes an id from the sequence even when it updates, so every write of a known issue
+        // used one up: the sixth issue of a storm was numbered 93.)
+        let firstSeen = min(first, record.firstSeen).timeIntervalSince1970
+        let lastSeen = max(last, record.lastSeen).timeIntervalSince1970
+        // An unclassified issue's category is stored empty, as its code when the producer sent none.
+        let category = record.category?.rawValue ?? ""
+        let updated = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    INSERT INTO issue (fingerprint, title, type_name, qualified_type, code, category, severity,
-                        first_seen, last_seen, count, user_count, change_seq)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (fingerprint) DO UPDATE SET
-                        count = count + excluded.count,
-                        user_count = user_count + excluded.user_count,
-                        first_seen = min(first_seen, excluded.first_seen),
-                        title = CASE WHEN excluded.last_seen >= last_seen THEN excluded.title ELSE title END,
-                        category = CASE WHEN excluded.last_seen >= last_seen THEN excluded.category ELSE category END,
-                        severity = CASE WHEN excluded.last_seen >= last_seen THEN excluded.severity ELSE severity END,
-                        last_seen = max(last_seen, excluded.last_seen),
-                        change_seq = excluded.change_seq
+                    UPDATE issue SET
+                        count = count + :count,
+                        user_count = user_count + :userCount,
+                        first_seen = min(first_seen, :firstSeen),
+                        title = CASE WHEN :lastSeen >= last_seen THEN :title ELSE title END,
+                        category = CASE WHEN :lastSeen >= last_seen THEN :category ELSE category END,
+                        severity = CASE WHEN :lastSeen >= last_seen THEN :severity ELSE severity END,
+                        last_seen = max(last_seen, :lastSeen),
+                        change_seq = :seq
+                    WHERE fingerprint = :fingerprint
                     RETURNING id, services, environments
                     """),
             arguments: [
-                record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.shownCode,
-                // An unclassified issue's category is stored empty, as its code when the producer sent none.
-                record.category?.rawValue ?? "", record.severity.description,
-                min(first, record.firstSeen).timeIntervalSince1970,
-                max(last, record.lastSeen).timeIntervalSince1970, delta.count, delta.userCount, seq,
+                "count": delta.count, "userCount": delta.userCount, "firstSeen": firstSeen, "lastSeen": lastSeen,
+                "title": delta.title, "category": category, "severity": record.severity.description, "seq": seq,
+                "fingerprint": record.fingerprint,
             ])
+        let row =
+            try updated
+            ?? Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO issue (fingerprint, title, type_name, qualified_type, code, category, severity,
+                            first_seen, last_seen, count, user_count, change_seq)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        RETURNING id, services, environments
+                        """),
+                arguments: [
+                    record.fingerprint, delta.title, record.typeName, record.qualifiedTypeName, record.shownCode,
+                    category, record.severity.description, firstSeen, lastSeen, delta.count, delta.userCount, seq,
+                ])
         guard let row else { return }
         let id: Int64 = row["id"]
         // Services and environments: the stored list, then any new ones, in order of first appearance.

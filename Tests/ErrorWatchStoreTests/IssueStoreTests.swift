@@ -76,6 +76,19 @@ struct IssueStoreTests {
         #expect(try reopened.issues(changedAfter: sequence).issues.map(\.record.fingerprint) == ["P-402"])
     }
 
+    @Test func issuesAreNumberedOneByOneHoweverOftenTheyAreWritten() throws {
+        let store = try IssueStore.open(at: scratchFolder() + "/store.sqlite")
+        try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: start)]))
+        for second in 1...20 {
+            try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: start.addingTimeInterval(Double(second)))]))
+        }
+        try store.write(StoreBatch(deltas: [delta("N-503", count: 1, at: start.addingTimeInterval(30))]))
+        let issues = try store.issues(changedAfter: 0).issues
+        #expect(issues.first { $0.record.fingerprint == "P-402" }?.id == 1)
+        #expect(issues.first { $0.record.fingerprint == "N-503" }?.id == 2, "an update takes no number")
+        #expect(issues.first { $0.record.fingerprint == "P-402" }?.record.count == 21)
+    }
+
     @Test func triageFromAnotherProcessIsStoredWithHistoryAndAdvancesTheSequence() throws {
         let path = scratchFolder() + "/store.sqlite"
         let store = try IssueStore.open(at: path)
