@@ -88,7 +88,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     @inline(__always)
     func sameCell(_ mine: StoredCell, _ theirs: StoredCell, _ other: ScreenBuffer) -> Bool {
         if mine == theirs, !mine.isOverflow { return true }
-        guard mine.isOverflow || theirs.isOverflow, mine.width == theirs.width, mine.style == theirs.style else {
+        guard mine.isOverflow || theirs.isOverflow, mine.looksLike(theirs) else {
             return false
         }
         return grapheme(of: mine) == other.grapheme(of: theirs)

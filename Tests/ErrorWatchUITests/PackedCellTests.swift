@@ -21,6 +21,31 @@ struct PackedCellTests {
         #expect(StoredCell.inlineGlyph("e\u{301}\u{302}\u{303}x") == nil, "8 do not")
     }
 
+    /// Width and style share one word: every colour case, attribute and width comes back as stored, and a cell is
+    /// two words.
+    @Test(arguments: [
+        CellStyle.plain,
+        CellStyle(foreground: .indexed(0), background: .indexed(255), attributes: [.bold, .reverse]),
+        CellStyle(foreground: .rgb(255, 0, 128), background: .default, attributes: [.dim, .underline]),
+        CellStyle(foreground: .default, background: .rgb(1, 2, 3), attributes: CellAttributes(rawValue: 0xFF)),
+        CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(255, 255, 255), attributes: []),
+    ])
+    func widthAndStyleComeBackAsStored(style: CellStyle) {
+        #expect(MemoryLayout<StoredCell>.stride == 16)
+        for width: UInt8 in [0, 1, 2] {
+            var cell = StoredCell(glyph: 0x0100_0000_0000_0078, width: width, style: style)
+            #expect(cell.width == width)
+            #expect(cell.style == style)
+            #expect(cell.looksLike(StoredCell(glyph: 0, width: width, style: style)))
+            #expect(!cell.looksLike(StoredCell(glyph: 0, width: width, style: .plain)) || style == .plain)
+            cell.style = .plain
+            #expect(cell.width == width, "a new style keeps the width")
+            cell.width = 2
+            cell.style = style
+            #expect(cell.width == 2 && cell.style == style, "and a new width the style")
+        }
+    }
+
     @Test func theWriterKeepsLongGraphemesWhole() {
         var buffer = ScreenBuffer(width: 8, height: 1)
         let end = buffer.write("\(long)b\(long)", x: 0, y: 0, style: .plain)
