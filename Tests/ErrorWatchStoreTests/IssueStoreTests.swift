@@ -80,7 +80,8 @@ struct IssueStoreTests {
         let store = try IssueStore.open(at: scratchFolder() + "/store.sqlite")
         try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: start)]))
         for second in 1...20 {
-            try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: start.addingTimeInterval(Double(second)))]))
+            let at = start.addingTimeInterval(Double(second))
+            try store.write(StoreBatch(deltas: [delta("P-402", count: 1, at: at)]))
         }
         try store.write(StoreBatch(deltas: [delta("N-503", count: 1, at: start.addingTimeInterval(30))]))
         let issues = try store.issues(changedAfter: 0).issues
