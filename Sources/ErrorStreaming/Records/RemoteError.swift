@@ -62,135 +62,63 @@ public struct RemoteError: ClassifiedError, LocatedError, Sendable, Hashable, Cu
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
     }
 
-    /// The producer's fully qualified type name (`exception.type`).
-    public var typeName: String {
-        get { storage.fields.typeName }
-        set {
-            makeUnique()
-            storage.fields.typeName = newValue
-        }
+    /// Writes one member, first making this value the only holder of its storage (``makeUnique()``).
+    private mutating func write<Value>(_ member: WritableKeyPath<Fields, Value>, _ value: Value) {
+        makeUnique()
+        storage.fields[keyPath: member] = value
     }
 
+    /// The producer's fully qualified type name (`exception.type`).
+    public var typeName: String { get { storage.fields.typeName } set { write(\.typeName, newValue) } }
+
     /// The producer's technical message (`exception.message`), without the type name.
-    public var message: String {
-        get { storage.fields.message }
-        set {
-            makeUnique()
-            storage.fields.message = newValue
-        }
-    }
+    public var message: String { get { storage.fields.message } set { write(\.message, newValue) } }
 
     /// The stable code: the producer's code read as an ``ErrorCode`` when it is one, else `X-0` (for
     /// ``Classification``; what is shown is ``codeText``).
-    public var code: ErrorCode {
-        get { storage.fields.code }
-        set {
-            makeUnique()
-            storage.fields.code = newValue
-        }
-    }
+    public var code: ErrorCode { get { storage.fields.code } set { write(\.code, newValue) } }
 
     /// The code exactly as the producer sent it (`L-042`, `40001`, `ERR_CONN_RESET`); `nil` when it sent none.
-    public var codeText: String? {
-        get { storage.fields.codeText }
-        set {
-            makeUnique()
-            storage.fields.codeText = newValue
-        }
-    }
+    public var codeText: String? { get { storage.fields.codeText } set { write(\.codeText, newValue) } }
 
     /// The category; `unrecoverable` for ``Classification`` when the producer sent none, in which case
     /// ``isClassified`` is `false` and the dashboard shows it as unclassified.
-    public var category: ErrorCategory {
-        get { storage.fields.category }
-        set {
-            makeUnique()
-            storage.fields.category = newValue
-        }
-    }
+    public var category: ErrorCategory { get { storage.fields.category } set { write(\.category, newValue) } }
 
     /// Whether the producer said which category the error is.
-    public var isClassified: Bool {
-        get { storage.fields.isClassified }
-        set {
-            makeUnique()
-            storage.fields.isClassified = newValue
-        }
-    }
+    public var isClassified: Bool { get { storage.fields.isClassified } set { write(\.isClassified, newValue) } }
 
     /// The sentence for the user: the producer's; empty when it sent none (nothing is invented).
-    public var userMessage: String {
-        get { storage.fields.userMessage }
-        set {
-            makeUnique()
-            storage.fields.userMessage = newValue
-        }
-    }
+    public var userMessage: String { get { storage.fields.userMessage } set { write(\.userMessage, newValue) } }
 
     /// A log-derived error's own sentence (the line's `msg`, `event`, rendered `@mt`…) when its ``message`` is the
     /// exception's and says something else.
-    public var logMessage: String? {
-        get { storage.fields.logMessage }
-        set {
-            makeUnique()
-            storage.fields.logMessage = newValue
-        }
-    }
+    public var logMessage: String? { get { storage.fields.logMessage } set { write(\.logMessage, newValue) } }
 
     /// The severity; the category's default when the producer sent none.
-    public var severity: ErrorSeverity {
-        get { storage.fields.severity }
-        set {
-            makeUnique()
-            storage.fields.severity = newValue
-        }
-    }
+    public var severity: ErrorSeverity { get { storage.fields.severity } set { write(\.severity, newValue) } }
 
     /// The producer's stack trace (`exception.stacktrace`), if it sent one.
-    public var stackTrace: String? {
-        get { storage.fields.stackTrace }
-        set {
-            makeUnique()
-            storage.fields.stackTrace = newValue
-        }
-    }
+    public var stackTrace: String? { get { storage.fields.stackTrace } set { write(\.stackTrace, newValue) } }
 
     /// Where the producer raised the error (`code.filepath`, `code.lineno`, `code.function`), if it said.
     public var sourceLocation: CodeLocation? {
         get { storage.fields.sourceLocation }
-        set {
-            makeUnique()
-            storage.fields.sourceLocation = newValue
-        }
+        set { write(\.sourceLocation, newValue) }
     }
 
     /// What an error reporter SDK sent beyond the common members (exception chain, frames with source lines and
     /// variables, tags, contexts, breadcrumbs); set by the receivers that read such reports (Sentry), else `nil`.
-    public var report: ExceptionReport? {
-        get { storage.fields.report }
-        set {
-            makeUnique()
-            storage.fields.report = newValue
-        }
-    }
+    public var report: ExceptionReport? { get { storage.fields.report } set { write(\.report, newValue) } }
 
     /// The producer's own grouping key (`fingerprint`), if it sent one: when set it is ``fingerprint``.
     public var producerFingerprint: String? {
         get { storage.fields.producerFingerprint }
-        set {
-            makeUnique()
-            storage.fields.producerFingerprint = newValue
-        }
+        set { write(\.producerFingerprint, newValue) }
     }
 
     /// Who sent it, from where, and when; set by the receiver.
-    public var provenance: Provenance {
-        get { storage.fields.provenance }
-        set {
-            makeUnique()
-            storage.fields.provenance = newValue
-        }
-    }
+    public var provenance: Provenance { get { storage.fields.provenance } set { write(\.provenance, newValue) } }
 
     /// The fingerprint made from what failed, used when the producer sent none of its own: made once, when the
     /// error is made (``Fingerprint/make(typeName:code:source:logMessage:message:)``).

@@ -303,22 +303,31 @@ protocol OTLPExportRequest: SwiftProtobuf.Message, Sendable {
     var resourceIdentities: [OTLPResourceIdentity] { get }
     /// Its records mapped by `exchange` (its clock, metric streams and trace memory).
     func mapped(by exchange: OTLPExchange) -> OTLPMappedBatch
+    /// Where its response counts the records rejected (`partial_success.rejected_*`).
+    static var rejectedCount: WritableKeyPath<Answer, Int64> { get }
+    /// Where its response says why they were (`partial_success.error_message`).
+    static var rejectionMessage: WritableKeyPath<Answer, String> { get }
+}
+
+extension OTLPExportRequest {
     /// The response, with `partial_success` when records were rejected.
-    static func answer(rejected: Int, message: String) -> Answer
+    static func answer(rejected: Int, message: String) -> Answer {
+        var answer = Answer()
+        if rejected > 0 {
+            answer[keyPath: rejectedCount] = Int64(rejected)
+            answer[keyPath: rejectionMessage] = message
+        }
+        return answer
+    }
 }
 
 extension OTLPProtoExportLogsServiceRequest: OTLPExportRequest {
     var recordCount: Int { resourceLogs.reduce(0) { $0 + $1.scopeLogs.reduce(0) { $0 + $1.logRecords.count } } }
     var resourceIdentities: [OTLPResourceIdentity] { resourceLogs.map { OTLPResourceIdentity($0.resource) } }
     func mapped(by exchange: OTLPExchange) -> OTLPMappedBatch { OTLPLogMapper.map(self, receivedAt: exchange.now()) }
-    static func answer(rejected: Int, message: String) -> OTLPProtoExportLogsServiceResponse {
-        var answer = OTLPProtoExportLogsServiceResponse()
-        if rejected > 0 {
-            answer.partialSuccess.rejectedLogRecords = Int64(rejected)
-            answer.partialSuccess.errorMessage = message
-        }
-        return answer
-    }
+    typealias Answer = OTLPProtoExportLogsServiceResponse
+    static var rejectedCount: WritableKeyPath<Answer, Int64> { \.partialSuccess.rejectedLogRecords }
+    static var rejectionMessage: WritableKeyPath<Answer, String> { \.partialSuccess.errorMessage }
 }
 
 extension OTLPProtoExportMetricsServiceRequest: OTLPExportRequest {
@@ -327,14 +336,9 @@ extension OTLPProtoExportMetricsServiceRequest: OTLPExportRequest {
     func mapped(by exchange: OTLPExchange) -> OTLPMappedBatch {
         OTLPMetricMapper(streams: exchange.streams, receivedAt: exchange.now()).map(self)
     }
-    static func answer(rejected: Int, message: String) -> OTLPProtoExportMetricsServiceResponse {
-        var answer = OTLPProtoExportMetricsServiceResponse()
-        if rejected > 0 {
-            answer.partialSuccess.rejectedDataPoints = Int64(rejected)
-            answer.partialSuccess.errorMessage = message
-        }
-        return answer
-    }
+    typealias Answer = OTLPProtoExportMetricsServiceResponse
+    static var rejectedCount: WritableKeyPath<Answer, Int64> { \.partialSuccess.rejectedDataPoints }
+    static var rejectionMessage: WritableKeyPath<Answer, String> { \.partialSuccess.errorMessage }
 }
 
 extension OTLPProtoExportTraceServiceRequest: OTLPExportRequest {
@@ -343,12 +347,7 @@ extension OTLPProtoExportTraceServiceRequest: OTLPExportRequest {
     func mapped(by exchange: OTLPExchange) -> OTLPMappedBatch {
         OTLPTraceMapper.map(self, memory: exchange.traces, receivedAt: exchange.now())
     }
-    static func answer(rejected: Int, message: String) -> OTLPProtoExportTraceServiceResponse {
-        var answer = OTLPProtoExportTraceServiceResponse()
-        if rejected > 0 {
-            answer.partialSuccess.rejectedSpans = Int64(rejected)
-            answer.partialSuccess.errorMessage = message
-        }
-        return answer
-    }
+    typealias Answer = OTLPProtoExportTraceServiceResponse
+    static var rejectedCount: WritableKeyPath<Answer, Int64> { \.partialSuccess.rejectedSpans }
+    static var rejectionMessage: WritableKeyPath<Answer, String> { \.partialSuccess.errorMessage }
 }
