@@ -56,24 +56,41 @@ extension ScreenBuffer {
         return writeScalars(text, x: x, y: y, style: style, bounds: bounds)
     }
 
-    /// Writes `bytes` from `x` (inside the clip) up to `limit` when they are all printable ASCII; `nil`, and nothing
-    /// written, otherwise.
+    /// Writes `bytes` from `x` (inside the clip) up to `limit` when those that fit are all printable ASCII and the
+    /// first that does not is ASCII too; `nil`, and nothing written, otherwise.
+    ///
+    /// Bytes past the edge are never drawn, so they are not read: a long message costs what its visible part costs.
+    /// The one right after the edge is, since a combining mark there would join the last cell (as the general writer
+    /// places it).
     private mutating func writeASCII(
         _ bytes: some Collection<UInt8>, x: Int, y: Int, limit: Int, style: CellStyle
     ) -> (end: Int, truncated: Bool)? {
-        for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
-        let count = min(bytes.count, max(0, limit - x))
-        guard count > 0 else { return (x, !bytes.isEmpty) }
+        let room = max(0, limit - x)
+        var count = 0
+        var truncated = false
+        for byte in bytes {
+            if count == room {
+                guard byte < 0x80 else { return nil }
+                truncated = true
+                break
+            }
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            count += 1
+        }
+        guard count > 0 else { return (x, truncated) }
         fixWideGlyphEdges(row: y, from: x, to: x + count)
+        // The style is packed once for the run; each cell takes its byte.
+        var cell = StoredCell(ascii: 0x20, style: style)
         // `x..<x + count` is inside row `y` (the clip is inside the buffer): one uniqueness check for the run.
         storage.withUnsafeMutableBufferPointer { cells in
             var index = y * width + x
             for byte in bytes.prefix(count) {
-                cells[index] = StoredCell(ascii: byte, style: style)
+                cell.glyph = StoredCell.asciiGlyph(byte)
+                cells[index] = cell
                 index += 1
             }
         }
-        return (x + count, bytes.count > count)
+        return (x + count, truncated)
     }
 
     /// The general writer: cells as ncurses places them (see ``DisplayWidth``): a scalar that takes columns with the

@@ -82,8 +82,12 @@ struct StoredCell: Sendable, Hashable {
     /// A one-column cell of the printable ASCII `byte`.
     @inline(__always)
     init(ascii byte: UInt8, style: CellStyle) {
-        self.init(glyph: UInt64(byte) | (1 << 56), width: 1, style: style)
+        self.init(glyph: Self.asciiGlyph(byte), width: 1, style: style)
     }
+
+    /// The glyph of the ASCII `byte`: the byte, and a count of one.
+    @inline(__always)
+    static func asciiGlyph(_ byte: UInt8) -> UInt64 { UInt64(byte) | (1 << 56) }
 
     /// Whether the grapheme is in the buffer's overflow list.
     var isOverflow: Bool { glyph >> 56 == Self.overflowTag }

@@ -106,6 +106,43 @@ struct TextTests {
         #expect(buffer.text(ofRow: 0) == "#hi      ###")
     }
 
+    /// The ASCII writer reads only what fits and the byte after it: a combining mark right after the edge still
+    /// joins the last cell, and text past the edge (ASCII or not) changes nothing drawn.
+    @Test func asciiCutAtTheEdgeIsDrawnAsTheGeneralWriterDrawsIt() {
+        var buffer = ScreenBuffer(width: 6, height: 1)
+        let edge = Rect(x: 0, y: 0, width: 4, height: 1)
+        let marked = buffer.writeCells("abce\u{301}xyz", x: 0, y: 0, style: .plain, clip: edge)
+        #expect(marked.end == 4 && marked.truncated)
+        #expect(buffer[3, 0]?.grapheme == "e\u{301}")
+        for text in ["abcdef漢字", "abcdef\u{1B}", "abcd"] {
+            var cut = ScreenBuffer(width: 6, height: 1, fill: Cell(grapheme: "#"))
+            let result = cut.writeCells(text, x: 1, y: 0, style: .plain, clip: Rect(x: 1, y: 0, width: 4, height: 1))
+            #expect(cut.text(ofRow: 0) == "#abcd#")
+            #expect(result.end == 5 && result.truncated == (text != "abcd"), "\(text)")
+        }
+    }
+
+    /// A run written in pieces draws what one `write(_:x:y:width:style:)` of the joined pieces draws: the same cells,
+    /// the same cut and padding, over random pieces (ASCII, wide, marked, controls), widths and what was there.
+    @Test func aRunOfPiecesDrawsTheJoinedText() {
+        var generator = SeededGenerator(seed: 0x7E47)
+        func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        let tokens = ["a", "bc", " ", "漢", "字x", "e\u{301}", "\u{1B}[1m", "…", "🔥", "ab cd ef", "", "[N-503] "]
+        for _ in 0..<3_000 {
+            let pieces = (0..<next(6)).map { _ in (0..<next(4)).map { _ in tokens[next(tokens.count)] }.joined() }
+            let (x, width) = (next(4), next(24))
+            var before = ScreenBuffer(width: 30, height: 1, fill: Cell(grapheme: "#"))
+            before.write(String(repeating: "字", count: next(16)), x: next(3), y: 0, style: .plain)
+            var joined = before
+            joined.write(pieces.joined(), x: x, y: 0, width: width, style: .plain)
+            var run = TextRun(x: x, y: 0, width: width, style: .plain)
+            var pieced = before
+            for piece in pieces { run.append(piece, into: &pieced) }
+            run.finish(into: &pieced)
+            #expect(pieced == joined, "\(pieces) at \(x), \(width)")
+        }
+    }
+
     @Test func rawControlCharactersNeverReachCells() {
         var buffer = ScreenBuffer(width: 20, height: 1)
         buffer.write("a\u{1B}[2Jb\u{9B}", x: 0, y: 0, style: .plain)

@@ -102,37 +102,35 @@ public enum LogsPane: Widget {
             clip: clip)
         let sourceWidth = columns.source
         let typeWidth = columns.type
+        // A blank, then each column's text: a blank and a name are written, not joined into a new string.
+        func writeColumn(_ text: String, width columnWidth: Int, style: CellStyle) {
+            var run = TextRun(x: column, y: y, width: min(columnWidth, x + width - column), style: style)
+            run.append(" ", into: &buffer)
+            run.append(text, into: &buffer)
+            run.finish(into: &buffer)
+        }
         if sourceWidth > 0 {
-            buffer.write(
-                " " + shownSource(event), x: column, y: y, width: min(sourceWidth, x + width - column),
-                style: styled(palette[.muted]))
+            writeColumn(shownSource(event), width: sourceWidth, style: styled(palette[.muted]))
             column += sourceWidth
         }
         if typeWidth > 0, column < x + width {
             let typeStyle =
                 event.kind == .error ? event.category.map { palette.style(for: $0) } ?? palette[.text] : palette[.muted]
-            buffer.write(
-                " " + event.typeName, x: column, y: y, width: min(typeWidth, x + width - column),
-                style: styled(typeStyle))
+            writeColumn(event.typeName, width: typeWidth, style: styled(typeStyle))
             column += typeWidth
         }
         guard column < x + width - 1 else { return }
-        var message = event.message
-        if let logMessage = event.logMessage {
-            // Both messages: the developer's sentence, then the exception's (with its type when no column shows it).
-            let exception = typeWidth == 0 && !event.typeName.isEmpty ? event.typeName + ": " + message : message
-            message = logMessage + (screen.unicode ? " — " : " - ") + exception
-        }
-        if let code = event.shownCode, !code.isEmpty { message = "[\(code)] " + message }
-        if let attempt = event.attempt { message += " (attempt \(attempt))" }
-        if event.origin == .background, event.kind == .error { message = "bg · " + message }
         let messageStyle = event.kind == .error ? palette[.text] : palette[.muted]
         let room = x + width - column
-        // A blank, then the message in the rest of the row: the message is not copied to put the blank before it.
-        buffer.put(StoredCell(ascii: 0x20, style: styled(messageStyle)), x: column, y: y)
-        buffer.write(message, x: column + 1, y: y, width: room - 1, style: styled(messageStyle))
+        // A blank, then the message's pieces in the rest of the row, written one after another.
+        var run = TextRun(x: column, y: y, width: room, style: styled(messageStyle))
+        run.append(" ", into: &buffer)
+        forEachPiece(of: event, typeShown: typeWidth > 0, unicode: screen.unicode) { run.append($0, into: &buffer) }
+        run.finish(into: &buffer)
         // What the query's words, phrases and regexes matched, highlighted in the message as drawn.
         guard !filter.query.isEmpty, room > 1 else { return }
+        var message = ""
+        forEachPiece(of: event, typeShown: typeWidth > 0, unicode: screen.unicode) { message += $0 }
         let shown = DisplayWidth.truncate(message, to: room - 1)
         let highlight = palette[.filter].adding([.bold, .reverse])
         for range in filter.query.highlights(in: shown) {
@@ -140,6 +138,33 @@ public enum LogsPane: Widget {
             guard start < x + width else { break }
             buffer.write(
                 String(shown[range]), x: start, y: y, style: highlight, clip: Rect(x: x, y: y, width: width, height: 1))
+        }
+    }
+
+    /// The message column's text, piece by piece: `bg · ` for a background error, the code in brackets, the
+    /// developer's sentence and the exception's (with its type when no column shows it), the attempt.
+    static func forEachPiece(
+        of event: DashboardEvent, typeShown: Bool, unicode: Bool, _ body: (String) -> Void
+    ) {
+        if event.origin == .background, event.kind == .error { body("bg · ") }
+        if let code = event.shownCode, !code.isEmpty {
+            body("[")
+            body(code)
+            body("] ")
+        }
+        if let logMessage = event.logMessage {
+            body(logMessage)
+            body(unicode ? " — " : " - ")
+            if !typeShown, !event.typeName.isEmpty {
+                body(event.typeName)
+                body(": ")
+            }
+        }
+        body(event.message)
+        if let attempt = event.attempt {
+            body(" (attempt ")
+            body(String(attempt))
+            body(")")
         }
     }
 }
