@@ -164,16 +164,37 @@ extension ScreenBuffer {
 
     /// Fills `rect` with blanks in `style`.
     public mutating func fill(_ rect: Rect, style: CellStyle) {
+        fill(rect, with: StoredCell(ascii: 0x20, style: style))
+    }
+
+    /// Fills `rect` with copies of the one-column `cell`, mending wide glyphs cut at its edges.
+    mutating func fill(_ rect: Rect, with cell: StoredCell) {
         let r = rect.intersection(area)
         guard !r.isEmpty else { return }
-        let blank = StoredCell(ascii: 0x20, style: style)
         for row in r.y..<r.maxY { fixWideGlyphEdges(row: row, from: r.x, to: r.maxX) }
         // `r` is inside the buffer: each row's run is filled in one go.
         let width = width
         storage.withUnsafeMutableBufferPointer { cells in
             for row in r.y..<r.maxY {
                 let start = row * width
-                UnsafeMutableBufferPointer(rebasing: cells[(start + r.x)..<(start + r.maxX)]).update(repeating: blank)
+                UnsafeMutableBufferPointer(rebasing: cells[(start + r.x)..<(start + r.maxX)]).update(repeating: cell)
+            }
+        }
+    }
+
+    /// Writes one-column cells of `glyphs` in `style` from (`x`, `y`) rightwards, clipped to the buffer: one edge
+    /// mending and one uniqueness check for the run, where ``put(_:x:y:)`` does both for each cell. The caller
+    /// vouches that each glyph is one safe, one-column character (a sparkline's).
+    mutating func writeRun(_ glyphs: UnsafeBufferPointer<UInt64>, x: Int, y: Int, style: CellStyle) {
+        let run = Rect(x: x, y: y, width: glyphs.count, height: 1).intersection(area)
+        guard !run.isEmpty else { return }
+        fixWideGlyphEdges(row: y, from: run.x, to: run.maxX)
+        var cell = StoredCell(ascii: 0x20, style: style)
+        let width = width
+        storage.withUnsafeMutableBufferPointer { cells in
+            for column in run.x..<run.maxX {
+                cell.glyph = glyphs[column - x]
+                cells[y * width + column] = cell
             }
         }
     }
@@ -197,7 +218,7 @@ extension ScreenBuffer {
         let right = min(width, rect.maxX)
         for (row, corners) in [(rect.y, (glyphs.tl, glyphs.tr)), (rect.maxY - 1, (glyphs.bl, glyphs.br))] {
             guard row >= 0, row < height else { continue }
-            if left < right { for column in left..<right { put(horizontal, x: column, y: row) } }
+            if left < right { fill(Rect(x: left, y: row, width: right - left, height: 1), with: horizontal) }
             put(cell(corners.0), x: rect.x, y: row)
             put(cell(corners.1), x: rect.maxX - 1, y: row)
         }

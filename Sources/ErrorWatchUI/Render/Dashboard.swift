@@ -62,7 +62,8 @@ public enum Dashboard {
     ) -> Rect {
         let focused = screen.focus == pane
         let title = title ?? pane.title
-        buffer.fill(area, style: palette[.text])
+        // The box's border covers its edge cells (when it is drawn, at 2×2 or more), so only the inside is blanked.
+        buffer.fill(area.width >= 2 && area.height >= 2 ? area.inset(by: 1) : area, style: palette[.text])
         buffer.drawBox(
             area, title: title, borderStyle: palette[focused ? .focusedBorder : .border],
             titleStyle: palette[focused ? .focusedTitle : .title], unicode: screen.unicode)

@@ -18,14 +18,19 @@ public enum Sparkline {
         _ values: [Int], width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
     ) {
         guard width > 0 else { return }
-        var column = x
-        forEachScalar(values, width: width, unicode: unicode) { scalar in
-            var glyph = GlyphPacker()
-            _ = glyph.append(scalar)
-            buffer.put(StoredCell(glyph: glyph.glyph, width: 1, style: style), x: column, y: y)
-            column += 1
+        // The glyphs are packed on the stack, then written as one run of cells.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: width) { glyphs in
+            var count = 0
+            forEachScalar(values, width: width, unicode: unicode) { scalar in
+                guard count < width else { return }
+                var glyph = GlyphPacker()
+                _ = glyph.append(scalar)
+                glyphs[count] = glyph.glyph
+                count += 1
+            }
+            buffer.writeRun(UnsafeBufferPointer(rebasing: glyphs[..<count]), x: x, y: y, style: style)
+            if count < width { buffer.fill(Rect(x: x + count, y: y, width: width - count, height: 1), style: style) }
         }
-        if column < x + width { buffer.fill(Rect(x: column, y: y, width: x + width - column, height: 1), style: style) }
     }
 
     /// The dots of a bar of each height, in the left and in the right column of a braille cell.
