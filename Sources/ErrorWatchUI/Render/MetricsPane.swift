@@ -105,8 +105,10 @@ public enum MetricsPane: Widget {
         let room = fits ? rows : max(1, rows - 1)
         let first = selected.map { min(max(0, $0 - room + 1), max(0, series.count - room)) } ?? 0
         let shown = series[first...].prefix(room)
-        let names = shown.map { line in
-            line.service.map { line.name + " · " + $0 } ?? line.name
+        // Each name's width measured once, alone and with its service (`name · service`, not joined to be measured).
+        let nameWidths = shown.map { DisplayWidth.of($0.name) }
+        let fullWidths = zip(shown, nameWidths).map { line, width in
+            line.service.map { width + 3 + DisplayWidth.of($0) } ?? width
         }
         // A name takes the room its values leave: the name itself (with every label: `{http.route=…,status=500}`)
         // before a value past the second, and its service (`· shop`) after the first two values.
@@ -120,21 +122,28 @@ public enum MetricsPane: Widget {
         func valuesWidth(_ widths: [Int], _ count: Int) -> Int { widths.prefix(count).reduce(-1) { $0 + 1 + $1 } }
         let oneValue = widthLists.map { valuesWidth($0, 1) }.max() ?? 0
         let twoValues = widthLists.map { valuesWidth($0, 2) }.max() ?? 0
-        let longestName = shown.map { DisplayWidth.of($0.name) }.max() ?? 8
-        let longestFull = names.map(DisplayWidth.of).max() ?? 8
+        let longestName = nameWidths.max() ?? 8
+        let longestFull = fullWidths.max() ?? 8
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
         for (index, (line, (lineValues, widths))) in zip(shown.indices, zip(shown, zip(valueLists, widthLists))) {
+            let ownWidth = nameWidths[index - first]
             let isSelected = index == selected
             if isSelected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: palette[.selection]) }
             func style(_ role: ThemeRole) -> CellStyle {
                 isSelected ? palette[role].on(palette[.selection]).adding(.bold) : palette[role]
             }
-            let name = fitted(line.name, to: nameWidth)
-            buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: style(.text))
-            if let service = line.service, DisplayWidth.of(line.name) + 3 < nameWidth {
-                let column = x + DisplayWidth.of(line.name)
-                buffer.write(" · " + service, x: column, y: y, width: x + nameWidth - column, style: style(.muted))
+            if ownWidth > nameWidth {
+                let name = fitted(line.name, to: nameWidth)
+                buffer.write(name, x: x, y: y, width: min(nameWidth, DisplayWidth.of(name)), style: style(.text))
+            } else {
+                buffer.write(line.name, x: x, y: y, width: ownWidth, style: style(.text))
+            }
+            if let service = line.service, ownWidth + 3 < nameWidth {
+                var run = TextRun(x: x + ownWidth, y: y, width: nameWidth - ownWidth, style: style(.muted))
+                run.append(" · ", into: &buffer)
+                run.append(service, into: &buffer)
+                run.finish(into: &buffer)
             }
             // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
             var kept = widths.count
