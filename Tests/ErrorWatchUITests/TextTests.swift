@@ -202,6 +202,21 @@ struct TextTests {
         #expect(Format.count(-12) == "-12")
         #expect(Format.count(UInt64.max) == "18,446,744,073,709,551,615")
         #expect(Format.count(Int64.min) == "-9,223,372,036,854,775,808")
+        // Past 64 bits, grouped alike; zeros inside a group are kept.
+        #expect(Format.count(Int128(UInt64.max) * 1000 + 5) == "18,446,744,073,709,551,615,005")
+        #expect(Format.count(-Int128(UInt64.max) * 1000) == "-18,446,744,073,709,551,615,000")
+        // Every width of number, against grouping its decimal text by hand.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let value = Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int.random(in: 0..<63)
+            let digits = Array(String(value.magnitude))
+            var grouped = ""
+            for (index, digit) in digits.enumerated() {
+                if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+                grouped.append(digit)
+            }
+            #expect(Format.count(value) == (value < 0 ? "-" : "") + grouped)
+        }
     }
 }
 

@@ -194,17 +194,21 @@ public enum ErrorsPane: Widget {
                 into: &buffer)
             at += sparkWidth + 1
         }
+        // Each age right-aligned in four columns, written in pieces (blanks, the age, a blank) as the joined text
+        // would be: every list row draws two.
+        func age(_ time: Date, trailingBlank: Bool, style: CellStyle) {
+            let text = Format.age(screen.now.timeIntervalSince(time))
+            var run = TextRun(x: at, y: y, width: 5, style: style)
+            run.append("    ".prefix(max(0, 4 - text.count)), into: &buffer)
+            run.append(text, into: &buffer)
+            if trailingBlank { run.append(" ", into: &buffer) }
+            run.finish(into: &buffer)
+        }
         if width >= 60 {
-            let first = Format.age(screen.now.timeIntervalSince(first))
-            buffer.write(
-                String(repeating: " ", count: max(0, 4 - first.count)) + first, x: at, y: y, width: 5,
-                style: palette[.muted])
+            age(first, trailingBlank: false, style: palette[.muted])
             at += 5
         }
-        let last = Format.age(screen.now.timeIntervalSince(last))
-        buffer.write(
-            String(repeating: " ", count: max(0, 4 - last.count)) + last + " ", x: at, y: y, width: 5,
-            style: palette[.text])
+        age(last, trailingBlank: true, style: palette[.text])
     }
 
     /// `5 alerts`, `1–3 of 5 alerts` when some are scrolled out of view, `2 of 5 alerts` when filtered.

@@ -47,26 +47,40 @@ public enum Format {
 
     /// `"1,284"`.
     public static func count(_ value: some BinaryInteger) -> String {
-        let digits = String(value.magnitude)
-        let negative = value < 0
-        let count = digits.utf8.count
-        guard count > 3 else { return negative ? "-" + digits : digits }
-        // Digits are ASCII: the result is built from their bytes (every pane shows counts, every frame).
-        return String(unsafeUninitializedCapacity: count + (count - 1) / 3 + (negative ? 1 : 0)) { bytes in
-            var at = 0
-            if negative {
-                bytes[0] = UInt8(ascii: "-")
-                at = 1
-            }
-            for (index, digit) in digits.utf8.enumerated() {
-                if index > 0, (count - index) % 3 == 0 {
+        guard let magnitude = UInt64(exactly: value.magnitude) else {
+            // Past 64 bits: the last three digits after the rest, grouped alike (the rest keeps the sign, and is
+            // not zero).
+            let (rest, last) = value.quotientAndRemainder(dividingBy: 1000)
+            let three = String(last.magnitude)
+            return count(rest) + "," + String(repeating: "0", count: 3 - three.utf8.count) + three
+        }
+        return grouped(magnitude, negative: value < 0)
+    }
+
+    /// `magnitude` in decimal, its digits grouped in threes by commas, after a `-` when `negative`: written from
+    /// the last digit back into 27 bytes on the stack (20 digits, 6 commas and a sign), so that no text is made but
+    /// the result (every pane shows counts, every frame).
+    private static func grouped(_ magnitude: UInt64, negative: Bool) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { bytes in
+            var at = bytes.count
+            var rest = magnitude
+            var digits = 0
+            repeat {
+                if digits > 0, digits % 3 == 0 {
+                    at -= 1
                     bytes[at] = UInt8(ascii: ",")
-                    at += 1
                 }
-                bytes[at] = digit
-                at += 1
+                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+                at -= 1
+                bytes[at] = UInt8(ascii: "0") + UInt8(digit)
+                digits += 1
+                rest = quotient
+            } while rest > 0
+            if negative {
+                at -= 1
+                bytes[at] = UInt8(ascii: "-")
             }
-            return at
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[at...]), as: UTF8.self)
         }
     }
 

@@ -34,7 +34,8 @@ public enum LogsPane: Widget {
             .logs, screen: screen, in: area, into: &buffer, palette: palette,
             label: screen.unicode ? label : label.replacingOccurrences(of: " ↓", with: " below"))
         guard !inner.isEmpty else { return }
-        let rows = visibleRows(logs, filter: filter, count: inner.height)
+        // The rows are read where the history keeps them: copying them out would copy every field of each.
+        let rows = logs.visibleSlice(filter, count: inner.height)
         if rows.isEmpty, logs.lines.isEmpty, !input.part.receivers.isEmpty {
             WhereToSend.draw(input.part.receivers, in: inner, into: &buffer, palette: palette)
             return
@@ -47,10 +48,10 @@ public enum LogsPane: Widget {
             return
         }
         let columns = Columns(rows, width: inner.width)
-        for (offset, event) in rows.enumerated() {
+        for index in rows.indices {
             drawRow(
-                event, logs: logs, filter: filter, screen: screen, x: inner.x, y: inner.y + offset, width: inner.width,
-                columns: columns, into: &buffer,
+                rows[index], logs: logs, filter: filter, screen: screen, x: inner.x,
+                y: inner.y + index - rows.startIndex, width: inner.width, columns: columns, into: &buffer,
                 palette: palette)
         }
     }
@@ -67,7 +68,7 @@ public enum LogsPane: Widget {
         var source: Int
         var type: Int
 
-        init(_ rows: [DashboardEvent], width: Int) {
+        init(_ rows: some Collection<DashboardEvent>, width: Int) {
             let share = width / 5
             // The widest name and a blank, measured in place (no array of names or widths per frame).
             func needed(_ name: (DashboardEvent) -> String) -> Int {

@@ -112,22 +112,32 @@ public enum MetricsPane: Widget {
         }
         // A name takes the room its values leave: the name itself (with every label: `{http.route=…,status=500}`)
         // before a value past the second, and its service (`· shop`) after the first two values.
-        // Each series' values are formatted once, for the widths and for drawing.
-        let valueLists = shown.map(values(of:))
-        // Each value's width (`p99 12ms`: its label, a blank and the value) measured once, for the name's room and
-        // for dropping values on a narrow pane.
-        let widthLists = valueLists.map { values in
-            values.map { ($0.0.isEmpty ? 0 : DisplayWidth.of($0.0) + 1) + DisplayWidth.of($0.1) }
+        // Each series' values are formatted once, for the widths and for drawing, into one list for all the rows
+        // (`spans` says which are whose), with each value's width (`p99 12ms`: its label, a blank and the value),
+        // for the name's room and for dropping values on a narrow pane.
+        var values: [(label: String, text: String, width: Int)] = []
+        values.reserveCapacity(shown.count * 5)
+        var spans: [Range<Int>] = []
+        spans.reserveCapacity(shown.count)
+        for line in shown {
+            let from = values.count
+            forEachValue(of: line) { label, text in
+                values.append((label, text, (label.isEmpty ? 0 : DisplayWidth.of(label) + 1) + DisplayWidth.of(text)))
+            }
+            spans.append(from..<values.count)
         }
-        func valuesWidth(_ widths: [Int], _ count: Int) -> Int { widths.prefix(count).reduce(-1) { $0 + 1 + $1 } }
-        let oneValue = widthLists.map { valuesWidth($0, 1) }.max() ?? 0
-        let twoValues = widthLists.map { valuesWidth($0, 2) }.max() ?? 0
+        func valuesWidth(_ span: Range<Int>, _ count: Int) -> Int {
+            values[span.prefix(count)].reduce(-1) { $0 + 1 + $1.width }
+        }
+        let oneValue = spans.map { valuesWidth($0, 1) }.max() ?? 0
+        let twoValues = spans.map { valuesWidth($0, 2) }.max() ?? 0
         let longestName = nameWidths.max() ?? 8
         let longestFull = fullWidths.max() ?? 8
         let nameWidth = max(
             8, min(longestFull, max(min(longestName, width - oneValue - 1), width - twoValues - 1)))
-        for (index, (line, (lineValues, widths))) in zip(shown.indices, zip(shown, zip(valueLists, widthLists))) {
+        for (index, line) in zip(shown.indices, shown) {
             let ownWidth = nameWidths[index - first]
+            let span = spans[index - first]
             let isSelected = index == selected
             if isSelected { buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: palette[.selection]) }
             func style(_ role: ThemeRole) -> CellStyle {
@@ -146,16 +156,17 @@ public enum MetricsPane: Widget {
                 run.finish(into: &buffer)
             }
             // Values are right-aligned; on a narrow pane the last ones (count, p99) give way first.
-            var kept = widths.count
-            var keptWidth = valuesWidth(widths, kept)
+            var kept = span.count
+            var keptWidth = valuesWidth(span, kept)
             while kept > 1, keptWidth > width - nameWidth - 1 {
                 kept -= 1
-                keptWidth -= widths[kept] + 1
+                keptWidth -= values[span.lowerBound + kept].width + 1
             }
             var column = max(x + nameWidth + 1, x + width - keptWidth)
             let row = Rect(x: x, y: y, width: width, height: 1)
-            for (index, (label, value)) in lineValues.prefix(kept).enumerated() {
-                if index > 0 { column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row) }
+            for at in span.prefix(kept) {
+                let (label, value) = (values[at].label, values[at].text)
+                if at > span.lowerBound { column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row) }
                 if !label.isEmpty {
                     column = buffer.write(label, x: column, y: y, style: style(.muted), clip: row)
                     column = buffer.write(" ", x: column, y: y, style: style(.muted), clip: row)
@@ -190,27 +201,32 @@ public enum MetricsPane: Widget {
     /// The labelled values of a series: percentiles and count for a histogram, the reading for a gauge, the total
     /// and rate for a counter.
     static func values(of series: MetricSeries) -> [(String, String)] {
+        var values: [(String, String)] = []
+        forEachValue(of: series) { values.append(($0, $1)) }
+        return values
+    }
+
+    /// Hands `body` each labelled value of ``values(of:)`` in turn, without a list for them (each row of the pane
+    /// formats its series' values each frame).
+    static func forEachValue(of series: MetricSeries, _ body: (String, String) -> Void) {
+        func percentile(_ value: Double?) -> String { value.map { Format.measurement($0, unit: series.unit) } ?? "–" }
         switch series.kind {
         case .requests:
-            return [
-                ("", Format.number(series.ratePerSecond ?? 0) + "/s"),
-                ("err", Format.fixed((series.errorRatio ?? 0) * 100, 1) + "%"),
-                ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-                ("p95", series.p95.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-                ("p99", series.p99.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-            ]
+            body("", Format.number(series.ratePerSecond ?? 0) + "/s")
+            body("err", Format.fixed((series.errorRatio ?? 0) * 100, 1) + "%")
+            body("p50", percentile(series.p50))
+            body("p95", percentile(series.p95))
+            body("p99", percentile(series.p99))
         case .histogram:
-            return [
-                ("p50", series.p50.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-                ("p95", series.p95.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-                ("p99", series.p99.map { Format.measurement($0, unit: series.unit) } ?? "–"),
-                ("n", Format.count(series.count)),
-            ]
+            body("p50", percentile(series.p50))
+            body("p95", percentile(series.p95))
+            body("p99", percentile(series.p99))
+            body("n", Format.count(series.count))
         case .gauge:
-            return [("", Format.measurement(series.value, unit: series.unit))]
+            body("", Format.measurement(series.value, unit: series.unit))
         case .counter:
-            let rate = series.ratePerSecond.map { Format.number($0) + "/s" } ?? "–"
-            return [("", Format.measurement(series.value, unit: series.unit)), ("", rate)]
+            body("", Format.measurement(series.value, unit: series.unit))
+            body("", series.ratePerSecond.map { Format.number($0) + "/s" } ?? "–")
         }
     }
 

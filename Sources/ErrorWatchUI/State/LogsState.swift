@@ -135,13 +135,16 @@ public struct LogsState: Sendable, Equatable {
 
     /// The lines on screen in a view of `count` rows, oldest first: at most `count`, ending ``scroll`` matching lines
     /// before the newest.
-    func visibleRows(_ filter: FilterState, count: Int) -> [DashboardEvent] {
-        guard count > 0 else { return [] }
+    func visibleRows(_ filter: FilterState, count: Int) -> [DashboardEvent] { Array(visibleSlice(filter, count: count)) }
+
+    /// ``visibleRows(_:count:)`` as a slice of the kept lines, not a copy of them: the Logs pane draws it each frame.
+    func visibleSlice(_ filter: FilterState, count: Int) -> Slice<Deque<DashboardEvent>> {
         // The matching lines are kept as they arrive: the view is a slice, whatever the history.
         let lines = matching(filter)
+        guard count > 0 else { return lines[lines.endIndex...] }
         let skip = min(max(0, scroll), max(0, lines.count - count))
         let end = lines.count - skip
-        return Array(lines[max(0, end - count)..<end])
+        return lines[max(0, end - count)..<end]
     }
 
     /// Adds an event to the ring in its place in time, keeping a scrolled or paused view where it is.

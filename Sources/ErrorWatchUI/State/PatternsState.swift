@@ -57,13 +57,18 @@ public struct PatternsState: Sendable, Equatable {
     /// The live templates that pass `filter`, by count.
     public func visible(_ filter: FilterState) -> [PatternRecord] { visibleIndices(filter).map { patterns[$0] } }
 
-    /// ``byCount`` as indices into ``patterns``. Indices are sorted, not the records: moving a record moves its arrays
-    /// and dictionary. Ids are unique, so the order is total and the same as sorting the records.
+    /// ``byCount`` as indices into ``patterns``. Each live template's sort key (count, latest line, id) is read once
+    /// into a flat list and that list sorted, not the records: moving a record moves its arrays and dictionary, and
+    /// comparing through them reads each record again per comparison (each frame of the Patterns view sorts).
+    /// Ids are unique, so the order is total and the same as sorting the records.
     var indicesByCount: [Int] {
-        patterns.indices.filter { patterns[$0].mergedInto == nil }.sorted { a, b in
-            (patterns[a].count, patterns[a].lastSeen, patterns[b].id)
-                > (patterns[b].count, patterns[b].lastSeen, patterns[a].id)
+        var keys: [(count: Int, lastSeen: Date, id: Int, index: Int)] = []
+        keys.reserveCapacity(liveCount)
+        for index in patterns.indices where patterns[index].mergedInto == nil {
+            keys.append((patterns[index].count, patterns[index].lastSeen, patterns[index].id, index))
         }
+        keys.sort { a, b in (a.count, a.lastSeen, b.id) > (b.count, b.lastSeen, a.id) }
+        return keys.map(\.index)
     }
 
     /// ``visible(_:)`` as indices into ``patterns``: a view draws the records of the rows it shows only.
