@@ -95,6 +95,55 @@ struct PatternsTests {
         #expect(patterns.byCount.reduce(0) { $0 + $1.count } == 6)
     }
 
+    /// A template's lines per second, kept in a ring of ``PatternRecord/secondsKept`` seconds up to its latest line:
+    /// against counting every line's second, with lines out of order, long gaps, lines older than the ring and
+    /// clocks ahead of the dashboard's. And when templates fold into one, their seconds add up.
+    @Test func linesPerSecondAreCountedAsTheyHappened() {
+        var random = SeededGenerator(seed: 35)
+        for _ in 0..<40 {
+            var patterns = PatternsState()
+            var seconds: [Int: Int] = [:]
+            var base = 0
+            for _ in 0..<Int.random(in: 1...400, using: &random) {
+                // Mostly near the newest line, sometimes a jump ahead (past the whole ring) or a line from long ago.
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0: base += Int.random(in: 100...400, using: &random)
+                case 1: base -= Int.random(in: 0...300, using: &random)
+                default: break
+                }
+                let second = base + Int.random(in: -70...5, using: &random)
+                let at = fixtureStart.addingTimeInterval(TimeInterval(second) + Double.random(in: 0..<1, using: &random))
+                patterns.add(message: "cache miss", level: .info, at: at, sequence: 1, now: fixtureStart)
+                let whole = Int(at.timeIntervalSince1970.rounded(.down))
+                seconds[whole, default: 0] += 1
+            }
+            let record = patterns.patterns[0]
+            let latest = seconds.keys.max()!
+            for end in [latest, latest - 3, latest + 30, latest - 100, latest + 200] {
+                let now = Date(timeIntervalSince1970: TimeInterval(end) + 0.5)
+                let expected = (end - 59...end).map { second in
+                    second > latest - PatternRecord.secondsKept ? seconds[second] ?? 0 : 0
+                }
+                #expect(record.perSecond(endingAt: now) == expected)
+            }
+        }
+        // Four templates, each with lines in seconds of its own, fold into one that has all their seconds.
+        var patterns = PatternsState()
+        for (offset, word) in ["started", "failed", "retried", "queued"].enumerated() {
+            for repeat_ in 0...offset {
+                patterns.add(
+                    message: "checkout \(word) for order 6408\(offset)", level: .info,
+                    at: fixtureStart.addingTimeInterval(TimeInterval(offset * 10 + repeat_)), sequence: 1,
+                    now: fixtureStart)
+            }
+        }
+        let folded = patterns.byCount
+        #expect(folded.count == 1 && folded[0].count == 10)
+        let perSecond = folded[0].perSecond(endingAt: fixtureStart.addingTimeInterval(59))
+        #expect(perSecond.reduce(0, +) == 10)
+        #expect(perSecond.indices.filter { perSecond[$0] > 0 } == [0, 10, 11, 20, 21, 22, 30, 31, 32, 33])
+    }
+
     /// Issue 32, item 3: hex ids (`q-12f76`, also when they happen to hold only digits) are masked alike in the
     /// Patterns view and in the issues' fingerprints: 25 timeouts are one template and one key.
     @Test func hexIdTimeoutsAreOneTemplateAndOneFingerprint() {

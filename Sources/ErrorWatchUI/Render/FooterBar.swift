@@ -72,9 +72,9 @@ public enum FooterBar: Widget {
         // The keys in force: an attached app's hints appear only while it is attached.
         for binding in state.keymap.bindings {
             guard let hint = binding.hint else { continue }
-            // A label's first word (`1…9`, not `1…9 Tab`), found without splitting it (the footer is drawn each
-            // frame); the hint fits whole or is not drawn, so its pieces are written one after another, not joined.
-            let label = Self.firstWord(of: binding.keyLabel)
+            // A label's first word (`1…9`, not `1…9 Tab`); the hint fits whole or is not drawn, so its pieces are
+            // written one after another, not joined (the footer is drawn each frame).
+            let label = binding.footerLabel
             let width = 1 + DisplayWidth.of(label) + 1 + DisplayWidth.of(hint) + 1
             if column + width > room.maxX { break }
             column = buffer.write(" ", x: column, y: room.y, style: key, clip: room)
@@ -83,13 +83,5 @@ public enum FooterBar: Widget {
             column = buffer.write(hint, x: column, y: room.y, style: bar, clip: room)
             column = buffer.write(" ", x: column, y: room.y, style: bar, clip: room)
         }
-    }
-
-    /// The first word of a key's label: its first run of characters other than blanks, or the whole label when it
-    /// has none (a label of blanks).
-    static func firstWord(of label: String) -> Substring {
-        let start = label.firstIndex { $0 != " " } ?? label.startIndex
-        let word = label[start...].prefix { $0 != " " }
-        return word.isEmpty ? label[...] : word
     }
 }

@@ -66,7 +66,7 @@ public enum PatternsPane: Widget {
         let template = pattern.template
         let end: Int
         if template.utf8.count > templateWidth, column + templateWidth <= row.maxX,
-            template.utf8.allSatisfy({ $0 < 0x80 })
+            pattern.templateIsASCII
         {
             // An ASCII template too long for its room: its first columns then `…`, the cells `truncate` would
             // give, without making the cut text (most templates are cut on a narrow pane).
@@ -79,8 +79,10 @@ public enum PatternsPane: Widget {
         if isNew { buffer.write(mark, x: end, y: y, style: palette[.alert].adding(.bold), clip: row) }
         let at = x + width - right
         guard at > column else { return }
-        ErrorsPane.drawTimes(
-            pattern.perSecond(endingAt: screen.now), first: pattern.firstSeen, last: pattern.lastSeen,
-            sparkWidth: sparkWidth, x: at, y: y, width: width, screen: screen, into: &buffer, palette: palette)
+        pattern.withPerSecond(endingAt: screen.now) { perSecond in
+            ErrorsPane.drawTimes(
+                perSecond, first: pattern.firstSeen, last: pattern.lastSeen, sparkWidth: sparkWidth, x: at, y: y,
+                width: width, screen: screen, into: &buffer, palette: palette)
+        }
     }
 }

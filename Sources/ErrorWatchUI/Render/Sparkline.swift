@@ -15,7 +15,7 @@ public enum Sparkline {
     /// ``render(_:width:unicode:)`` makes, then blanks, all in `style`. Its cells are written straight into the buffer (every character is one
     /// column and safe), where writing the text would break it into graphemes again: each list row draws one.
     static func draw(
-        _ values: [Int], width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
+        _ values: some RandomAccessCollection<Int>, width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
     ) {
         guard width > 0 else { return }
         // The glyphs are packed on the stack, then written as one run of cells.
@@ -41,7 +41,19 @@ public enum Sparkline {
 
     /// Hands `body` each character of the sparkline, oldest first: at most `width`, each one column wide.
     private static func forEachScalar(
-        _ values: [Int], width: Int, unicode: Bool, _ body: (Unicode.Scalar) -> Void
+        _ values: some RandomAccessCollection<Int>, width: Int, unicode: Bool, _ body: (Unicode.Scalar) -> Void
+    ) {
+        // Arrays and counts on the stack both hand over their storage: it is read in place.
+        let done: Void? = values.withContiguousStorageIfAvailable { storage in
+            forEachScalar(in: storage, width: width, unicode: unicode, body)
+        }
+        if done == nil {
+            Array(values).withUnsafeBufferPointer { forEachScalar(in: $0, width: width, unicode: unicode, body) }
+        }
+    }
+
+    private static func forEachScalar(
+        in values: UnsafeBufferPointer<Int>, width: Int, unicode: Bool, _ body: (Unicode.Scalar) -> Void
     ) {
         guard width > 0, !values.isEmpty else { return }
         let visible = values.suffix(width * (unicode ? 2 : 1))

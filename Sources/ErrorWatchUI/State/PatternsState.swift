@@ -118,11 +118,7 @@ public struct PatternsState: Sendable, Equatable {
                 return nil
             }
             index = patterns.count
-            patterns.append(
-                PatternRecord(
-                    id: patterns.count, tokens: tokens, template: tokens.joined(separator: " "), count: 0,
-                    levels: Array(repeating: 0, count: ErrorSeverity.allCases.count), firstSeen: time, lastSeen: time,
-                    discovered: now, seconds: [:], recent: []))
+            patterns.append(PatternRecord(id: patterns.count, tokens: tokens, at: time, discovered: now))
             liveCount += 1
             groups[groupKey, default: []].append(patterns.count - 1)
         }
@@ -272,9 +268,7 @@ extension PatternRecord {
         levels[level.rawValue] += 1
         if time < firstSeen { firstSeen = time }
         if time > lastSeen { lastSeen = time }
-        let second = Int(time.timeIntervalSince1970.rounded(.down))
-        seconds[second, default: 0] += 1
-        if seconds.count > 120 { seconds = seconds.filter { $0.key > second - 60 } }
+        countLines(1, inSecond: Self.second(of: time))
         guard sequence != 0 else { return }
         recent.append(sequence)
         if recent.count > Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit) }
@@ -295,7 +289,11 @@ extension PatternRecord {
         firstSeen = min(firstSeen, other.firstSeen)
         lastSeen = max(lastSeen, other.lastSeen)
         discovered = min(discovered, other.discovered)
-        seconds.merge(other.seconds, uniquingKeysWith: +)
+        // The other's kept seconds, oldest first, so that each moves the window on as a line of it would have.
+        for second in (other.latestSecond - Self.secondsKept + 1)...other.latestSecond {
+            let lines = other.lines(inSecond: second)
+            if lines > 0 { countLines(lines, inSecond: second) }
+        }
         recent = Array((recent + other.recent).sorted().suffix(Self.recentLimit))
         for service in other.services { note(service: service, source: nil, limit: namesKept) }
         for source in other.sources { note(service: nil, source: source, limit: namesKept) }
