@@ -112,7 +112,8 @@ struct PatternsTests {
                 default: break
                 }
                 let second = base + Int.random(in: -70...5, using: &random)
-                let at = fixtureStart.addingTimeInterval(TimeInterval(second) + Double.random(in: 0..<1, using: &random))
+                let fraction = Double.random(in: 0..<1, using: &random)
+                let at = fixtureStart.addingTimeInterval(TimeInterval(second) + fraction)
                 patterns.add(message: "cache miss", level: .info, at: at, sequence: 1, now: fixtureStart)
                 let whole = Int(at.timeIntervalSince1970.rounded(.down))
                 seconds[whole, default: 0] += 1

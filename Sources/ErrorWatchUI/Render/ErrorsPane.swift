@@ -184,8 +184,8 @@ public enum ErrorsPane: Widget {
     /// (`sparkWidth` wide; none when 0), how long ago it was first seen (in a row of 60 columns or more) and how long
     /// ago it was last seen.
     static func drawTimes(
-        _ perSecond: some RandomAccessCollection<Int>, first: Date, last: Date, sparkWidth: Int, x: Int, y: Int, width: Int,
-        screen: ScreenState, into buffer: inout ScreenBuffer, palette: Palette
+        _ perSecond: some RandomAccessCollection<Int>, first: Date, last: Date, sparkWidth: Int, x: Int, y: Int,
+        width: Int, screen: ScreenState, into buffer: inout ScreenBuffer, palette: Palette
     ) {
         var at = x
         if sparkWidth > 0 {

@@ -12,10 +12,12 @@ public enum Sparkline {
     }
 
     /// Draws the sparkline of `values` at (`x`, `y`) in exactly `width` columns: the characters
-    /// ``render(_:width:unicode:)`` makes, then blanks, all in `style`. Its cells are written straight into the buffer (every character is one
-    /// column and safe), where writing the text would break it into graphemes again: each list row draws one.
+    /// ``render(_:width:unicode:)`` makes, then blanks, all in `style`. Its cells are written straight into the
+    /// buffer (every character is one column and safe), where writing the text would break it into graphemes again:
+    /// each list row draws one.
     static func draw(
-        _ values: some RandomAccessCollection<Int>, width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle, into buffer: inout ScreenBuffer
+        _ values: some RandomAccessCollection<Int>, width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle,
+        into buffer: inout ScreenBuffer
     ) {
         guard width > 0 else { return }
         // The glyphs are packed on the stack, then written as one run of cells.

@@ -135,7 +135,9 @@ public struct LogsState: Sendable, Equatable {
 
     /// The lines on screen in a view of `count` rows, oldest first: at most `count`, ending ``scroll`` matching lines
     /// before the newest.
-    func visibleRows(_ filter: FilterState, count: Int) -> [DashboardEvent] { Array(visibleSlice(filter, count: count)) }
+    func visibleRows(_ filter: FilterState, count: Int) -> [DashboardEvent] {
+        Array(visibleSlice(filter, count: count))
+    }
 
     /// ``visibleRows(_:count:)`` as a slice of the kept lines, not a copy of them: the Logs pane draws it each frame.
     func visibleSlice(_ filter: FilterState, count: Int) -> Slice<Deque<DashboardEvent>> {
