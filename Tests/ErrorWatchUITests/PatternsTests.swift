@@ -145,6 +145,42 @@ struct PatternsTests {
         #expect(perSecond.indices.filter { perSecond[$0] > 0 } == [0, 10, 11, 20, 21, 22, 30, 31, 32, 33])
     }
 
+    /// Issue 35: the rows' order is kept as lines are counted, not sorted per frame. After every line it must be
+    /// the order sorting the live templates gives (more lines first, then the later latest line, then the first
+    /// found), through templates starting, overtaking each other, lines older than a template's latest, and
+    /// templates folding into one (which leave the order) — and at the capacity, where lines are only counted.
+    @Test func theRowsOrderIsTheSortedOrderAfterEveryLine() {
+        var random = SeededGenerator(seed: 3_535)
+        let words = ["started", "failed", "retried", "queued", "parked", "dropped", "resumed"]
+        for capacity in [3, 500] {
+            var patterns = PatternsState(capacity: capacity)
+            for line in 0..<1_500 {
+                let message: String
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    message = "checkout \(words.randomElement(using: &random)!) for order \(line)"
+                case 1:
+                    message = "cache miss on shard \(Int.random(in: 0..<40, using: &random))"
+                case 2:
+                    message = "worker \(words.randomElement(using: &random)!)"
+                default:
+                    message = "job \(words.randomElement(using: &random)!) \(words.randomElement(using: &random)!)"
+                }
+                let at = fixtureStart.addingTimeInterval(TimeInterval(Int.random(in: -30...line, using: &random)))
+                let level: ErrorSeverity = Bool.random(using: &random) ? .info : .error
+                patterns.add(message: message, level: level, at: at, sequence: UInt64(line + 1), now: fixtureStart)
+                let sorted = patterns.patterns.indices.filter { patterns.patterns[$0].mergedInto == nil }.sorted {
+                    let (a, b) = (patterns.patterns[$0], patterns.patterns[$1])
+                    return (a.count, a.lastSeen, $1) > (b.count, b.lastSeen, $0)
+                }
+                #expect(patterns.indicesByCount == sorted)
+                if patterns.indicesByCount != sorted { return }
+            }
+            #expect(patterns.patterns.contains { $0.mergedInto != nil } || capacity == 3)
+            #expect(patterns.liveCount == patterns.indicesByCount.count)
+        }
+    }
+
     /// Issue 32, item 3: hex ids (`q-12f76`, also when they happen to hold only digits) are masked alike in the
     /// Patterns view and in the issues' fingerprints: 25 timeouts are one template and one key.
     @Test func hexIdTimeoutsAreOneTemplateAndOneFingerprint() {

@@ -43,6 +43,13 @@ public struct PatternsState: Sendable, Equatable {
     /// How many templates are live (not folded into another).
     public private(set) var liveCount = 0
 
+    /// The live templates by count, most first (ties: the most recently seen first, then the first found), as
+    /// indices into ``patterns``: the Patterns view's rows. Kept in order as lines are counted, not sorted per
+    /// frame: a template's count and latest line only grow, so a counted template only moves up, past the few it
+    /// now outranks (``moveUp(_:)``).
+    private(set) var order: [Int] = []
+    /// Each template's place in ``order``, by index into ``patterns``; -1 for a template folded into another.
+    private var place: [Int] = []
     /// The templates of each group (level, word count and first word), by index into ``patterns``.
     private var groups: [String: [Int]] = [:]
     /// For each template, the different words seen at each position by lines that nearly matched it.
@@ -57,25 +64,41 @@ public struct PatternsState: Sendable, Equatable {
     /// The live templates that pass `filter`, by count.
     public func visible(_ filter: FilterState) -> [PatternRecord] { visibleIndices(filter).map { patterns[$0] } }
 
-    /// ``byCount`` as indices into ``patterns``. Each live template's sort key (count, latest line, id) is read once
-    /// into a flat list and that list sorted, not the records: moving a record moves its arrays and dictionary, and
-    /// comparing through them reads each record again per comparison (each frame of the Patterns view sorts).
-    /// Ids are unique, so the order is total and the same as sorting the records.
-    var indicesByCount: [Int] {
-        var keys: [(count: Int, lastSeen: Date, id: Int, index: Int)] = []
-        keys.reserveCapacity(liveCount)
-        for index in patterns.indices where patterns[index].mergedInto == nil {
-            keys.append((patterns[index].count, patterns[index].lastSeen, patterns[index].id, index))
-        }
-        keys.sort { a, b in (a.count, a.lastSeen, b.id) > (b.count, b.lastSeen, a.id) }
-        return keys.map(\.index)
-    }
+    /// ``byCount`` as indices into ``patterns``.
+    var indicesByCount: [Int] { order }
 
     /// ``visible(_:)`` as indices into ``patterns``: a view draws the records of the rows it shows only.
     func visibleIndices(_ filter: FilterState) -> [Int] {
-        let rows = indicesByCount
-        guard filter.isActive else { return rows }
-        return rows.filter { filter.matches(patterns[$0]) }
+        guard filter.isActive else { return order }
+        return order.filter { filter.matches(patterns[$0]) }
+    }
+
+    /// Whether template `a` comes before template `b` by count: more lines, then the later latest line, then the
+    /// first found (ids are indices and unique, so the order is total).
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        (patterns[a].count, patterns[a].lastSeen, b) > (patterns[b].count, patterns[b].lastSeen, a)
+    }
+
+    /// Moves live template `index` up ``order`` past those it now precedes (its count or latest line grew).
+    private mutating func moveUp(_ index: Int) {
+        var at = place[index]
+        while at > 0, precedes(index, order[at - 1]) {
+            let passed = order[at - 1]
+            order[at] = passed
+            place[passed] = at
+            at -= 1
+        }
+        order[at] = index
+        place[index] = at
+    }
+
+    /// Takes template `index`, folded into another, out of ``order``.
+    private mutating func removeFromOrder(_ index: Int) {
+        let at = place[index]
+        guard at >= 0 else { return }
+        order.remove(at: at)
+        place[index] = -1
+        for later in at..<order.count { place[order[later]] = later }
     }
 
     /// The template `id` became: itself, or the one it was folded into.
@@ -117,14 +140,18 @@ public struct PatternsState: Sendable, Equatable {
                 otherCount += 1
                 return nil
             }
-            index = patterns.count
-            patterns.append(PatternRecord(id: patterns.count, tokens: tokens, at: time, discovered: now))
+            let started = patterns.count
+            index = started
+            patterns.append(PatternRecord(id: started, tokens: tokens, at: time, discovered: now))
+            place.append(order.count)
+            order.append(started)
             liveCount += 1
-            groups[groupKey, default: []].append(patterns.count - 1)
+            groups[groupKey, default: []].append(started)
         }
         guard let index else { return nil }
         patterns[index].record(level: level, at: time, sequence: sequence)
         patterns[index].note(service: service, source: source, limit: Self.namesKept)
+        moveUp(index)
         return index
     }
 
@@ -158,6 +185,7 @@ public struct PatternsState: Sendable, Equatable {
             patterns[other].count = 0
             patterns[other].recent = []
             variants[other] = nil
+            removeFromOrder(other)
             liveCount -= 1
             if selectedID == other { selectedID = near }
         }
