@@ -28,9 +28,10 @@ public enum Dashboard {
         let layout = DashboardLayout(
             width: buffer.width, height: buffer.height, showsStatus: DashboardLayout.showsStatus(state.feeds),
             sourceCount: state.feeds.sources.count)
-        // Every widget has the one shape: its input taken from the state, drawn into its area.
-        func draw<Part: Widget>(_ part: Part.Type, in area: Rect) {
-            part.render(part.input(state, palette: palette), in: area, into: &buffer)
+        // Every widget has the one shape: its input, read from the frame they share, drawn into its area.
+        let frame = WidgetFrame(state: state, palette: palette)
+        func draw<W: Widget>(_ widget: W.Type, in area: Rect) {
+            widget.render(WidgetInput(frame: frame), in: area, into: &buffer)
         }
         // Header, panes and footer tile the screen and each clears its own area, so the whole screen is only
         // cleared for the too-small screen (PropertyTests checks that drawing over garbage leaves none).

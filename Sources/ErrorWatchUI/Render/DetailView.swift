@@ -33,7 +33,7 @@ public enum DetailView: Widget {
 
     /// Draws the open detail view into `area` (the dashboard's body), scrolled as the keys asked and kept within its
     /// content (``DetailScroll/offset(lines:rows:)``).
-    public static func render(_ input: WidgetInput<DashboardState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<DetailView>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (state, palette) = (input.part, input.palette)
         guard let target = state.detail.target, !area.isEmpty else { return }
         buffer.fill(area, style: palette[.text])

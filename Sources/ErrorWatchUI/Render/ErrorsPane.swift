@@ -13,31 +13,22 @@ import Foundation
 ///
 /// With the pane focused, the selected row (the newest until the user moves) is highlighted; `Enter` opens it.
 public enum ErrorsPane: Widget {
-    /// The Errors slice, and the Patterns slice for that view.
-    public typealias Part = (errors: ErrorsState, patterns: PatternsState, traces: TracesState, feeds: FeedsState)
+    /// The Errors slice; the other views read their own parts.
+    public static func part(of state: DashboardState) -> ErrorsState { state.errors }
 
-    public static func part(of state: DashboardState) -> Part {
-        (state.errors, state.patterns, state.traces, state.feeds)
-    }
-
-    public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
-        let (errors, filter, screen, palette) = (input.part.errors, input.filter, input.screen, input.palette)
+    public static func render(_ input: WidgetInput<ErrorsPane>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let errors = input.part
         switch errors.view {
         case .services:
-            ServicesPane.render(
-                WidgetInput(part: input.part.feeds, filter: filter, screen: screen, palette: palette), in: area,
-                into: &buffer)
+            ServicesPane.render(input.handed(to: ServicesPane.self), in: area, into: &buffer)
         case .traces:
-            TracesPane.render(
-                WidgetInput(part: input.part.traces, filter: filter, screen: screen, palette: palette), in: area,
-                into: &buffer)
+            TracesPane.render(input.handed(to: TracesPane.self), in: area, into: &buffer)
         case .patterns:
-            PatternsPane.render(
-                WidgetInput(part: input.part.patterns, filter: filter, screen: screen, palette: palette), in: area,
-                into: &buffer)
+            PatternsPane.render(input.handed(to: PatternsPane.self), in: area, into: &buffer)
         case .issues:
             renderIssues(input, in: area, into: &buffer)
         case .alerts:
+            let (filter, screen, palette) = (input.filter, input.screen, input.palette)
             let alerts = errors.visibleAlerts(filter)
             let selected = selectedIndex(errors, screen: screen, fingerprints: alerts.map(\.fingerprint))
             let (inner, start) = frameList(
@@ -118,8 +109,8 @@ public enum ErrorsPane: Widget {
     }
 
     /// The Issues view.
-    static func renderIssues(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
-        let (errors, screen, palette) = (input.part.errors, input.screen, input.palette)
+    static func renderIssues(_ input: WidgetInput<ErrorsPane>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (errors, screen, palette) = (input.part, input.screen, input.palette)
         let issues = errors.visibleIssues(input.filter, at: screen.now)
         let selected = selectedIndex(errors, screen: screen, fingerprints: issues.map(\.fingerprint))
         let (inner, start) = frameList(

@@ -4,7 +4,7 @@ public enum FooterBar: Widget {
     /// The footer reads across the slices: the status line, the prompt, the detail view open, the keymap.
     public static func part(of state: DashboardState) -> DashboardState { state }
 
-    public static func render(_ input: WidgetInput<DashboardState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<FooterBar>, in area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
         let (state, palette) = (input.part, input.palette)
         let bar = palette[.footer]

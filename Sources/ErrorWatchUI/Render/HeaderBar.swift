@@ -1,23 +1,27 @@
 /// The header row: `errorwatch`, uptime, theme, colour depth, active filters, and `PAUSED +N` at the right.
 public enum HeaderBar: Widget {
-    /// The pause (from Logs) and the store's note (from the feeds).
-    public typealias Part = (logs: LogsState, feeds: FeedsState)
+    /// The pause (from Logs: the lines that arrived while paused, `nil` when not paused) and the store's note (from
+    /// the feeds).
+    public typealias Part = (arrivedWhilePaused: Int?, storeNote: String?)
 
-    public static func part(of state: DashboardState) -> Part { (state.logs, state.feeds) }
+    public static func part(of state: DashboardState) -> Part {
+        (state.logs.isPaused ? state.logs.arrivedWhilePaused : nil, state.feeds.storeNote)
+    }
 
-    public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<HeaderBar>, in area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
         let palette = input.palette
         let bar = palette[.header]
         buffer.fill(area, style: bar)
         let separator = input.screen.unicode ? " │ " : " | "
         var right = area.maxX
-        if input.part.logs.isPaused {
-            let paused = " PAUSED +\(Format.count(input.part.logs.arrivedWhilePaused)) "
+        let part = input.part
+        if let arrived = part.arrivedWhilePaused {
+            let paused = " PAUSED +\(Format.count(arrived)) "
             right = max(area.x, right - DisplayWidth.of(paused))
             buffer.write(paused, x: right, y: area.y, style: palette[.paused], clip: area)
         }
-        right = drawStoreNote(input, right: right, in: area, into: &buffer, palette: palette)
+        right = drawStoreNote(part.storeNote, right: right, in: area, into: &buffer, palette: palette)
         var column = buffer.write(
             " errorwatch", x: area.x, y: area.y, style: palette[.headerAccent],
             clip: Rect(x: area.x, y: area.y, width: right - area.x, height: 1))

@@ -6,7 +6,7 @@ public enum HelpOverlay: Widget {
     public static func part(of state: DashboardState) -> FeedsState { state.feeds }
 
     /// Draws the box centred in `area`; nothing outside the box is touched.
-    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<HelpOverlay>, in area: Rect, into buffer: inout ScreenBuffer) {
         let palette = input.palette
         // The dashboard's keys on the left; on the right the attached apps' keys, the query syntax, and a legend
         // of the panes' glyphs when there is room. One column on narrow terminals.
@@ -113,7 +113,7 @@ public enum HelpOverlay: Widget {
     }
 
     /// Glyph, role and meaning of the marks drawn in the panes.
-    static func legend(_ input: WidgetInput<FeedsState>) -> [(String, ThemeRole, String)] {
+    static func legend(_ input: WidgetInput<HelpOverlay>) -> [(String, ThemeRole, String)] {
         let u = input.screen.unicode
         return [
             (u ? "●" : "*", .severityError, "alert, coloured by severity"),

@@ -8,8 +8,9 @@ public enum LogsPane: Widget {
 
     public static func part(of state: DashboardState) -> Part { (state.logs, state.feeds.receivers) }
 
-    public static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer) {
-        let (logs, filter, screen, palette) = (input.part.logs, input.filter, input.screen, input.palette)
+    public static func render(_ input: WidgetInput<LogsPane>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (part, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
+        let logs = part.logs
         var label: String
         if logs.isPaused {
             label = "paused"
@@ -36,8 +37,8 @@ public enum LogsPane: Widget {
         guard !inner.isEmpty else { return }
         // The rows are read where the history keeps them: copying them out would copy every field of each.
         let rows = logs.visibleSlice(filter, count: inner.height)
-        if rows.isEmpty, logs.lines.isEmpty, !input.part.receivers.isEmpty {
-            WhereToSend.draw(input.part.receivers, in: inner, into: &buffer, palette: palette)
+        if rows.isEmpty, logs.lines.isEmpty, !part.receivers.isEmpty {
+            WhereToSend.draw(part.receivers, in: inner, into: &buffer, palette: palette)
             return
         }
         if rows.isEmpty {

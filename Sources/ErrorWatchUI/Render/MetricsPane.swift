@@ -10,11 +10,9 @@ public enum MetricsPane: Widget {
         (state.feeds.metrics, state.screen.focus == .metrics ? state.feeds.selectedSeriesIndex : nil)
     }
 
-    public static func render(
-        _ input: WidgetInput<(metrics: MetricsSnapshot, selected: Int?)>, in area: Rect, into buffer: inout ScreenBuffer
-    ) {
-        let (metrics, filter, screen, palette) = (input.part.metrics, input.filter, input.screen, input.palette)
-        let selected = input.part.selected
+    public static func render(_ input: WidgetInput<MetricsPane>, in area: Rect, into buffer: inout ScreenBuffer) {
+        let (part, filter, screen, palette) = (input.part, input.filter, input.screen, input.palette)
+        let (metrics, selected) = (part.metrics, part.selected)
         let inner = Dashboard.frame(.metrics, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }
         let m = metrics
@@ -39,9 +37,9 @@ public enum MetricsPane: Widget {
             let suffix = " \(Format.count(rate))/s"
             var column = buffer.write("rate ", x: row.x, y: row.y, style: palette[.muted], clip: row)
             let sparkWidth = max(0, min(screen.unicode ? 30 : 60, row.maxX - column - DisplayWidth.of(suffix)))
-            column = buffer.write(
-                Sparkline.render(m.errorRatePerSecond, width: sparkWidth, unicode: screen.unicode),
-                x: column, y: row.y, style: palette[.sparkline], clip: row)
+            column = Sparkline.draw(
+                m.errorRatePerSecond, width: sparkWidth, unicode: screen.unicode, x: column, y: row.y,
+                style: palette[.sparkline], padding: false, into: &buffer)
             buffer.write(suffix, x: column, y: row.y, style: palette[.text], clip: row)
         }
         let typeRows = min(9, m.errorsByType.count) + 1 + (m.errorsByType.count > 9 || m.otherTypeErrors > 0 ? 1 : 0)

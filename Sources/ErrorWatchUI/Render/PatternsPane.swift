@@ -7,7 +7,7 @@ public enum PatternsPane: Widget {
     public static func part(of state: DashboardState) -> PatternsState { state.patterns }
 
     /// The type filter does not apply: a template has lines of many types.
-    public static func render(_ input: WidgetInput<PatternsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<PatternsPane>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (patterns, screen, palette) = (input.part, input.screen, input.palette)
         let rows = patterns.visibleIndices(input.filter)
         let selected =

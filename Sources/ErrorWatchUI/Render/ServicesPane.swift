@@ -7,7 +7,7 @@ public enum ServicesPane: Widget {
     public static func part(of state: DashboardState) -> FeedsState { state.feeds }
 
     /// The type filter does not apply: calls have no error type.
-    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<ServicesPane>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (feeds, screen, palette) = (input.part, input.screen, input.palette)
         let edges = feeds.visibleEdges(input.filter)
         let selected = screen.focus == .errors ? feeds.selectedEdgeIndex(in: edges) : nil

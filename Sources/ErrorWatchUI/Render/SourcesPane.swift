@@ -7,7 +7,7 @@ public enum SourcesPane: Widget {
     public static func part(of state: DashboardState) -> FeedsState { state.feeds }
 
     /// An empty area draws nothing.
-    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<SourcesPane>, in area: Rect, into buffer: inout ScreenBuffer) {
         guard !area.isEmpty else { return }
         let (feeds, screen, palette) = (input.part, input.screen, input.palette)
         // Listeners' own rows (what they refused or evicted) come first and stay; producers fill the rest.

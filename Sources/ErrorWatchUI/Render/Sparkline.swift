@@ -11,17 +11,19 @@ public enum Sparkline {
         return String(result)
     }
 
-    /// Draws the sparkline of `values` at (`x`, `y`) in exactly `width` columns: the characters
-    /// ``render(_:width:unicode:)`` makes, then blanks, all in `style`. Its cells are written straight into the
-    /// buffer (every character is one column and safe), where writing the text would break it into graphemes again:
-    /// each list row draws one.
+    /// Draws the sparkline of `values` at (`x`, `y`) in at most `width` columns: the characters
+    /// ``render(_:width:unicode:)`` makes, then (with `padding`) blanks to exactly `width` columns, all in `style`.
+    /// Its cells are written straight into the buffer (every character is one column and safe), where writing the
+    /// text would break it into graphemes again: each list row draws one, and the Metrics pane its error rate.
+    /// Returns the column after the sparkline's last character (before the padding).
+    @discardableResult
     static func draw(
         _ values: some RandomAccessCollection<Int>, width: Int, unicode: Bool, x: Int, y: Int, style: CellStyle,
-        into buffer: inout ScreenBuffer
-    ) {
-        guard width > 0 else { return }
+        padding: Bool = true, into buffer: inout ScreenBuffer
+    ) -> Int {
+        guard width > 0 else { return x }
         // The glyphs are packed on the stack, then written as one run of cells.
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: width) { glyphs in
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: width) { glyphs in
             var count = 0
             forEachScalar(values, width: width, unicode: unicode) { scalar in
                 guard count < width else { return }
@@ -31,7 +33,10 @@ public enum Sparkline {
                 count += 1
             }
             buffer.writeRun(UnsafeBufferPointer(rebasing: glyphs[..<count]), x: x, y: y, style: style)
-            if count < width { buffer.fill(Rect(x: x + count, y: y, width: width - count, height: 1), style: style) }
+            if padding, count < width {
+                buffer.fill(Rect(x: x + count, y: y, width: width - count, height: 1), style: style)
+            }
+            return x + count
         }
     }
 

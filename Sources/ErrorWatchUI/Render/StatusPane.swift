@@ -6,7 +6,7 @@ import ErrorStreaming
 public enum StatusPane: Widget {
     public static func part(of state: DashboardState) -> FeedsState { state.feeds }
 
-    public static func render(_ input: WidgetInput<FeedsState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<StatusPane>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (feeds, screen, palette) = (input.part, input.screen, input.palette)
         let inner = Dashboard.frame(.status, screen: screen, in: area, into: &buffer, palette: palette)
         guard !inner.isEmpty else { return }

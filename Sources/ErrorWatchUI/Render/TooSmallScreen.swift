@@ -3,7 +3,7 @@ public enum TooSmallScreen: Widget {
     /// Nothing of the state but the screen: the size it reports is the area's.
     public static func part(of state: DashboardState) {}
 
-    public static func render(_ input: WidgetInput<Void>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<TooSmallScreen>, in area: Rect, into buffer: inout ScreenBuffer) {
         let palette = input.palette
         let minimum = DashboardState.minimumSize
         let times = input.screen.unicode ? "×" : "x"

@@ -9,7 +9,7 @@ public enum TracesPane: Widget {
     public static func part(of state: DashboardState) -> TracesState { state.traces }
 
     /// The type filter does not apply: spans have no error type.
-    public static func render(_ input: WidgetInput<TracesState>, in area: Rect, into buffer: inout ScreenBuffer) {
+    public static func render(_ input: WidgetInput<TracesPane>, in area: Rect, into buffer: inout ScreenBuffer) {
         let (traces, screen, palette) = (input.part, input.screen, input.palette)
         // Only the rows up to the last one shown are put in order: a frame with 50,000 traces held sorts none.
         let (count, place) = traces.count(input.filter)

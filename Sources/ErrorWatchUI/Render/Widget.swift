@@ -1,6 +1,6 @@
 /// The one shape of every pane and view (ratatui's `Widget::render(area, buf)`): what it draws comes in as one
-/// value, a ``WidgetInput`` holding its ``Part`` of the state with the filters, the screen and the palette, and it
-/// draws into an area of a buffer, clearing the area first and touching nothing outside it.
+/// value, a ``WidgetInput`` from which it reads its ``Part`` of the state, the filters, the screen and the palette,
+/// and it draws into an area of a buffer, clearing the area first and touching nothing outside it.
 /// ``Dashboard/render(_:)`` lays the screen out and hands each widget its input and its area.
 ///
 /// ```swift
@@ -13,13 +13,13 @@ public protocol Widget {
     /// The widget's part of `state`.
     static func part(of state: DashboardState) -> Part
     /// Draws `input` into `area` of `buffer`, clearing it first; nothing outside `area` is touched.
-    static func render(_ input: WidgetInput<Part>, in area: Rect, into buffer: inout ScreenBuffer)
+    static func render(_ input: WidgetInput<Self>, in area: Rect, into buffer: inout ScreenBuffer)
 }
 
 extension Widget {
     /// The widget's input in `state`, drawn with `palette`.
-    public static func input(_ state: DashboardState, palette: Palette) -> WidgetInput<Part> {
-        WidgetInput(part: part(of: state), filter: state.filter, screen: state.screen, palette: palette)
+    public static func input(_ state: DashboardState, palette: Palette) -> WidgetInput<Self> {
+        WidgetInput(frame: WidgetFrame(state: state, palette: palette))
     }
 
     /// Draws this widget's part of `state` into `area` of `buffer`.
@@ -28,15 +28,37 @@ extension Widget {
     }
 }
 
-/// What a widget draws: its part of the state, with the filters in force (what is listed and highlighted), the
+/// What widget `W` draws: its part of the state, with the filters in force (what is listed and highlighted), the
 /// screen (size, clock, glyphs, focus) and the palette.
-public struct WidgetInput<Part: Sendable>: Sendable {
+///
+/// Every widget of a frame reads from one shared ``WidgetFrame``: an input is one reference, and a widget's part is
+/// read when it asks for it. Inputs that each held a copy of their slices made every widget of every frame retain
+/// and release each reference in them, through generic value witnesses: about a tenth of a frame's time (see
+/// docs/benchmarks-render.md).
+public struct WidgetInput<W: Widget>: Sendable {
+    /// The frame being drawn.
+    let frame: WidgetFrame
+
     /// The widget's slice (or slices) of the state.
-    public let part: Part
+    public var part: W.Part { W.part(of: frame.state) }
     /// The type filter and the query.
-    public let filter: FilterState
+    public var filter: FilterState { frame.state.filter }
     /// The screen drawn on.
-    public let screen: ScreenState
+    public var screen: ScreenState { frame.state.screen }
     /// The theme fitted to the screen's colours.
-    public let palette: Palette
+    public var palette: Palette { frame.palette }
+
+    /// The same frame's input for widget `Other`: a view drawn inside a pane.
+    func handed<Other: Widget>(to _: Other.Type) -> WidgetInput<Other> { WidgetInput<Other>(frame: frame) }
+}
+
+/// One frame's state and palette, shared by the inputs of all its widgets.
+final class WidgetFrame: Sendable {
+    let state: DashboardState
+    let palette: Palette
+
+    init(state: DashboardState, palette: Palette) {
+        self.state = state
+        self.palette = palette
+    }
 }
