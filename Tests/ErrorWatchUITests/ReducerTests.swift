@@ -234,6 +234,25 @@ struct ReducerTests {
         #expect(state.screen.statusMessage == "theme not loaded: x.json:1:2: malformed JSON")
     }
 
+    /// Issue 35: the palette is fitted when the theme or the colour depth changes, not every frame; it must be the
+    /// one fitting the current theme to the current depth after every change.
+    @Test func thePaletteFollowsTheThemeAndTheColourDepth() {
+        var state = DashboardState(now: fixtureStart, themes: [.default, Theme(name: "light", styles: [:])])
+        func fitted() -> Palette { Palette(theme: state.screen.theme, depth: state.screen.colorDepth) }
+        let first = state.screen.palette
+        #expect(first == fitted())
+        _ = press(&state, .character("t"))
+        #expect(state.screen.palette == fitted() && state.screen.palette != first)
+        _ = press(&state, .character("t"))
+        #expect(state.screen.palette == first)
+        _ = reduce(&state, .themeLoaded(Theme(name: "mine", styles: [:])))
+        #expect(state.screen.palette == fitted() && state.screen.palette != first)
+        _ = reduce(&state, .themeSelected(0))
+        #expect(state.screen.palette == first)
+        _ = reduce(&state, .colorDepthDetected(.monochrome))
+        #expect(state.screen.palette == fitted() && state.screen.palette != first)
+    }
+
     @Test func alertsUpsertByFingerprintAndIgnoreBackground() {
         var state = DashboardState(now: fixtureStart)
         func alert(_ fingerprint: String, count: Int, origin: ErrorOrigin = .user) -> AlertRecord {

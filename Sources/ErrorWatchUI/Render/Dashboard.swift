@@ -24,7 +24,7 @@ public enum Dashboard {
     }
 
     static func draw(_ state: DashboardState, into buffer: inout ScreenBuffer) {
-        let palette = Palette(theme: state.screen.theme, depth: state.screen.colorDepth)
+        let palette = state.screen.palette
         let layout = DashboardLayout(
             width: buffer.width, height: buffer.height, showsStatus: DashboardLayout.showsStatus(state.feeds),
             sourceCount: state.feeds.sources.count)

@@ -15,8 +15,9 @@ public enum StatusPane: Widget {
                 "No statuses published.", x: inner.x + 1, y: inner.y, width: inner.width - 1, style: palette[.muted])
             return
         }
-        let services = Set(feeds.statuses.map { $0.service ?? "" })
-        let qualify = services.count > 1
+        // Names are qualified when more than one service publishes (no set made: this is drawn every frame).
+        let firstService = feeds.statuses[0].service ?? ""
+        let qualify = feeds.statuses.contains { ($0.service ?? "") != firstService }
         func label(_ status: StatusEntry) -> String {
             guard qualify, let service = status.service, !service.isEmpty else { return status.name }
             return service + "/" + status.name

@@ -73,23 +73,46 @@ public struct PatternsState: Sendable, Equatable {
         return order.filter { filter.matches(patterns[$0]) }
     }
 
-    /// Whether template `a` comes before template `b` by count: more lines, then the later latest line, then the
-    /// first found (ids are indices and unique, so the order is total).
-    private func precedes(_ a: Int, _ b: Int) -> Bool {
-        (patterns[a].count, patterns[a].lastSeen, b) > (patterns[b].count, patterns[b].lastSeen, a)
-    }
-
-    /// Moves live template `index` up ``order`` past those it now precedes (its count or latest line grew).
+    /// Moves live template `index` up ``order`` to its place: its count or latest line grew, so it now precedes
+    /// some of the templates above it. The place is found by bisection over the sorted rows above it (a storm's
+    /// templates often share a count, and a counted one passes them all), then those rows shift down one.
     private mutating func moveUp(_ index: Int) {
-        var at = place[index]
-        while at > 0, precedes(index, order[at - 1]) {
-            let passed = order[at - 1]
-            order[at] = passed
-            place[passed] = at
-            at -= 1
+        let from = place[index]
+        guard from > 0 else { return }
+        // Read through the buffers: subscripting the records would copy each one compared.
+        let to = patterns.withUnsafeBufferPointer { records in
+            order.withUnsafeBufferPointer { order in
+                let (count, lastSeen) = (records[index].count, records[index].lastSeen)
+                var (low, high) = (0, from)
+                while low < high {
+                    let middle = (low + high) / 2
+                    let other = order[middle]
+                    // More lines, then the later latest line, then the first found (ids are indices, unique).
+                    if (count, lastSeen, other) > (records[other].count, records[other].lastSeen, index) {
+                        high = middle
+                    } else {
+                        low = middle + 1
+                    }
+                }
+                return low
+            }
         }
-        order[at] = index
-        place[index] = at
+        guard to < from else { return }
+        var rows = order
+        order = []
+        rows.withUnsafeMutableBufferPointer { rows in
+            place.withUnsafeMutableBufferPointer { place in
+                var at = from
+                while at > to {
+                    rows[at] = rows[at - 1]
+                    place[rows[at]] = at
+                    at -= 1
+                }
+                rows[to] = index
+                place[index] = to
+            }
+        }
+        order = rows
     }
 
     /// Takes template `index`, folded into another, out of ``order``.

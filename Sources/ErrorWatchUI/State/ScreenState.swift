@@ -18,13 +18,21 @@ public struct ScreenState: Sendable, Equatable {
     /// When the dashboard started; the header's uptime counts from it.
     public private(set) var startedAt: Date
     /// Colours the terminal can show; `.monochrome` under `NO_COLOR` (decided by the caller).
-    public private(set) var colorDepth: ColorDepth
+    public private(set) var colorDepth: ColorDepth {
+        didSet { palette = Palette(theme: theme, depth: colorDepth) }
+    }
     /// Whether Unicode glyphs (box drawing, braille sparkline) may be used; the caller sets it from the locale.
     public private(set) var unicode: Bool
     /// Themes cycled by `t`; never empty.
-    public private(set) var themes: [Theme]
+    public private(set) var themes: [Theme] {
+        didSet { palette = Palette(theme: theme, depth: colorDepth) }
+    }
     /// The current theme's index in `themes`.
-    public private(set) var themeIndex = 0
+    public private(set) var themeIndex = 0 {
+        didSet { palette = Palette(theme: theme, depth: colorDepth) }
+    }
+    /// The theme in use fitted to the colours shown: fitted when either changes, not for every frame.
+    public private(set) var palette: Palette
     /// A one-line message for the footer: theme problems, the result of a command. Cleared by the first tick
     /// ``DashboardState/statusMessageDuration`` seconds after it was set.
     public private(set) var statusMessage: String?
@@ -89,6 +97,7 @@ public struct ScreenState: Sendable, Equatable {
         self.themes = themes.isEmpty ? [.default] : themes
         self.colorDepth = colorDepth
         self.unicode = unicode
+        palette = Palette(theme: self.themes[0], depth: colorDepth)
     }
 
     /// The theme in use.
