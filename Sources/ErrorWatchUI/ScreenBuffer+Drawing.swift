@@ -250,6 +250,7 @@ extension ScreenBuffer {
     /// Sets one cell, keeping wide glyphs whole: overwriting half of a wide glyph blanks its other half.
     mutating func put(_ cell: StoredCell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
+        if cell.width != 1 { mayHoldWide = true }
         let index = y * width + x
         let old = storage[index]
         if old.width == 0, x > 0, storage[index - 1].width == 2 {
@@ -262,6 +263,7 @@ extension ScreenBuffer {
     }
 
     private mutating func fixWideGlyphEdges(row: Int, from: Int, to: Int) {
+        guard mayHoldWide else { return }
         let start = row * width
         if from > 0, storage[start + from].width == 0, storage[start + from - 1].width == 2 {
             storage[start + from - 1] = StoredCell(ascii: 0x20, style: storage[start + from - 1].style)

@@ -9,6 +9,10 @@ public struct ScreenBuffer: Sendable, Hashable {
     var storage: [StoredCell]
     /// The graphemes too long to store inline, by the index their cells hold.
     var overflow: [String] = []
+    /// Whether a cell not one column wide (a wide glyph or its right half) was ever stored. Until one is, no wide
+    /// glyph can be cut by a write, and writes skip looking for one at their edges (most frames hold none). Only
+    /// `init`, `set` and `put` store such cells; every other writer stores one-column cells.
+    var mayHoldWide = false
 
     /// A buffer of `width` × `height` cells, all `fill`. Negative sizes become 0.
     public init(width: Int, height: Int, fill: Cell = .blank) {
@@ -16,6 +20,7 @@ public struct ScreenBuffer: Sendable, Hashable {
         self.height = max(0, height)
         self.storage = []
         let stored = store(fill)
+        mayHoldWide = stored.width != 1
         self.storage = Array(repeating: stored, count: self.width * self.height)
     }
 
@@ -34,6 +39,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     /// Replaces the cell at (`x`, `y`); writes outside the buffer are ignored.
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
+        if cell.width != 1 { mayHoldWide = true }
         storage[y * width + x] = store(cell)
     }
 

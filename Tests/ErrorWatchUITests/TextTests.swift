@@ -98,6 +98,28 @@ struct TextTests {
         #expect(buffer.cells.allSatisfy { !$0.isContinuation || $0.width == 0 })
     }
 
+    /// A buffer looks for wide glyphs cut at a write's edges only once it has held one (most frames hold none). Cells
+    /// stored by `set`, by the writers and by a wide fill all count: each cut below is mended.
+    @Test func wideGlyphsCutByFillsRunsAndSetsAreMended() {
+        var filled = ScreenBuffer(width: 4, height: 1)
+        filled.write("漢字", x: 0, y: 0, style: .plain)
+        filled.fill(Rect(x: 0, y: 0, width: 3, height: 1), style: .plain)
+        #expect(filled.text(ofRow: 0) == "    " && filled.cells.allSatisfy { $0.width == 1 })
+        var set = ScreenBuffer(width: 4, height: 1)
+        set.set(Cell(grapheme: "漢", width: 2), x: 0, y: 0)
+        set.set(Cell(grapheme: "", width: 0), x: 1, y: 0)
+        set.write("x", x: 1, y: 0, style: .plain)
+        #expect(set.text(ofRow: 0) == " x  " && set.cells.allSatisfy { $0.width == 1 })
+        var run = ScreenBuffer(width: 6, height: 1)
+        run.write("ab漢", x: 2, y: 0, style: .plain)
+        Sparkline.draw([1, 2, 3, 4], width: 1, unicode: true, x: 5, y: 0, style: .plain, into: &run)
+        #expect(run[4, 0]?.grapheme == " " && run.cells.allSatisfy { $0.width == 1 })
+        var halves = ScreenBuffer(width: 4, height: 1, fill: Cell(grapheme: "", width: 0))
+        halves.write("ab", x: 1, y: 0, style: .plain)
+        #expect(halves.mayHoldWide && halves[3, 0]?.grapheme == " ")
+        #expect(!ScreenBuffer(width: 4, height: 1).mayHoldWide)
+    }
+
     @Test func writeWithWidthTruncatesAndPads() {
         var buffer = ScreenBuffer(width: 12, height: 1, fill: Cell(grapheme: "#"))
         buffer.write("hello world", x: 1, y: 0, width: 8, style: .plain)
