@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ErrorStreaming
@@ -36,6 +37,41 @@ struct ErrorStreamDeliveryTests {
         #expect(otherSeen == [1, 3, 5].map { Other(index: $0) })
         #expect(sequences == [1, 2, 3, 4, 5, 6])
         #expect(stream.subscriberCount == 0)
+    }
+
+    /// Errors added together get consecutive sequence numbers and reach listeners in order; `onAddBatch` hears them
+    /// in one call (and a single add as a batch of one); after `finish()` they are counted and ignored.
+    @Test func errorsAddedTogetherArriveInOrderAndTheBatchHookHearsThemInOneCall() async {
+        let batches = Mutex<[[UInt64]]>([])
+        let stream = ErrorStream(
+            now: { Date(timeIntervalSince1970: 5) },
+            onAddBatch: { events in batches.withLock { $0.append(events.map(\.sequence)) } })
+        let events = stream.events(bufferingPolicy: .unbounded)
+        stream.add(Other(index: 0))
+        let feed = ErrorContext(source: "feed")
+        let added = stream.add(contentsOf: (1...3).map { (Numbered(producer: 1, index: $0), feed) })
+        #expect(added == 2..<5)
+        #expect(stream.add(contentsOf: []) == 5..<5)
+        stream.finish()
+        #expect(stream.add(contentsOf: [(Other(index: 9), ErrorContext.default)]) == nil)
+
+        var seen: [ErrorEvent] = []
+        for await event in events { seen.append(event) }
+        #expect(seen.map(\.sequence) == [1, 2, 3, 4])
+        #expect(seen.map(\.source) == ["app", "feed", "feed", "feed"])
+        #expect(seen.compactMap { $0.error as? Numbered }.map(\.index) == [1, 2, 3])
+        #expect(Set(seen.map(\.timestamp)) == [Date(timeIntervalSince1970: 5)])
+        #expect(batches.withLock { $0 } == [[1], [2, 3, 4]])
+        #expect(stream.statistics.added == 4)
+        #expect(stream.statistics.addedAfterFinish == 1)
+    }
+
+    /// Without a batch hook, `onAdd` hears each error added together, in order.
+    @Test func withoutABatchHookOnAddHearsEachErrorAddedTogether() {
+        let heard = Mutex<[UInt64]>([])
+        let stream = ErrorStream(onAdd: { event in heard.withLock { $0.append(event.sequence) } })
+        stream.add(contentsOf: (0..<3).map { (Other(index: $0), ErrorContext.default) })
+        #expect(heard.withLock { $0 } == [1, 2, 3])
     }
 
     @Test func contextReachesTheListener() async {

@@ -102,6 +102,29 @@ struct BroadcastLog {
             addedAfterFinish += 1
             return (nil, [])
         }
+        let sequence = append(error, context: context, location: location, timestamp: timestamp)
+        return (sequence, takeWaiters())
+    }
+
+    /// Appends errors that arrived together, in order, with consecutive sequence numbers: the first one's, or `nil`
+    /// after `finish()` (they are counted and ignored), and the waiters to resume once the lock is released.
+    mutating func add(
+        contentsOf errors: [(error: any Error, context: ErrorContext)], location: CapturedLocation, timestamp: Date
+    ) -> (first: UInt64?, woken: [Waiter]) {
+        guard !finished else {
+            addedAfterFinish += UInt64(errors.count)
+            return (nil, [])
+        }
+        let first = nextSequence
+        for (error, context) in errors { append(error, context: context, location: location, timestamp: timestamp) }
+        return (first, errors.isEmpty ? [] : takeWaiters())
+    }
+
+    /// Appends one event to the log; its sequence number.
+    @discardableResult
+    private mutating func append(
+        _ error: any Error, context: ErrorContext, location: CapturedLocation, timestamp: Date
+    ) -> UInt64 {
         if segments.last?.isFull ?? true {
             segments.append(LogSegment(base: nextSequence, capacity: Self.segmentCapacity))
         }
@@ -111,10 +134,15 @@ struct BroadcastLog {
         nextSequence += 1
         added += 1
         if nextSequence - logStart >= trimAt { trim() }
-        guard !waiting.isEmpty else { return (sequence, []) }
+        return sequence
+    }
+
+    /// Every waiting listener, to resume after the lock is released: new events are there to read.
+    private mutating func takeWaiters() -> [Waiter] {
+        guard !waiting.isEmpty else { return [] }
         let woken = Array(waiting.values)
         waiting.removeAll(keepingCapacity: true)
-        return (sequence, woken)
+        return woken
     }
 
     /// Marks the log finished and hands back every waiter. Listeners with nothing left are removed now; the

@@ -68,6 +68,7 @@ public final class ErrorStream: Sendable {
     let reports = Mutex(HandlingBroadcast())
     private let now: @Sendable () -> Date
     private let onAdd: (@Sendable (ErrorEvent) -> Void)?
+    private let onAddBatch: (@Sendable ([ErrorEvent]) -> Void)?
 
     /// Creates a stream.
     ///
@@ -82,13 +83,17 @@ public final class ErrorStream: Sendable {
     ///     after the stream's lock is released: for counting that must be exact whatever the rate, which a
     ///     listener cannot promise (an unbounded one holds a backlog under a storm, a bounded one drops). Keep it
     ///     short and never call back into the stream's `add` from it.
+    ///   - onAddBatch: called with the events of each ``add(contentsOf:file:line:function:)``, in order, in one call
+    ///     (so a counter takes its lock once per batch), in place of `onAdd` for them; when it is `nil`, `onAdd` is
+    ///     called with each. When `onAdd` is `nil`, a single `add` calls it with one event.
     public init(
         historyCapacity: Int = 256, now: @escaping @Sendable () -> Date = { Date() },
-        onAdd: (@Sendable (ErrorEvent) -> Void)? = nil
+        onAdd: (@Sendable (ErrorEvent) -> Void)? = nil, onAddBatch: (@Sendable ([ErrorEvent]) -> Void)? = nil
     ) {
         self.state = Mutex(BroadcastLog(historyCapacity: historyCapacity))
         self.now = now
         self.onAdd = onAdd
+        self.onAddBatch = onAddBatch
     }
 
     /// Adds an error with the default context (source `"app"`, severity `.error`, origin `.user`).
@@ -152,11 +157,46 @@ public final class ErrorStream: Sendable {
             $0.add(error, context: context, location: location, timestamp: timestamp)
         }
         for waiter in woken { waiter.resume() }
-        if let onAdd, let sequence {
-            onAdd(
-                ErrorEvent(error: error, sequence: sequence, timestamp: timestamp, context: context, addedAt: location))
+        if let sequence, onAdd != nil || onAddBatch != nil {
+            let event = ErrorEvent(
+                error: error, sequence: sequence, timestamp: timestamp, context: context, addedAt: location)
+            if let onAdd { onAdd(event) } else { onAddBatch?([event]) }
         }
         return sequence
+    }
+
+    /// Adds errors that arrived together (a read of a socket, a request, a piece of a file), in order, under one
+    /// lock: their sequence numbers are consecutive, waiting listeners are resumed once, and `onAddBatch` hears them
+    /// in one call. Each becomes the event a single ``add(_:context:file:line:function:)`` would make, with the
+    /// same timestamp. Never waits on a listener.
+    ///
+    /// ```swift
+    /// let added = stream.add(contentsOf: decoded.map { ($0, ErrorContext(source: "feed")) })
+    /// ```
+    /// - Returns: the sequence numbers given, in order (empty for no errors), or `nil` when the stream is finished
+    ///   and ignored them.
+    @discardableResult
+    public func add(
+        contentsOf errors: [(error: any Error, context: ErrorContext)], file: StaticString = #fileID,
+        line: UInt = #line, function: StaticString = #function
+    ) -> Range<UInt64>? {
+        let location = CapturedLocation(file: file, line: line, function: function)
+        let timestamp = now()
+        let (first, woken) = state.withLock {
+            $0.add(contentsOf: errors, location: location, timestamp: timestamp)
+        }
+        for waiter in woken { waiter.resume() }
+        guard let first else { return nil }
+        let sequences = first..<first + UInt64(errors.count)
+        if !errors.isEmpty, onAdd != nil || onAddBatch != nil {
+            let events = zip(sequences, errors).map { sequence, added in
+                ErrorEvent(
+                    error: added.error, sequence: sequence, timestamp: timestamp, context: added.context,
+                    addedAt: location)
+            }
+            if let onAddBatch { onAddBatch(events) } else if let onAdd { for event in events { onAdd(event) } }
+        }
+        return sequences
     }
 
     /// Listeners registered right now (sequence values created and not yet ended or dropped).
