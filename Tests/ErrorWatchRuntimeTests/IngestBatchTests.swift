@@ -116,4 +116,54 @@ struct IngestBatchTests {
         #expect(inbox.isEmpty)
         #expect(inbox.sampledOut == 0)
     }
+
+    /// A batch's errors reach the stream together, in order, with consecutive sequence numbers; the ones before a
+    /// handling report are added before it, so the report still joins the local event its error became.
+    @Test func aBatchAddsItsErrorsTogetherAndAHandlingReportStillJoinsItsError() throws {
+        let calls = Mutex<[[UInt64]]>([])
+        let stream = ErrorStream(onAddBatch: { events in calls.withLock { $0.append(events.map(\.sequence)) } })
+        let inbox = ActionInbox()
+        let ingest = RemoteIngest(
+            stream: stream, inbox: inbox, metrics: DashboardMetrics(), now: { Date(timeIntervalSince1970: 0) })
+        let time = Date(timeIntervalSince1970: 1_000)
+        func error(_ sequence: UInt64) -> WireEvent {
+            WireEvent(
+                kind: .error, time: time, serviceName: "shop", exceptionType: "OrderError",
+                exceptionMessage: "order \(sequence)", sequence: sequence)
+        }
+        let report = WireEvent(
+            kind: .handling, time: time, serviceName: "shop", sequence: 8, handlingPath: ["app"],
+            handlingOutcome: "consumed by app", handlingHandled: true)
+        ingest.ingestBatch { batch in
+            for event in [error(7), error(8), WireEvent(kind: .log, time: time, body: "retrying"), report, error(9)] {
+                ingest.ingest(event, from: "socket #1", channel: .socket, into: &batch)
+            }
+        }
+        #expect(calls.withLock { $0 } == [[1, 2], [3]], "two errors before the report, together; the last at the end")
+        let actions = inbox.drain()
+        let joined = actions.compactMap { action -> UInt64? in
+            guard case .handlingReported(let sequence, _) = action else { return nil }
+            return sequence
+        }
+        #expect(joined == [2], "the producer's error 8 became local event 2")
+        let shown = actions.flatMap { action -> [String] in
+            guard case .eventsReceived(let events) = action else { return [] }
+            return events.map { "\($0.message) #\($0.sequence)" }
+        }
+        #expect(shown == ["order 7 #1", "order 8 #2", "retrying #0", "order 9 #3"])
+    }
+
+    /// Errors a batch adds after the stream is finished are ignored, and show nowhere.
+    @Test func aBatchIntoAFinishedStreamShowsNoError() {
+        let stream = ErrorStream()
+        let inbox = ActionInbox()
+        let ingest = RemoteIngest(
+            stream: stream, inbox: inbox, metrics: DashboardMetrics(), now: { Date(timeIntervalSince1970: 0) })
+        stream.finish()
+        ingest.ingestBatch { batch in
+            for event in Self.events(4) { ingest.ingest(event, from: "file a.log", channel: .file, into: &batch) }
+        }
+        #expect(Self.shown(inbox) == ["log line 1 #0", "log line 2 #0"])
+        #expect(stream.statistics.addedAfterFinish == 2)
+    }
 }

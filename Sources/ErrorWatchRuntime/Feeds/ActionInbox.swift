@@ -132,11 +132,22 @@ public final class ActionInbox: Sendable {
 
     /// Posts an action; it is folded with those waiting by its ``DashboardAction/coalescing`` rule.
     public func post(_ action: DashboardAction) {
+        enqueue { place(action, in: &$0) }
+    }
+
+    /// Posts actions in order under one lock, with at most one wake: as ``post(_:)`` one by one.
+    public func post(contentsOf actions: [DashboardAction]) {
+        guard !actions.isEmpty else { return }
+        enqueue { p in for action in actions { place(action, in: &p) } }
+    }
+
+    /// Applies `action`'s folding rule to what is pending.
+    private func place(_ action: DashboardAction, in p: inout Pending) {
         switch action.coalescing {
-        case .append: enqueue { $0.actions.append(action) }
-        case .event(let event): post(event: event)
-        case .latest(let lane, let key): enqueue { $0.keep(action, in: lane, key: key) }
-        case .merge(let lane): enqueue { $0.merge(action, in: lane) }
+        case .append: p.actions.append(action)
+        case .event(let event): append(.ready(event), to: &p)
+        case .latest(let lane, let key): p.keep(action, in: lane, key: key)
+        case .merge(let lane): p.merge(action, in: lane)
         }
     }
 
@@ -148,13 +159,15 @@ public final class ActionInbox: Sendable {
     public func post(streamEvent: ErrorEvent) { append(.stream(streamEvent)) }
 
     private func append(_ event: PendingEvent) {
-        enqueue { p in
-            if p.events.count >= eventCapacity {
-                p.events.removeFirst()
-                p.sampledOut += 1
-            }
-            p.events.append(event)
+        enqueue { append(event, to: &$0) }
+    }
+
+    private func append(_ event: PendingEvent, to p: inout Pending) {
+        if p.events.count >= eventCapacity {
+            p.events.removeFirst()
+            p.sampledOut += 1
         }
+        p.events.append(event)
     }
 
     /// Posts events for the `Logs` pane that one batch gathered, in order, under one lock and with at most one wake;

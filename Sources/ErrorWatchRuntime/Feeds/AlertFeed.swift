@@ -11,14 +11,14 @@ import Synchronization
 /// Deciding and posting happen under one lock, so the alerts reach the inbox in the order of their counts: the last
 /// one posted for a group is always its latest count, whichever threads added its errors.
 final class AlertFeed: Sendable {
-    private struct State {
+    fileprivate struct State {
         var coalescer: AlertCoalescer<ErasedClock>
         /// Each alert group's current run: when it started, and its title and short type, made once per run rather
         /// than once per coalesced error.
         var runs = RecentTable<String, AlertRun>(capacity: 4_096)
     }
 
-    private struct AlertRun {
+    fileprivate struct AlertRun {
         var firstSeen: Date
         var firstReceived: Date
         var services: [String]
@@ -50,67 +50,47 @@ final class AlertFeed: Sendable {
     /// Folds `event` into its alert and posts the alert, unless it is of background origin, `.expected`, or a
     /// follow-up of an active root cause.
     func receive(_ event: ErrorEvent) {
-        guard event.origin == .user else { return }
-        // A remote error is classified already: reading its fields spares casting the error to find out.
-        let remote = event.context.remote
-        let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
-        let report = ErrorReport(classification: classification, context: event.context, timestamp: event.timestamp)
-        guard report.classification.category != .expected else { return }
-        // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error, so
-        // an old log opened from its start still shows what failed; they say when it happened by its own time.
-        let received = event.timestamp
-        let time = remote?.provenance.time ?? received
+        guard let seen = Seen(event) else { return }
         let instant = clock.now
         state.withLock { state in
-            let alert: AlertCoalescer<ErasedClock>.Alert
-            let known: AlertRun?
-            let isNewRun: Bool
-            switch state.coalescer.receive(report, at: instant) {
-            case .alert(let started):
-                alert = started
-                known = nil  // a new run, even where an old one of this group is still in the table
-                isNewRun = true
-            case .coalesced(let grown):
-                alert = grown
-                // A run evicted from the table (thousands of groups at once) starts again from this error.
-                known = state.runs[alert.fingerprint]
-                isNewRun = false
-            case .suppressed, .ignored:
-                return
-            }
-            var run =
-                known
-                ?? AlertRun(
-                    firstSeen: time, firstReceived: received, services: [],
-                    title: AlertRecord.title(for: report.classification, logMessage: remote?.logMessage),
-                    typeName: DashboardEvent.shortTypeName(report.classification.typeName),
-                    codeText: remote.map { $0.codeText ?? "" }, classified: remote?.isClassified ?? true)
-            var changed = known == nil
-            // The run's services grow as its errors come from more of them (the first few).
-            if let service = remote?.provenance.service, run.services.count < 8, !run.services.contains(service) {
-                run.services.append(service)
-                changed = true
-            }
-            if time < run.firstSeen {
-                run.firstSeen = time
-                changed = true
-            }
-            // Most coalesced errors change nothing in their run: the table is written only when something did.
-            if changed { state.runs[alert.fingerprint] = run }
-            if isNewRun, state.coalescer.groupCount > Self.groupLimit {
-                // Over the bound: the groups that are over go first, then, if thousands of distinct errors all
-                // alert at once, the least recently seen (an eighth, so this runs once per 512 new groups).
-                state.coalescer.prune(at: instant)
-                state.coalescer.forget(keepingMostRecent: Self.groupLimit / 8 * 7)
-            }
-            inbox.post(
-                .alertReceived(
-                    AlertRecord(
-                        fingerprint: alert.fingerprint, title: run.title, code: alert.code,
-                        severity: report.classification.severity, category: run.classified ? alert.category : nil,
-                        count: alert.count, firstSeen: run.firstSeen, lastSeen: time, source: event.source,
-                        typeName: run.typeName, origin: .user, codeText: run.codeText,
-                        firstReceived: run.firstReceived, lastReceived: received, services: run.services)))
+            if let alert = state.fold(seen, at: instant) { inbox.post(.alertReceived(alert)) }
+        }
+    }
+
+    /// Folds errors added together, in order, under one lock, and posts their alerts in one step: as ``receive(_:)``
+    /// one by one, at one instant.
+    func receive(contentsOf events: [ErrorEvent]) {
+        let seen = events.compactMap(Seen.init)
+        guard !seen.isEmpty else { return }
+        let instant = clock.now
+        state.withLock { state in
+            inbox.post(contentsOf: seen.compactMap { state.fold($0, at: instant) }.map { .alertReceived($0) })
+        }
+    }
+
+    /// What an error brings to its alert, read before the lock; none for an error that never alerts (background
+    /// origin, `.expected`).
+    fileprivate struct Seen {
+        var report: ErrorReport
+        var remote: RemoteError?
+        /// When the dashboard read it, and when it happened by its own time.
+        var received: Date
+        var time: Date
+        var source: String
+
+        init?(_ event: ErrorEvent) {
+            guard event.origin == .user else { return nil }
+            // A remote error is classified already: reading its fields spares casting the error to find out.
+            let remote = event.context.remote
+            let classification = remote.map { Classification($0) } ?? Classification(of: event.error)
+            report = ErrorReport(classification: classification, context: event.context, timestamp: event.timestamp)
+            guard report.classification.category != .expected else { return nil }
+            self.remote = remote
+            // Alerts are what this dashboard raised while it ran: they age and expire from when it read the error,
+            // so an old log opened from its start still shows what failed; they say when it happened by its own time.
+            received = event.timestamp
+            time = remote?.provenance.time ?? received
+            source = event.source
         }
     }
 
@@ -122,5 +102,58 @@ final class AlertFeed: Sendable {
     func prune() {
         let instant = clock.now
         state.withLock { $0.coalescer.prune(at: instant) }
+    }
+}
+
+extension AlertFeed.State {
+    /// Folds one error into its alert: the alert to post, or none (suppressed by a root cause, or ignored).
+    fileprivate mutating func fold(_ seen: AlertFeed.Seen, at instant: ErasedClock.Instant) -> AlertRecord? {
+        let alert: AlertCoalescer<ErasedClock>.Alert
+        let known: AlertFeed.AlertRun?
+        let isNewRun: Bool
+        switch coalescer.receive(seen.report, at: instant) {
+        case .alert(let started):
+            alert = started
+            known = nil  // a new run, even where an old one of this group is still in the table
+            isNewRun = true
+        case .coalesced(let grown):
+            alert = grown
+            // A run evicted from the table (thousands of groups at once) starts again from this error.
+            known = runs[alert.fingerprint]
+            isNewRun = false
+        case .suppressed, .ignored:
+            return nil
+        }
+        var run =
+            known
+            ?? AlertFeed.AlertRun(
+                firstSeen: seen.time, firstReceived: seen.received, services: [],
+                title: AlertRecord.title(for: seen.report.classification, logMessage: seen.remote?.logMessage),
+                typeName: DashboardEvent.shortTypeName(seen.report.classification.typeName),
+                codeText: seen.remote.map { $0.codeText ?? "" }, classified: seen.remote?.isClassified ?? true)
+        var changed = known == nil
+        // The run's services grow as its errors come from more of them (the first few).
+        if let service = seen.remote?.provenance.service, run.services.count < 8, !run.services.contains(service) {
+            run.services.append(service)
+            changed = true
+        }
+        if seen.time < run.firstSeen {
+            run.firstSeen = seen.time
+            changed = true
+        }
+        // Most coalesced errors change nothing in their run: the table is written only when something did.
+        if changed { runs[alert.fingerprint] = run }
+        if isNewRun, coalescer.groupCount > AlertFeed.groupLimit {
+            // Over the bound: the groups that are over go first, then, if thousands of distinct errors all
+            // alert at once, the least recently seen (an eighth, so this runs once per 512 new groups).
+            coalescer.prune(at: instant)
+            coalescer.forget(keepingMostRecent: AlertFeed.groupLimit / 8 * 7)
+        }
+        return AlertRecord(
+            fingerprint: alert.fingerprint, title: run.title, code: alert.code,
+            severity: seen.report.classification.severity, category: run.classified ? alert.category : nil,
+            count: alert.count, firstSeen: run.firstSeen, lastSeen: seen.time, source: seen.source,
+            typeName: run.typeName, origin: .user, codeText: run.codeText,
+            firstReceived: run.firstReceived, lastReceived: seen.received, services: run.services)
     }
 }

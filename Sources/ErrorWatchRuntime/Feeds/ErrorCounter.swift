@@ -22,6 +22,18 @@ final class ErrorCounter: Sendable {
         var perSecond: [Int: Int] = [:]
         /// Errors of this process (not from another one): the ones the Logs pane learns of through a subscription.
         var local = 0
+
+        mutating func count(_ event: ErrorEvent, facts: ErrorFacts, type: String) {
+            let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
+            types.add(type)
+            if !facts.isRemote { local += 1 }
+            if facts.classified { byCategory[facts.category, default: 0] += 1 } else { unclassified += 1 }
+            perSecond[second, default: 0] += 1
+            if perSecond.count > 120 {
+                let cutoff = second - 90
+                perSecond = perSecond.filter { $0.key >= cutoff }
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -45,18 +57,20 @@ final class ErrorCounter: Sendable {
     /// Counts `event`, whose facts the caller already read (one cast of the error serves every counter).
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
         let type = DashboardEvent.shortTypeName(facts.typeName)
-        let second = Int(event.timestamp.timeIntervalSince1970.rounded(.down))
-        state.withLock { s in
-            s.types.add(type)
-            if !facts.isRemote { s.local += 1 }
-            if facts.classified { s.byCategory[facts.category, default: 0] += 1 } else { s.unclassified += 1 }
-            s.perSecond[second, default: 0] += 1
-            if s.perSecond.count > 120 {
-                let cutoff = second - 90
-                s.perSecond = s.perSecond.filter { $0.key >= cutoff }
-            }
-        }
+        state.withLock { $0.count(event, facts: facts, type: type) }
         if facts.classified { categoryCounters[facts.category]?.increment() }
+    }
+
+    /// Counts errors added together, in order, under one lock: as ``count(_:facts:)`` one by one.
+    func count(contentsOf events: [ErrorEvent], facts: [ErrorFacts]) {
+        let types = facts.map { DashboardEvent.shortTypeName($0.typeName) }
+        state.withLock { s in
+            for index in events.indices { s.count(events[index], facts: facts[index], type: types[index]) }
+        }
+        // The backend's counters hear each category's share of the batch once.
+        var byCategory: [ErrorCategory: Int] = [:]
+        for facts in facts where facts.classified { byCategory[facts.category, default: 0] += 1 }
+        for (category, count) in byCategory { categoryCounters[category]?.increment(by: count) }
     }
 
     /// The counts as the Metrics pane shows them.

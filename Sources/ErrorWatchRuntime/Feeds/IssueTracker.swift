@@ -87,6 +87,43 @@ final class IssueTracker: Sendable {
         }
 
         /// Forgets the least recently counted issue.
+        /// Counts one error into its issue, making the issue (evicting the least recently counted at `capacity`)
+        /// when it is new.
+        mutating func count(_ event: ErrorEvent, facts: ErrorFacts, capacity: Int) {
+            let (fingerprint, category) = (facts.fingerprint, facts.classified ? facts.category : nil)
+            if facts.countedBefore {
+                guard issues[fingerprint] != nil else { return }
+                issues[fingerprint]!.pending.append(event)
+                if issues[fingerprint]!.pending.count > IssueRecord.occurrenceLimit {
+                    issues[fingerprint]!.pending.removeFirst()
+                }
+                issues[fingerprint]!.changed = true
+                return
+            }
+            let time = facts.time
+            let second = Int(time.timeIntervalSince1970.rounded(.down))
+            if issues[fingerprint] == nil {
+                // A new issue: only it needs the whole classification, for its names.
+                let classification = Classification(of: event.error)
+                if issues.count >= capacity { evictLeastRecent() }
+                issues[fingerprint] = Issue(
+                    record: IssueRecord(
+                        fingerprint: fingerprint, typeName: DashboardEvent.shortTypeName(classification.typeName),
+                        qualifiedTypeName: classification.typeName, code: classification.code, category: category,
+                        severity: event.severity, count: 0, firstSeen: time, lastSeen: time,
+                        codeText: facts.codeText))
+            }
+            // The common case, an issue already known, updates the record in place.
+            let storing = self.storing
+            if let outcome = issues[fingerprint]?.add(
+                event, time: time, category: category, second: second, service: facts.service, facts: facts,
+                storing: storing)
+            {
+                touch(fingerprint)
+                afterCount(fingerprint, outcome)
+            }
+        }
+
         mutating func evictLeastRecent() {
             while let first = touches.popFirst() {
                 guard issues[first.fingerprint]?.touch == first.stamp else { continue }
@@ -120,54 +157,15 @@ final class IssueTracker: Sendable {
     /// loaded from the store with that count, lists it among its occurrences, and nothing else changes (no count, no
     /// regression, nothing for the store).
     func count(_ event: ErrorEvent, facts: ErrorFacts) {
-        let (fingerprint, category) = (facts.fingerprint, facts.classified ? facts.category : nil)
-        if facts.countedBefore {
-            state.withLock { s in
-                guard s.issues[fingerprint] != nil else { return }
-                s.issues[fingerprint]!.pending.append(event)
-                if s.issues[fingerprint]!.pending.count > IssueRecord.occurrenceLimit {
-                    s.issues[fingerprint]!.pending.removeFirst()
-                }
-                s.issues[fingerprint]!.changed = true
-            }
-            return
-        }
-        let time = facts.time
-        let second = Int(time.timeIntervalSince1970.rounded(.down))
-        let service = facts.service
-        // The common case, an issue already known, takes the lock once and updates the record in place.
-        let counted = state.withLock { s in
-            let storing = s.storing
-            guard
-                let outcome = s.issues[fingerprint]?.add(
-                    event, time: time, category: category, second: second, service: service, facts: facts,
-                    storing: storing)
-            else { return false }
-            s.touch(fingerprint)
-            s.afterCount(fingerprint, outcome)
-            return true
-        }
-        if counted { return }
-        // A new issue: its names are built outside the lock.
-        let classification = Classification(of: event.error)
+        let capacity = self.capacity
+        state.withLock { $0.count(event, facts: facts, capacity: capacity) }
+    }
+
+    /// Counts errors added together, in order, under one lock: as ``count(_:facts:)`` one by one.
+    func count(contentsOf events: [ErrorEvent], facts: [ErrorFacts]) {
+        let capacity = self.capacity
         state.withLock { s in
-            if s.issues[fingerprint] == nil {
-                if s.issues.count >= capacity { s.evictLeastRecent() }
-                s.issues[fingerprint] = Issue(
-                    record: IssueRecord(
-                        fingerprint: fingerprint, typeName: DashboardEvent.shortTypeName(classification.typeName),
-                        qualifiedTypeName: classification.typeName, code: classification.code, category: category,
-                        severity: event.severity, count: 0, firstSeen: time, lastSeen: time,
-                        codeText: facts.codeText))
-            }
-            let storing = s.storing
-            if let outcome = s.issues[fingerprint]?.add(
-                event, time: time, category: category, second: second, service: service, facts: facts,
-                storing: storing)
-            {
-                s.touch(fingerprint)
-                s.afterCount(fingerprint, outcome)
-            }
+            for (event, facts) in zip(events, facts) { s.count(event, facts: facts, capacity: capacity) }
         }
     }
 

@@ -85,22 +85,26 @@ public final class RemoteIngest: Sendable {
         // Only an error reads source lines: a log line or a metric at full rate takes no lock for them.
         ingest(
             event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
-            lines: event.kind == .error ? sourceLines.withLock { $0 } : nil
-        ) { shown in
-            switch shown {
-            case .error(let error): inbox.post(streamEvent: error)
-            case .log(let log, let from, let channel):
-                inbox.post(event: Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
-            }
-        }
+            lines: event.kind == .error ? sourceLines.withLock { $0 } : nil,
+            show: { shown in
+                // Only a log line is shown from here: an error is posted as it is added.
+                if case .log(let log, let from, let channel) = shown {
+                    inbox.post(event: Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
+                }
+            },
+            add: { error in
+                if let local = add(error) { inbox.post(streamEvent: error.event(sequence: local, at: receivedAt)) }
+            },
+            settle: {})
     }
 
-    /// Events that arrive together (a piece of a file, a pipe's read, an OTLP request or Sentry envelope), ingested
-    /// by ``ingest(_:from:channel:countedBefore:into:)``: as one by one, but the time they were read and the
-    /// source-lines root are looked up once, and what they show in the `Logs` pane is posted to the inbox in one
-    /// step when the batch ends. Of those, only the last ``ActionInbox/eventCapacity`` can be kept until the UI
-    /// drains, so only they become the pane's values; the ones before are counted as given way, as the inbox counts
-    /// its own.
+    /// Events that arrive together (a piece of a file, a pipe's or a socket's read, an OTLP request or Sentry
+    /// envelope), ingested by ``ingest(_:from:channel:countedBefore:into:)``: as one by one, but the time they were
+    /// read and the source-lines root are looked up once, their errors are added to the stream together (one lock,
+    /// one call of each counter) before a handling report or when the batch ends, and what they show in the `Logs`
+    /// pane is posted to the inbox in one step when the batch ends. Of those, only the last
+    /// ``ActionInbox/eventCapacity`` can be kept until the UI drains, so only they become the pane's values; the ones
+    /// before are counted as given way, as the inbox counts its own.
     public struct Batch {
         fileprivate let receivedAt: Date
         fileprivate let lines: SourceLines?
@@ -110,6 +114,9 @@ public final class RemoteIngest: Sendable {
         fileprivate var passedOver = 0
         /// How many of the next events that show in the `Logs` pane are known to give way (``passOver(_:)``).
         fileprivate var toPassOver = 0
+        /// The batch's remote errors, in order; those before `added` are in the stream.
+        fileprivate var errors: [PendingError] = []
+        fileprivate var added = 0
 
         /// Says that the next `count` events of this batch that show in the `Logs` pane
         /// (``RemoteIngest/showsInLogs(_:)``) will give way to later ones of the same batch, as a caller that knows
@@ -138,8 +145,27 @@ public final class RemoteIngest: Sendable {
     /// What an event shows in the `Logs` pane, as a batch gathers it: a remote log line becomes the pane's value only
     /// if it is still kept when its batch ends.
     fileprivate enum Shown {
-        case error(ErrorEvent)
+        /// The batch's remote error at this index (in ``Batch/errors``).
+        case error(Int)
         case log(WireEvent, from: String?, channel: EventChannel?)
+    }
+
+    /// A remote error made from its event, before it is added to the stream, with what follows its adding.
+    fileprivate struct PendingError {
+        var remote: RemoteError
+        var context: ErrorContext
+        /// The trace it belongs to, and its service, to watch once it is added.
+        var traceID: String?
+        var service: String?
+        /// How its producer numbered it, for its handling report to join the local event.
+        var join: HandlingJoins.Key?
+        /// Its sequence number in the stream, once added; `nil` before, or if the stream was finished.
+        var sequence: UInt64?
+
+        /// The stream's event it became, as the `Logs` pane shows it.
+        func event(sequence: UInt64, at receivedAt: Date) -> ErrorEvent {
+            ErrorEvent(error: remote, sequence: sequence, timestamp: receivedAt, context: context)
+        }
     }
 
     /// Runs `body` with a batch to ingest events into (``ingest(_:from:channel:countedBefore:into:)``), then posts
@@ -153,17 +179,49 @@ public final class RemoteIngest: Sendable {
     public func ingestBatch<Result>(_ body: (inout Batch) throws -> Result) rethrows -> Result {
         var batch = Batch(receivedAt: now(), lines: sourceLines.withLock { $0 }, capacity: inbox.eventCapacity)
         defer {
+            addErrors(of: &batch)
             let receivedAt = batch.receivedAt
+            let errors = batch.errors
             inbox.post(
-                events: batch.shown.map { shown -> ActionInbox.PendingEvent in
+                events: batch.shown.compactMap { shown -> ActionInbox.PendingEvent? in
                     switch shown {
-                    case .error(let error): .stream(error)
+                    case .error(let index):
+                        // Not shown if the stream was finished and ignored it.
+                        errors[index].sequence.map { .stream(errors[index].event(sequence: $0, at: receivedAt)) }
                     case .log(let log, let from, let channel):
                         .ready(Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
                     }
                 }, passedOver: batch.passedOver)
         }
         return try body(&batch)
+    }
+
+    /// Adds the batch's errors not yet in the stream, together.
+    private func addErrors(of batch: inout Batch) {
+        guard batch.added < batch.errors.count else { return }
+        let range = batch.added..<batch.errors.count
+        let sequences = stream.add(contentsOf: batch.errors[range].map { ($0.remote, $0.context) })
+        for (offset, index) in range.enumerated() {
+            let local = sequences.map { $0.lowerBound + UInt64(offset) }
+            batch.errors[index].sequence = local
+            follow(batch.errors[index], local: local)
+        }
+        batch.added = batch.errors.count
+    }
+
+    /// Adds one remote error to the stream now; its sequence number, or `nil` if the stream is finished.
+    private func add(_ error: PendingError) -> UInt64? {
+        let local = stream.add(error.remote, context: error.context)
+        follow(error, local: local)
+        return local
+    }
+
+    /// What follows a remote error's adding: its trace watched, its producer's number joined to `local`.
+    private func follow(_ error: PendingError, local: UInt64?) {
+        // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
+        if let traceID = error.traceID { traces.watch(traceID, service: error.service) }
+        // Remember which local event the producer's sequence number became, so its handling report joins it.
+        if let local, let join = error.join { joins.remember(join, as: local) }
     }
 
     /// Whether `event` shows in the `Logs` pane when ingested: a log line, or an error the stream takes (one with
@@ -186,8 +244,12 @@ public final class RemoteIngest: Sendable {
         }
         ingest(
             event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: batch.receivedAt,
-            lines: batch.lines
-        ) { batch.append($0) }
+            lines: batch.lines, show: { batch.append($0) },
+            add: { error in
+                batch.errors.append(error)
+                batch.append(.error(batch.errors.count - 1))
+            },
+            settle: { addErrors(of: &batch) })
     }
 
     /// The `Logs` pane's value of a remote log line.
@@ -197,27 +259,29 @@ public final class RemoteIngest: Sendable {
         DashboardEvent(log: event, provenance: Provenance(event, from: from, receivedAt: receivedAt, channel: channel))
     }
 
-    /// Ingests one event read at `receivedAt`, calling `show` with what it shows in the `Logs` pane.
+    /// Ingests one event read at `receivedAt`: `show` hears what a log line shows in the `Logs` pane, `add` gets a
+    /// remote error to add to the stream (and show), and `settle` is called when the errors `add` got must be in the
+    /// stream now (a handling report joins the local event its error became).
     private func ingest(
         _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool, receivedAt: Date,
-        lines: SourceLines?, show: (Shown) -> Void
+        lines: SourceLines?, show: (Shown) -> Void, add: (PendingError) -> Void, settle: () -> Void
     ) {
         observer.notify(event)
         switch event.kind {
         case .error:
             // Frames and source lines from the local disk (`run`, `--source-root`): read here, off the UI thread. The
             // event is copied only then: otherwise it is read where it lies.
+            let error: PendingError?
             if let lines {
                 var enriched = event
                 lines.enrich(&enriched)
-                ingestError(
-                    enriched, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
-                    show: show)
+                error = Self.pendingError(
+                    enriched, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt)
             } else {
-                ingestError(
-                    event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt,
-                    show: show)
+                error = Self.pendingError(
+                    event, from: from, channel: channel, countedBefore: countedBefore, receivedAt: receivedAt)
             }
+            if let error { add(error) }
         case .log:
             show(.log(event, from: from, channel: channel))
         case .metric:
@@ -232,6 +296,7 @@ public final class RemoteIngest: Sendable {
                         changedAt: event.time)))
         case .handling:
             // How the producer's handler tree dealt with one of its errors, joined to the event it became here.
+            settle()
             guard let sequence = event.sequence, let outcome = event.handlingOutcome,
                 let local = joins.local(for: HandlingJoins.Key(event, sequence: sequence, from: from))
             else { return }
@@ -243,30 +308,19 @@ public final class RemoteIngest: Sendable {
         }
     }
 
-    /// Adds a remote error to the stream as one value from here to the screen and the store, and shows it in the
-    /// `Logs` pane.
-    private func ingestError(
-        _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool, receivedAt: Date,
-        show: (Shown) -> Void
-    ) {
-        // One value from here to the screen and the store: the error with its provenance, made once.
+    /// A remote error made from `event` as one value from here to the screen and the store, with what follows its
+    /// adding; `nil` when the event is not an error the stream takes.
+    private static func pendingError(
+        _ event: WireEvent, from: String?, channel: EventChannel?, countedBefore: Bool, receivedAt: Date
+    ) -> PendingError? {
         guard
             let remote = RemoteError(
                 event, from: from, receivedAt: receivedAt, channel: channel, countedBefore: countedBefore)
-        else { return }
-        let context = event.errorContext(for: remote)
-        let local = stream.add(remote, context: context)
-        // To the Logs pane from here, in the order its source sent it among its log lines (the Logs feed leaves
-        // remote errors to this), rather than a batch behind them through the stream's subscription.
-        if let local {
-            show(.error(ErrorEvent(error: remote, sequence: local, timestamp: receivedAt, context: context)))
-        }
-        // The trace the error belongs to is shown in its detail view: its spans are posted as they come.
-        if let traceID = event.traceID { traces.watch(traceID, service: event.serviceName) }
-        // Remember which local event the producer's sequence number became, so its handling report joins it.
-        if let local, let sequence = event.sequence {
-            joins.remember(HandlingJoins.Key(event, sequence: sequence, from: from), as: local)
-        }
+        else { return nil }
+        return PendingError(
+            remote: remote, context: event.errorContext(for: remote), traceID: event.traceID,
+            service: event.serviceName,
+            join: event.sequence.map { HandlingJoins.Key(event, sequence: $0, from: from) })
     }
 
     /// What the store remembers of the files it counted, and where to record how far they are counted now; none

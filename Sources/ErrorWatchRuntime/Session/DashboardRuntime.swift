@@ -69,12 +69,22 @@ public final class DashboardRuntime: Sendable {
         let issues = IssueTracker()
         let inbox = ActionInbox()
         let alerts = AlertFeed(inbox: inbox, clock: clock)
-        let stream = ErrorStream(historyCapacity: historyCapacity, now: now) { event in
-            let facts = ErrorFacts(event)
-            counter.count(event, facts: facts)
-            issues.count(event, facts: facts)
-            alerts.receive(event)
-        }
+        let stream = ErrorStream(
+            historyCapacity: historyCapacity, now: now,
+            onAdd: { event in
+                let facts = ErrorFacts(event)
+                counter.count(event, facts: facts)
+                issues.count(event, facts: facts)
+                alerts.receive(event)
+            },
+            // Errors that arrived together (a socket's read, a request, a piece of a file): each counter's lock and
+            // the inbox's are taken once for all of them.
+            onAddBatch: { events in
+                let facts = events.map(ErrorFacts.init)
+                counter.count(contentsOf: events, facts: facts)
+                issues.count(contentsOf: events, facts: facts)
+                alerts.receive(contentsOf: events)
+            })
         self.stream = stream
         self.metrics = metrics
         self.inbox = inbox
