@@ -14,7 +14,9 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     private let registry: ProducerRegistry
     private let configuration: FeedListener.Configuration
-    private let onEvent: @Sendable (ProducerID, WireEvent) -> Void
+    private let onBatch: @Sendable (FeedListener.Batch) -> Void
+    /// The good events of the read in hand, handed on together when it ends (``handOn()``).
+    private var decoded: [WireEvent] = []
     private var reader: LineReader
     private var framer: LineFramer
     private var status: ProducerStatus?
@@ -38,11 +40,11 @@ final class FeedConnectionHandler: ChannelInboundHandler {
 
     init(
         registry: ProducerRegistry, configuration: FeedListener.Configuration,
-        onEvent: @escaping @Sendable (ProducerID, WireEvent) -> Void
+        onBatch: @escaping @Sendable (FeedListener.Batch) -> Void
     ) {
         self.registry = registry
         self.configuration = configuration
-        self.onEvent = onEvent
+        self.onBatch = onBatch
         self.reader = LineReader(
             format: configuration.format, maximumLineBytes: configuration.maximumLineBytes, inheritingTimes: false)
         self.framer = LineFramer(maximumLineBytes: configuration.maximumLineBytes)
@@ -95,8 +97,11 @@ final class FeedConnectionHandler: ChannelInboundHandler {
                 }
             }
             self.status = status
+            handOn()
         } catch {
             self.status = status
+            // The good events before the line over the budget are kept.
+            handOn()
             close(context: context, reason: .errorBudgetExceeded(badLines: status.errors.badLines))
         }
         // A line left unfinished by this read began in it when the read started between lines or finished one.
@@ -136,8 +141,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Hands on one result of the reader: an event to `onEvent` (the first that names its producer identifies the
-    /// connection), a bad line to the counts. Whether it was an event.
+    /// Takes one result of the reader: an event to hand on with the rest of its read (the first that names its
+    /// producer identifies the connection), a bad line to the counts. Whether it was an event.
     private func deliver(_ result: Result<WireEvent, WireError>, status: inout ProducerStatus) -> Bool {
         switch result {
         case .success(let event):
@@ -148,13 +153,21 @@ final class FeedConnectionHandler: ChannelInboundHandler {
                 status.pid = event.pid
                 status.hostName = event.hostName
             }
-            onEvent(status.id, event)
+            decoded.append(event)
             return true
         case .failure(let problem):
             status.errors.count(problem)
             status.lastError = problem
             return false
         }
+    }
+
+    /// Hands the events decoded since the last call to `onBatch`, in one call.
+    private func handOn() {
+        guard !decoded.isEmpty, let status else { return }
+        onBatch(FeedListener.Batch(producer: status.id, events: decoded))
+        // Not kept at its size: fifty connections each holding room for a read's events would cost megabytes.
+        decoded = []
     }
 
     private struct BudgetExceeded: Error {}
@@ -181,6 +194,8 @@ final class FeedConnectionHandler: ChannelInboundHandler {
         guard var status else { return }
         if closeReason == nil || closeReason == .closedByPeer {
             reader.flush { _ = deliver($0, status: &status) }
+            self.status = status
+            handOn()
         }
         if framer.hasPartialLine { status.errors.truncated += 1 }
         if status.bytesReceived == 0, closeReason != .idle { status.errors.idleNoData += 1 }
@@ -224,6 +239,7 @@ final class FeedConnectionHandler: ChannelInboundHandler {
             guard var status = handler.status, handler.closeReason == nil else { return }
             handler.reader.flush { _ = handler.deliver($0, status: &status) }
             handler.status = status
+            handler.handOn()
             handler.registry.update(status, notify: false)
         }
     }

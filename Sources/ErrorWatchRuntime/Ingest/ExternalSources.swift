@@ -67,11 +67,14 @@ public final class ExternalSources: Sendable {
                 onStatistics: { statistics in
                     ingest.update(SourceStatus(listener: endpoint, statistics, configuration: configuration))
                 },
-                onEvent: { producer, event in
-                    // Named once per producer, not once per event: this runs for every line at full rate.
+                onBatch: { read in
+                    // Named once per read, not once per event: a read holds hundreds of lines at full rate.
                     // `ProducerID` reads `#3` already: `socket #3`, not `socket ##3`.
+                    let producer = read.producer
                     let name = names.withLock { $0.value(for: producer) { "socket \(producer) on \(endpoint)" } }
-                    ingest.ingest(event, from: name, channel: .socket)
+                    ingest.ingestBatch { batch in
+                        for event in read.events { ingest.ingest(event, from: name, channel: .socket, into: &batch) }
+                    }
                 })
         }
         // Every file in one follower, so that files read together are merged by time; each knows what the store
