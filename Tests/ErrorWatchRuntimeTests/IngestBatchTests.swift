@@ -63,6 +63,26 @@ struct IngestBatchTests {
         #expect(wakes.count.withLock { $0 } == 1, "the two before woke the UI; the batch found it awake")
     }
 
+    /// A batch of more errors than it adds at once (``RemoteIngest/errorsAddedTogether``) shows the same as one by
+    /// one, whether the errors it shows were added early, late, or gave way before they were added.
+    @Test(arguments: [7, 300, 2_048])
+    func aBatchOfManyErrorsShowsWhatOneByOneWould(capacity: Int) {
+        let events = Self.events(2_000)
+        #expect(events.count { $0.kind == .error } > 2 * RemoteIngest.errorsAddedTogether)
+        let (single, singleInbox, _) = Self.ingest(capacity: capacity)
+        for event in events { single.ingest(event, from: "socket #1", channel: .socket) }
+
+        let (batched, batchedInbox, _) = Self.ingest(capacity: capacity)
+        batched.ingestBatch { batch in
+            for event in events { batched.ingest(event, from: "socket #1", channel: .socket, into: &batch) }
+        }
+        #expect(batchedInbox.sampledOut == singleInbox.sampledOut)
+        let shown = Self.shown(batchedInbox)
+        #expect(shown == Self.shown(singleInbox))
+        #expect(shown.count == min(2_002, capacity))
+        #expect(shown.suffix(2) == ["error order 1998 #668", "log line 1999 #0"])
+    }
+
     /// A caller that counts what shows before ingesting (a file's hand-on) passes over those that would give way:
     /// the pane gets the same events, the same count given way, and a recording still sees every event.
     @Test(arguments: [1, 4, 7, 64])

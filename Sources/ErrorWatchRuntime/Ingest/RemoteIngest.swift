@@ -101,8 +101,8 @@ public final class RemoteIngest: Sendable {
     /// Events that arrive together (a piece of a file, a pipe's or a socket's read, an OTLP request or Sentry
     /// envelope), ingested by ``ingest(_:from:channel:countedBefore:into:)``: as one by one, but the time they were
     /// read and the source-lines root are looked up once, their errors are added to the stream together (one lock,
-    /// one call of each counter) before a handling report or when the batch ends, and what they show in the `Logs`
-    /// pane is posted to the inbox in one step when the batch ends. Of those, only the last
+    /// one call of each counter) a few hundred at a time, before a handling report and when the batch ends, and what
+    /// they show in the `Logs` pane is posted to the inbox in one step when the batch ends. Of those, only the last
     /// ``ActionInbox/eventCapacity`` can be kept until the UI drains, so only they become the pane's values; the ones
     /// before are counted as given way, as the inbox counts its own.
     public struct Batch {
@@ -114,9 +114,10 @@ public final class RemoteIngest: Sendable {
         fileprivate var passedOver = 0
         /// How many of the next events that show in the `Logs` pane are known to give way (``passOver(_:)``).
         fileprivate var toPassOver = 0
-        /// The batch's remote errors, in order; those before `added` are in the stream.
+        /// The batch's remote errors not yet added to the stream, in order.
         fileprivate var errors: [PendingError] = []
-        fileprivate var added = 0
+        /// How many entries of `shown` are errors of `errors` (``Shown/error(_:)``): the last ones of that case.
+        fileprivate var showsPending = 0
 
         /// Says that the next `count` events of this batch that show in the `Logs` pane
         /// (``RemoteIngest/showsInLogs(_:)``) will give way to later ones of the same batch, as a caller that knows
@@ -135,9 +136,10 @@ public final class RemoteIngest: Sendable {
         fileprivate mutating func append(_ entry: Shown) {
             if passesOver() { return }
             if shown.count == capacity {
-                shown.removeFirst()
+                if case .error = shown.removeFirst() { showsPending -= 1 }
                 passedOver += 1
             }
+            if case .error = entry { showsPending += 1 }
             shown.append(entry)
         }
     }
@@ -145,8 +147,10 @@ public final class RemoteIngest: Sendable {
     /// What an event shows in the `Logs` pane, as a batch gathers it: a remote log line becomes the pane's value only
     /// if it is still kept when its batch ends.
     fileprivate enum Shown {
-        /// The batch's remote error at this index (in ``Batch/errors``).
+        /// The batch's remote error at this index of ``Batch/errors``, not yet added to the stream.
         case error(Int)
+        /// A remote error added, as the pane shows it; `nil` if the stream was finished and ignored it.
+        case added(ErrorEvent?)
         case log(WireEvent, from: String?, channel: EventChannel?)
     }
 
@@ -159,8 +163,6 @@ public final class RemoteIngest: Sendable {
         var service: String?
         /// How its producer numbered it, for its handling report to join the local event.
         var join: HandlingJoins.Key?
-        /// Its sequence number in the stream, once added; `nil` before, or if the stream was finished.
-        var sequence: UInt64?
 
         /// The stream's event it became, as the `Logs` pane shows it.
         func event(sequence: UInt64, at receivedAt: Date) -> ErrorEvent {
@@ -181,13 +183,11 @@ public final class RemoteIngest: Sendable {
         defer {
             addErrors(of: &batch)
             let receivedAt = batch.receivedAt
-            let errors = batch.errors
             inbox.post(
                 events: batch.shown.compactMap { shown -> ActionInbox.PendingEvent? in
                     switch shown {
-                    case .error(let index):
-                        // Not shown if the stream was finished and ignored it.
-                        errors[index].sequence.map { .stream(errors[index].event(sequence: $0, at: receivedAt)) }
+                    case .added(let error): error.map { .stream($0) }
+                    case .error: nil  // none is left: every error was added above
                     case .log(let log, let from, let channel):
                         .ready(Self.logEvent(log, from: from, receivedAt: receivedAt, channel: channel))
                     }
@@ -196,17 +196,30 @@ public final class RemoteIngest: Sendable {
         return try body(&batch)
     }
 
-    /// Adds the batch's errors not yet in the stream, together.
+    /// How many errors a batch gathers before adding them: enough that each lock is taken once for hundreds, few
+    /// enough that they are still in the cache when each counter reads them (a file's batches, added whole, took
+    /// more time to open a big log than adding its errors one by one).
+    static let errorsAddedTogether = 256
+
+    /// Adds the batch's errors not yet in the stream, together, and turns what they show into the pane's values.
     private func addErrors(of batch: inout Batch) {
-        guard batch.added < batch.errors.count else { return }
-        let range = batch.added..<batch.errors.count
-        let sequences = stream.add(contentsOf: batch.errors[range].map { ($0.remote, $0.context) })
-        for (offset, index) in range.enumerated() {
-            let local = sequences.map { $0.lowerBound + UInt64(offset) }
-            batch.errors[index].sequence = local
-            follow(batch.errors[index], local: local)
+        guard !batch.errors.isEmpty else { return }
+        let sequences = stream.add(contentsOf: batch.errors.map { ($0.remote, $0.context) })
+        for (offset, error) in batch.errors.enumerated() {
+            follow(error, local: sequences.map { $0.lowerBound + UInt64(offset) })
         }
-        batch.added = batch.errors.count
+        // The entries that show these errors are the last `showsPending` of their case, near the end.
+        var index = batch.shown.endIndex
+        while batch.showsPending > 0 {
+            index -= 1
+            guard case .error(let offset) = batch.shown[index] else { continue }
+            batch.shown[index] = .added(
+                sequences.map {
+                    batch.errors[offset].event(sequence: $0.lowerBound + UInt64(offset), at: batch.receivedAt)
+                })
+            batch.showsPending -= 1
+        }
+        batch.errors.removeAll(keepingCapacity: true)
     }
 
     /// Adds one remote error to the stream now; its sequence number, or `nil` if the stream is finished.
@@ -248,6 +261,7 @@ public final class RemoteIngest: Sendable {
             add: { error in
                 batch.errors.append(error)
                 batch.append(.error(batch.errors.count - 1))
+                if batch.errors.count == Self.errorsAddedTogether { addErrors(of: &batch) }
             },
             settle: { addErrors(of: &batch) })
     }
