@@ -53,18 +53,35 @@ struct ToyReceiverTests {
         }
     }
 
-    static func receiver(connections: Int = 2) -> HTTPReceiver<ToyLines> {
+    /// Runs `body` with an event loop of its own, shut down after: the whole suite's requests (one of 100,000 spans)
+    /// share NIO's singleton loops, and a loop busy with them for seconds must not decide what these tests see.
+    static func withOwnLoop(_ body: (any EventLoopGroup) async throws -> Void) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            try await body(group)
+        } catch {
+            try await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+
+    static func receiver(connections: Int = 2, group: any EventLoopGroup) -> HTTPReceiver<ToyLines> {
         let registry = SenderRegistry { _, _ in }
         return HTTPReceiver(
             address: .tcp(host: "127.0.0.1", port: 0), name: "toy:127.0.0.1:0",
             // A deadline no loaded machine reaches: only the connection limit closes a connection in these tests.
             limits: HTTPReceiverLimits(maximumConnections: connections, requestTimeout: .seconds(3600)),
-            group: MultiThreadedEventLoopGroup.singleton
+            group: group
         ) { ToyLines(registry: registry, connections: $0) }
     }
 
     @Test func aToyProtocolGetsRowsFromTheRegistry() async throws {
-        let receiver = Self.receiver()
+        try await Self.withOwnLoop { group in try await rowsFromTheRegistry(group: group) }
+    }
+
+    func rowsFromTheRegistry(group: any EventLoopGroup) async throws {
+        let receiver = Self.receiver(group: group)
         let port = try await receiver.start().port
         let answer = try await post(port, "/lines", headers: [:], body: Array("shop paid\nshop shipped\nbilling sent\n".utf8))
         #expect(answer.status == 200 && String(decoding: answer.body, as: UTF8.self) == "ok 3")
@@ -78,7 +95,11 @@ struct ToyReceiverTests {
     }
 
     @Test func aToyProtocolGetsTheConnectionLimitAndShutdown() async throws {
-        let receiver = Self.receiver(connections: 2)
+        try await Self.withOwnLoop { group in try await connectionLimitAndShutdown(group: group) }
+    }
+
+    func connectionLimitAndShutdown(group: any EventLoopGroup) async throws {
+        let receiver = Self.receiver(connections: 2, group: group)
         let port = try await receiver.start().port
         // One connection holds an unfinished request; another finished one and is kept alive, idle.
         let first = try #require(RawSocket(port: port))
