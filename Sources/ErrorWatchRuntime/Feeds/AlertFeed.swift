@@ -1,4 +1,5 @@
 import ErrorStreaming
+import OrderedCollections
 import ErrorWatchUI
 import Foundation
 import Synchronization
@@ -58,13 +59,18 @@ final class AlertFeed: Sendable {
     }
 
     /// Folds errors added together, in order, under one lock, and posts their alerts in one step: as ``receive(_:)``
-    /// one by one, at one instant.
+    /// one by one, at one instant. The inbox keeps an alert's latest record, in the order alerts were first posted:
+    /// so only each alert's last record of the batch is posted, in the order of their first.
     func receive(contentsOf events: [ErrorEvent]) {
         let seen = events.compactMap(Seen.init)
         guard !seen.isEmpty else { return }
         let instant = clock.now
         state.withLock { state in
-            inbox.post(contentsOf: seen.compactMap { state.fold($0, at: instant) }.map { .alertReceived($0) })
+            var latest = OrderedDictionary<String, AlertRecord>()
+            for seen in seen {
+                if let alert = state.fold(seen, at: instant) { latest[alert.fingerprint] = alert }
+            }
+            inbox.post(contentsOf: latest.values.map { .alertReceived($0) })
         }
     }
 
