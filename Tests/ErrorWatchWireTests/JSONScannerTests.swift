@@ -50,6 +50,41 @@ struct JSONScannerTests {
         }
     }
 
+    /// The reader looks for a string's end eight bytes at a time: an escape, a quote or a control character is
+    /// found wherever it falls in a word, and a string that ends mid-word ends there.
+    @Test func aStringEndsOrEscapesAtEveryOffsetOfAWord() throws {
+        let base = #"{"v":1,"kind":"log","time":"2026-11-22T00:40:00Z","body":""#
+        let specials = [(#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), ("é", "é"), (#"\u00e9"#, "é")]
+        for length in 0..<20 {
+            let plain = String(repeating: "a", count: length)
+            #expect(try WireDecoder().decode(Array((base + plain + #""}"#).utf8)).body == plain)
+            for offset in 0...length {
+                let (head, tail) = (String(plain.prefix(offset)), String(plain.dropFirst(offset)))
+                for (written, meant) in specials {
+                    let line = Array((base + head + written + tail + #""}"#).utf8)
+                    #expect(try WireDecoder().decode(line).body == head + meant + tail)
+                }
+                let control = Array((base + head + "\u{01}" + tail + #""}"#).utf8)
+                let message = "control character in a string at byte \(base.utf8.count + offset)"
+                #expect(throws: WireError.malformedJSON(message)) { try WireDecoder().decode(control) }
+            }
+        }
+    }
+
+    /// A key is matched to its member from its bytes; an escaped key is decoded first.
+    @Test func keysAreMatchedFromTheirBytesAndEscapedKeysStillMatch() throws {
+        for member in WireMember.allCases {
+            let bytes = Array(member.name.utf8)
+            #expect(bytes.withUnsafeBytes { WireMember(utf8: $0) } == member)
+            var other = bytes
+            other[other.count - 1] ^= 0x20
+            #expect(other.withUnsafeBytes { WireMember(utf8: $0) } == nil)
+        }
+        let line = #"{"\u0076":1,"kind":"log","t\u0069me":"2026-11-22T00:40:00Z","body":"b","sour\u0063e":"s"}"#
+        let event = try WireDecoder().decode(Array(line.utf8))
+        #expect(event.source == "s" && event.body == "b")
+    }
+
     @Test func wrongTypesAreInvalidFields() {
         let base = #"{"v":1,"kind":"error","time":"2026-11-22T00:40:00Z","exception.type":"E","#
         let cases = [

@@ -2,8 +2,12 @@
 ///
 /// Foundation's `JSONDecoder` spends about 15 µs on a 450-byte event; the listener must decode 200,000 events
 /// a second on two cores. This scanner reads a line in one pass without building a tree: every member of the
-/// top-level object is handed to a callback as a ``Value``; nested values the format does not use are
-/// syntax-checked and skipped. Keys and string values are decoded with escapes; the caller has checked UTF-8.
+/// top-level object is handed to a callback; nested values the format does not use are syntax-checked and
+/// skipped. The caller has checked UTF-8.
+///
+/// Two callbacks: ``scanObject(_:)`` hands each member over as a `String` key and a ``Value``, strings decoded;
+/// ``scanFields(_:)`` hands them over as ``Field``s, a string without escapes (nearly all of them) as where it lies
+/// in the line, so that a caller makes a `String` only of the members it keeps (the wire decoder's hot path).
 package struct JSONScanner {
     /// A member's value, as far as the wire format cares.
     package enum Value {
@@ -19,6 +23,16 @@ package struct JSONScanner {
         /// Another array, or an object with a non-string member: valid JSON the wire format has no use for, as
         /// the byte range of its text in the line (the log-shape reader scans such nested objects again).
         case other(Range<Int>)
+    }
+
+    /// A member's key or value as ``scanFields(_:)`` hands it over: a string's text is not copied until asked for.
+    package enum Field {
+        /// A string without escapes, as the byte range between its quotes.
+        case text(Range<Int>)
+        /// A string with escapes, decoded (rare: a quote, a backslash, a newline or a `\u` in the text).
+        case escapedText(String)
+        /// Any other value.
+        case value(Value)
     }
 
     /// The most strings a ``Value/stringArray(_:)`` holds; a longer array is scanned for syntax only and is
@@ -39,6 +53,15 @@ package struct JSONScanner {
 
     /// Reads `{ "key": value, … }` followed by nothing but whitespace, calling `member` for each member.
     package mutating func scanObject(_ member: (String, Value) throws(SyntaxError) -> Void) throws(SyntaxError) {
+        let bytes = bytes
+        try scanFields { key, value throws(SyntaxError) in
+            try member(Self.string(key, in: bytes), Self.value(value, in: bytes))
+        }
+    }
+
+    /// Reads `{ "key": value, … }` followed by nothing but whitespace, calling `member` for each member's key (a
+    /// ``Field/text(_:)`` or ``Field/escapedText(_:)``) and value, strings left in the line.
+    package mutating func scanFields(_ member: (Field, Field) throws(SyntaxError) -> Void) throws(SyntaxError) {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
@@ -47,11 +70,11 @@ package struct JSONScanner {
         } else {
             while true {
                 skipWhitespace()
-                let key = try string()
+                let key = try stringField()
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()
-                try member(key, try value(depth: 1))
+                try member(key, try field(depth: 1))
                 skipWhitespace()
                 guard let next = peek() else { throw fail("unterminated object") }
                 index += 1
@@ -71,23 +94,41 @@ package struct JSONScanner {
         return index == bytes.count
     }
 
+    /// A string field's text: `""` for anything else (keys are always strings).
+    package static func string(_ field: Field, in bytes: UnsafeRawBufferPointer) -> String {
+        switch field {
+        case .text(let range): String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .escapedText(let text): text
+        case .value: ""
+        }
+    }
+
+    /// A field as a ``Value``, its string decoded.
+    package static func value(_ field: Field, in bytes: UnsafeRawBufferPointer) -> Value {
+        if case .value(let value) = field { value } else { .string(string(field, in: bytes)) }
+    }
+
     private mutating func value(depth: Int) throws(SyntaxError) -> Value {
+        Self.value(try field(depth: depth), in: bytes)
+    }
+
+    private mutating func field(depth: Int) throws(SyntaxError) -> Field {
         guard depth <= 64 else { throw fail("nested too deeply") }
         guard let byte = peek() else { throw fail("expected a value") }
         switch byte {
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return try stringField()
+        case UInt8(ascii: "{"): return .value(try object(depth: depth))
+        case UInt8(ascii: "["): return .value(try array(depth: depth))
         case UInt8(ascii: "t"):
             try literal("true")
-            return .bool(true)
+            return .value(.bool(true))
         case UInt8(ascii: "f"):
             try literal("false")
-            return .bool(false)
+            return .value(.bool(false))
         case UInt8(ascii: "n"):
             try literal("null")
-            return .null
-        default: return .number(try number())
+            return .value(.null)
+        default: return .value(.number(try number()))
         }
     }
 
@@ -129,7 +170,7 @@ package struct JSONScanner {
         }
         while true {
             skipWhitespace()
-            let key = try string()
+            let key = Self.string(try stringField(), in: bytes)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
@@ -142,20 +183,53 @@ package struct JSONScanner {
         }
     }
 
-    private mutating func string() throws(SyntaxError) -> String {
+    /// A string: its range when it has no escapes, else its decoded text.
+    private mutating func stringField() throws(SyntaxError) -> Field {
         try expect(UInt8(ascii: "\""))
-        let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+        // The loop keeps its position in a local, not in `index`: the line's hot loop.
+        let (bytes, start) = (bytes, index)
+        var position = start
+        while true {
+            // Eight bytes at a time while none of them ends the plain text.
+            while position &+ 8 <= bytes.count,
+                !Self.holdsQuoteBackslashOrControl(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            {
+                position &+= 8
             }
-            if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
-            guard byte >= 0x20 else { throw fail("control character in a string") }
-            index += 1
+            guard position < bytes.count else { break }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return .text(start..<position)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index = position
+                return .escapedText(try escapedString(from: start))
+            }
+            guard byte >= 0x20 else {
+                index = position
+                throw fail("control character in a string")
+            }
+            position += 1
         }
+        index = position
         throw fail("unterminated string")
+    }
+
+    /// Whether any of the eight bytes in `word` is a quote, a backslash or a control character (below 0x20).
+    ///
+    /// The classic word-at-a-time tests: `(x - 0x01…01·n) & ~x & 0x80…80` is non-zero exactly when some byte of `x`
+    /// is below `n` (for `n` ≤ 128), so a byte equal to `c` is a zero byte of `x ^ 0x01…01·c`.
+    @inline(__always)
+    package static func holdsQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & high != 0
     }
 
     /// The slow path for strings with escapes: decodes from `start` (just after the opening quote).

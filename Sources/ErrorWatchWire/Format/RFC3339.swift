@@ -88,7 +88,8 @@ package enum RFC3339 {
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
+    /// ``parse(_:)-(String)`` on the bytes of the text.
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
         guard let scanned = scan(bytes, from: 0, mode: .strict), scanned.end == bytes.count else { return nil }
         let seconds = scanned.wallSeconds - (scanned.offset ?? 0)
         // An offset can carry a time out of the four-digit years (`0000-01-01T00:00:00+00:01` is in year -1,

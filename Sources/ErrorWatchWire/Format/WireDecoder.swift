@@ -40,10 +40,25 @@ public struct WireDecoder: Sendable {
         return try WireEvent(scanning: bytes, readAt: readAt)
     }
 
-    /// ASCII lines (nearly all of them) are checked with a plain loop; others by the standard library.
+    /// ASCII lines (nearly all of them) are checked eight bytes at a time; others by the standard library.
     private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        if isASCII(bytes) { return true }
         return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// Whether no byte has its high bit set.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var bits: UInt64 = 0
+        var position = 0
+        while position &+ 8 <= bytes.count {
+            bits |= bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            position &+= 8
+        }
+        while position < bytes.count {
+            bits |= UInt64(bytes[position])
+            position &+= 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

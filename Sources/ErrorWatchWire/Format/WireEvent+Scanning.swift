@@ -12,7 +12,15 @@ extension WireEvent {
         var raw = RawFields()
         var scanner = JSONScanner(bytes)
         do {
-            try scanner.scanObject { key, value in raw.set(key, value) }
+            try scanner.scanFields { key, value in
+                let member: WireMember? =
+                    switch key {
+                    case .text(let range): WireMember(utf8: UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    case .escapedText(let name): WireMember(name: name)
+                    case .value: nil
+                    }
+                if let member { raw.set(member, value) }
+            }
         } catch {
             var probe = JSONScanner(bytes)
             if bytes.first(where: { $0 > 0x20 }) != UInt8(ascii: "{"), probe.isValidValue() { throw .notAnObject }
@@ -21,43 +29,50 @@ extension WireEvent {
         guard let versionValue = raw.version, !versionValue.isNull else { throw .missing(.version) }
         guard let version = Self.integer(versionValue, bytes) else { throw .invalid(.version) }
         guard version == Int64(Self.currentVersion) else { throw .unsupportedVersion(Int(clamping: version)) }
-        guard let kindText = try Self.string(raw.kind, .kind, required: true) else { throw .missing(.kind) }
+        guard let kindText = try Self.string(raw.kind, .kind, bytes) else { throw .missing(.kind) }
         guard let kind = Kind(rawValue: kindText) else { throw .invalid(.kind) }
         var unreadableTime: String?
         let time: Date
         switch raw.time {
-        case nil, .null?: throw .missing(.time)
-        case .string(let text)?:
+        case nil, .value(.null)?: throw .missing(.time)
+        case .text(let range)?:
+            if let parsed = RFC3339.parse(UnsafeRawBufferPointer(rebasing: bytes[range])) {
+                time = parsed
+            } else {
+                (time, unreadableTime) = (readAt ?? Date(), JSONScanner.string(.text(range), in: bytes))
+            }
+        case .escapedText(let text)?:
             if let parsed = RFC3339.parse(text) {
                 time = parsed
             } else {
                 (time, unreadableTime) = (readAt ?? Date(), text)
             }
-        case .number(let range)?:
+        case .value(.number(let range))?:
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             (time, unreadableTime) = (readAt ?? Date(), text)
         default: throw .invalid(.time)
         }
         self.init(kind: kind, time: time)
-        serviceName = try Self.string(raw.serviceName, .serviceName)
+        serviceName = try Self.string(raw.serviceName, .serviceName, bytes)
         pid = try Self.int(raw.pid, .pid, bytes)
-        hostName = try Self.string(raw.hostName, .hostName)
-        source = try Self.string(raw.source, .source)
-        exceptionType = try Self.string(raw.exceptionType, .exceptionType)
-        exceptionMessage = try Self.string(raw.exceptionMessage, .exceptionMessage)
-        userMessage = try Self.string(raw.userMessage, .userMessage)
+        hostName = try Self.string(raw.hostName, .hostName, bytes)
+        source = try Self.string(raw.source, .source, bytes)
+        exceptionType = try Self.string(raw.exceptionType, .exceptionType, bytes)
+        exceptionMessage = try Self.string(raw.exceptionMessage, .exceptionMessage, bytes)
+        userMessage = try Self.string(raw.userMessage, .userMessage, bytes)
         // Any code a producer sends is kept as it wrote it; `code` is its reading as an ErrorCode, when it is one.
-        if let text = try Self.string(raw.code, .code) { setVerbatimCode(text) }
-        category = try Self.string(raw.category, .category).map { text throws(WireError) in
+        if let text = try Self.string(raw.code, .code, bytes) { setVerbatimCode(text) }
+        category = try Self.string(raw.category, .category, bytes).map { text throws(WireError) in
             guard let category = ErrorCategory(rawValue: text) else { throw .invalid(.category) }
             return category
         }
         let severityKey: WireMember = raw.severity != nil ? .severity : .severityText
-        severity = try Self.string(raw.severity ?? raw.severityText, severityKey).map { text throws(WireError) in
+        let severityText = try Self.string(raw.severity ?? raw.severityText, severityKey, bytes)
+        severity = try severityText.map { text throws(WireError) in
             guard let severity = ErrorSeverity(wireName: text) else { throw .invalid(severityKey) }
             return severity
         }
-        origin = try Self.string(raw.origin, .origin).map { text throws(WireError) in
+        origin = try Self.string(raw.origin, .origin, bytes).map { text throws(WireError) in
             guard let origin = ErrorOrigin(rawValue: text.lowercased()) else { throw .invalid(.origin) }
             return origin
         }
@@ -67,16 +82,16 @@ extension WireEvent {
             sequence = UInt64(number)
         }
         switch raw.attributes {
-        case nil, .null?: break
-        case .stringMap(let map)?: attributes = map
+        case nil, .value(.null)?: break
+        case .value(.stringMap(let map))?: attributes = map
         default: throw .invalid(.attributes)
         }
-        body = try Self.string(raw.body, .body)
-        if body == nil { body = try Self.string(raw.logMessage, .logMessage) }
-        metricName = try Self.string(raw.metricName, .metricName)
+        body = try Self.string(raw.body, .body, bytes)
+        if body == nil { body = try Self.string(raw.logMessage, .logMessage, bytes) }
+        metricName = try Self.string(raw.metricName, .metricName, bytes)
         switch raw.metricValue {
-        case nil, .null?: break
-        case .number(let range)?:
+        case nil, .value(.null)?: break
+        case .value(.number(let range))?:
             // A number too large for a Double (`1e999`) would be an infinite sample, which poisons every sum it
             // joins and which no writer can write back (JSON has no infinity): malformed, as JSONDecoder has it.
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
@@ -84,47 +99,47 @@ extension WireEvent {
             metricValue = value
         default: throw .invalid(.metricValue)
         }
-        metricUnit = try Self.string(raw.metricUnit, .metricUnit)
-        metricKind = try Self.string(raw.metricKind, .metricKind).map { text throws(WireError) in
+        metricUnit = try Self.string(raw.metricUnit, .metricUnit, bytes)
+        metricKind = try Self.string(raw.metricKind, .metricKind, bytes).map { text throws(WireError) in
             guard let kind = WireMetricKind(wireName: text) else { throw .invalid(.metricKind) }
             return kind
         }
-        statusName = try Self.string(raw.statusName, .statusName)
-        statusState = try Self.string(raw.statusState, .statusState)
-        statusHealth = try Self.string(raw.statusHealth, .statusHealth).map { text throws(WireError) in
+        statusName = try Self.string(raw.statusName, .statusName, bytes)
+        statusState = try Self.string(raw.statusState, .statusState, bytes)
+        statusHealth = try Self.string(raw.statusHealth, .statusHealth, bytes).map { text throws(WireError) in
             guard let health = StatusHealth(wireName: text) else { throw .invalid(.statusHealth) }
             return health
         }
-        statusDetail = try Self.string(raw.statusDetail, .statusDetail)
-        exceptionStacktrace = try Self.string(raw.exceptionStacktrace, .exceptionStacktrace)
-        codeFilePath = try Self.string(raw.codeFilePath, .codeFilePath)
+        statusDetail = try Self.string(raw.statusDetail, .statusDetail, bytes)
+        exceptionStacktrace = try Self.string(raw.exceptionStacktrace, .exceptionStacktrace, bytes)
+        codeFilePath = try Self.string(raw.codeFilePath, .codeFilePath, bytes)
         codeLineNumber = try Self.int(raw.codeLineNumber, .codeLineNumber, bytes)
         if let line = codeLineNumber, line < 0 { throw .invalid(.codeLineNumber) }
-        codeFunction = try Self.string(raw.codeFunction, .codeFunction)
+        codeFunction = try Self.string(raw.codeFunction, .codeFunction, bytes)
         switch raw.handlingPath {
-        case nil, .null?: break
-        case .stringArray(let path)?: handlingPath = path
+        case nil, .value(.null)?: break
+        case .value(.stringArray(let path))?: handlingPath = path
         default: throw .invalid(.handlingPath)
         }
-        handlingOutcome = try Self.string(raw.handlingOutcome, .handlingOutcome)
+        handlingOutcome = try Self.string(raw.handlingOutcome, .handlingOutcome, bytes)
         switch raw.handlingHandled {
-        case nil, .null?: break
-        case .bool(let handled)?: handlingHandled = handled
+        case nil, .value(.null)?: break
+        case .value(.bool(let handled))?: handlingHandled = handled
         default: throw .invalid(.handlingHandled)
         }
-        traceID = try Self.string(raw.traceID, .traceID)
-        spanID = try Self.string(raw.spanID, .spanID)
-        serviceVersion = try Self.string(raw.serviceVersion, .serviceVersion)
-        deploymentEnvironment = try Self.string(raw.deploymentEnvironment, .deploymentEnvironment)
-        fingerprint = try Self.string(raw.fingerprint, .fingerprint)
+        traceID = try Self.string(raw.traceID, .traceID, bytes)
+        spanID = try Self.string(raw.spanID, .spanID, bytes)
+        serviceVersion = try Self.string(raw.serviceVersion, .serviceVersion, bytes)
+        deploymentEnvironment = try Self.string(raw.deploymentEnvironment, .deploymentEnvironment, bytes)
+        fingerprint = try Self.string(raw.fingerprint, .fingerprint, bytes)
         switch raw.exceptionReport {
-        case nil, .null?: break
-        case .stringMap(let map)?:
+        case nil, .value(.null)?: break
+        case .value(.stringMap(let map))?:
             // Only text values: none of them can be a report member (all are lists), and unknown members are
             // ignored, as JSONDecoder has it.
             guard Set(map.keys).isDisjoint(with: ExceptionReport.memberNames) else { throw .invalid(.exceptionReport) }
             report = ExceptionReport()
-        case .other(let range)?:
+        case .value(.other(let range))?:
             // Nested objects and lists: rare (Sentry errors only), so Foundation's decoder reads them.
             let data = Data(UnsafeRawBufferPointer(rebasing: bytes[range]))
             guard let decoded = try? JSONDecoder().decode(ExceptionReport.self, from: data) else {
@@ -137,27 +152,28 @@ extension WireEvent {
         try validateRequiredFields()
     }
 
-    private static func string(_ value: JSONScanner.Value?, _ key: WireMember, required: Bool = false) throws(WireError)
-        -> String?
+    /// A member's text: made a `String` here, for the members the event keeps.
+    private static func string(_ field: JSONScanner.Field?, _ key: WireMember, _ bytes: UnsafeRawBufferPointer)
+        throws(WireError) -> String?
     {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw .invalid(key)
+        switch field {
+        case nil, .value(.null)?: return nil
+        case .value?: throw .invalid(key)
+        case let field?: return JSONScanner.string(field, in: bytes)
         }
     }
 
-    private static func int(_ value: JSONScanner.Value?, _ key: WireMember, _ bytes: UnsafeRawBufferPointer)
+    private static func int(_ field: JSONScanner.Field?, _ key: WireMember, _ bytes: UnsafeRawBufferPointer)
         throws(WireError) -> Int?
     {
-        guard let value, !value.isNull else { return nil }
-        guard let number = integer(value, bytes), let result = Int(exactly: number) else { throw .invalid(key) }
+        guard let field, !field.isNull else { return nil }
+        guard let number = integer(field, bytes), let result = Int(exactly: number) else { throw .invalid(key) }
         return result
     }
 
     /// A JSON number without fraction or exponent that fits 64 bits; `nil` otherwise.
-    private static func integer(_ value: JSONScanner.Value, _ bytes: UnsafeRawBufferPointer) -> Int64? {
-        guard case .number(let range) = value else { return nil }
+    private static func integer(_ field: JSONScanner.Field, _ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard case .value(.number(let range)) = field else { return nil }
         var negative = false
         var result: Int64 = 0
         for position in range {
@@ -175,18 +191,19 @@ extension WireEvent {
         return negative ? -result : result
     }
 
-    /// The members the format knows, as scanned; later duplicates win, as in `JSONDecoder`.
+    /// The members the format knows, as scanned (strings still in the line); later duplicates win, as in
+    /// `JSONDecoder`.
     private struct RawFields {
-        var version, kind, time, serviceName, pid, hostName, source, exceptionType, exceptionMessage: JSONScanner.Value?
-        var userMessage, code, category, severity, severityText, origin, attempt, sequence: JSONScanner.Value?
-        var attributes, body, logMessage, metricName, metricValue, metricUnit, metricKind: JSONScanner.Value?
-        var statusName, statusState, statusHealth, statusDetail: JSONScanner.Value?
-        var exceptionStacktrace, codeFilePath, codeLineNumber, codeFunction: JSONScanner.Value?
-        var handlingPath, handlingOutcome, handlingHandled: JSONScanner.Value?
-        var traceID, spanID, serviceVersion, deploymentEnvironment, fingerprint, exceptionReport: JSONScanner.Value?
+        typealias Field = JSONScanner.Field
+        var version, kind, time, serviceName, pid, hostName, source, exceptionType, exceptionMessage: Field?
+        var userMessage, code, category, severity, severityText, origin, attempt, sequence: Field?
+        var attributes, body, logMessage, metricName, metricValue, metricUnit, metricKind: Field?
+        var statusName, statusState, statusHealth, statusDetail: Field?
+        var exceptionStacktrace, codeFilePath, codeLineNumber, codeFunction: Field?
+        var handlingPath, handlingOutcome, handlingHandled: Field?
+        var traceID, spanID, serviceVersion, deploymentEnvironment, fingerprint, exceptionReport: Field?
 
-        mutating func set(_ key: String, _ value: JSONScanner.Value) {
-            guard let member = WireMember(name: key) else { return }
+        mutating func set(_ member: WireMember, _ value: Field) {
             switch member {
             case .version: version = value
             case .kind: kind = value
@@ -234,6 +251,6 @@ extension WireEvent {
     }
 }
 
-extension JSONScanner.Value {
-    var isNull: Bool { if case .null = self { true } else { false } }
+extension JSONScanner.Field {
+    var isNull: Bool { if case .value(.null) = self { true } else { false } }
 }

@@ -136,7 +136,9 @@ public struct WireEvent: Sendable, Equatable, Codable {
     /// Sets ``codeText`` to `text` as sent (cut to ``maximumCodeLength`` characters), and ``code`` to it read as an
     /// ``ErrorCode`` when it is one, else `nil`.
     public mutating func setVerbatimCode(_ text: String) {
-        let kept = text.count > Self.maximumCodeLength ? String(text.prefix(Self.maximumCodeLength)) : text
+        // No more bytes than the limit means no more characters: the count of characters only for long codes.
+        let long = text.utf8.count > Self.maximumCodeLength && text.count > Self.maximumCodeLength
+        let kept = long ? String(text.prefix(Self.maximumCodeLength)) : text
         code = ErrorCode(parsing: kept)
         codeText = code?.description == kept ? nil : kept
     }

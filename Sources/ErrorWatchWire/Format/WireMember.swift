@@ -1,3 +1,5 @@
+import Foundation
+
 /// The members of a wire line, each named once: the one table the reader, the writers, the `Codable` keys, the
 /// OTLP mapper and `docs/wire-format.md`'s test all use.
 ///
@@ -161,6 +163,20 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
         return nil
     }
 
+    /// The member whose name is the UTF-8 text `utf8`: ``init(name:)`` without making a `String` of a key.
+    package init?(utf8: UnsafeRawBufferPointer) {
+        let length = utf8.count
+        guard length > 0, length < Self.byLength.count else { return nil }
+        for (candidate, member) in Self.utf8ByLength[length] {
+            let same = candidate.withUnsafeBytes { memcmp($0.baseAddress!, utf8.baseAddress!, length) == 0 }
+            if same {
+                self = member
+                return
+            }
+        }
+        return nil
+    }
+
     /// The name, as ``name``.
     public var description: String { name }
 
@@ -183,6 +199,11 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
             let bytes = UnsafeBufferPointer(start: key.utf8Start + 2, count: key.utf8CodeUnitCount - 4)
             return (member, String(decoding: bytes, as: UTF8.self))
         })
+
+    /// ``byLength`` with each name as its UTF-8 bytes, for ``init(utf8:)``.
+    private static let utf8ByLength: [[([UInt8], WireMember)]] = byLength.map { row in
+        row.map { name, member in (Array(name.utf8), member) }
+    }
 
     /// The members by the length of their name, for ``init(name:)``.
     private static let byLength: [[(String, WireMember)]] = {
