@@ -216,20 +216,18 @@ package struct JSONScanner {
         throw fail("unterminated string")
     }
 
-    /// Whether any of the eight bytes in `word` is a quote, a backslash or a control character (below 0x20).
-    ///
-    /// The classic word-at-a-time tests: `(x - 0x01…01·n) & ~x & 0x80…80` is non-zero exactly when some byte of `x`
-    /// is below `n` (for `n` ≤ 128), so a byte equal to `c` is a zero byte of `x ^ 0x01…01·c`.
+    /// Whether any of the eight bytes in `word` is a control character (below 0x20), `"` or `\`: what ends a string's
+    /// plain text for the reader, and what the writer must escape. Bytes of 0x80 and above (UTF-8 beyond ASCII)
+    /// never are. The classic word-at-a-time tests: a byte below `n` leaves its high bit set in `(x - n) & ~x`, and a
+    /// byte equal to `c` is a zero byte of `x ^ c`.
     @inline(__always)
     package static func holdsQuoteBackslashOrControl(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
+        let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        return (control | quotes | backslashes) & high != 0
+        let below = (word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)
+        return below & ~word & highs != 0
     }
 
     /// The slow path for strings with escapes: decodes from `start` (just after the opening quote).

@@ -114,7 +114,9 @@ extension WireEvent {
         var index = 0
         let raw = UnsafeRawBufferPointer(bytes)
         while index < bytes.count {
-            if index + 8 <= bytes.count, !needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            if index + 8 <= bytes.count,
+                !JSONScanner.holdsQuoteBackslashOrControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
                 index += 8
                 continue
             }
@@ -128,19 +130,6 @@ extension WireEvent {
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         out.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether any of eight bytes is a control character (below 0x20), `"` or `\`; bytes of 0x80 and above (UTF-8
-    /// beyond ASCII) never are. The classic SWAR tests: a byte below `n` leaves its high bit set in `(x - n) & ~x`,
-    /// and a byte equal to `c` is a zero byte of `x ^ c`.
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let below = (word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)
-        return below & ~word & highs != 0
     }
 
     private static func writeEscape(_ byte: UInt8, _ out: inout [UInt8]) {
