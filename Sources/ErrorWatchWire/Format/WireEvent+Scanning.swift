@@ -52,7 +52,12 @@ extension WireEvent {
             (time, unreadableTime) = (readAt ?? Date(), text)
         default: throw .invalid(.time)
         }
-        self.init(kind: kind, time: time)
+        // The members are written straight into the event rather than through `init(kind:time:…)`, which made the
+        // event aside and copied it into place (forty members, their strings retained and released again).
+        self.version = Self.currentVersion
+        self.kind = kind
+        self.time = time
+        attributes = [:]
         serviceName = try Self.string(raw.serviceName, .serviceName, bytes)
         pid = try Self.int(raw.pid, .pid, bytes)
         hostName = try Self.string(raw.hostName, .hostName, bytes)
