@@ -154,20 +154,16 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
     /// Looks among the members of the same length only, so reading a line costs what a `switch` over the names
     /// would.
     public init?(name: String) {
-        let length = name.utf8.count
-        guard length < Self.byLength.count else { return nil }
-        for (candidate, member) in Self.byLength[length] where candidate == name {
-            self = member
-            return
-        }
-        return nil
+        var name = name
+        guard let member = name.withUTF8({ Self(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = member
     }
 
     /// The member whose name is the UTF-8 text `utf8`: ``init(name:)`` without making a `String` of a key.
     package init?(utf8: UnsafeRawBufferPointer) {
         let length = utf8.count
         guard length > 0, length < Self.byLength.count else { return nil }
-        for (candidate, member) in Self.utf8ByLength[length] {
+        for (candidate, member) in Self.byLength[length] {
             let same = candidate.withUnsafeBytes { memcmp($0.baseAddress!, utf8.baseAddress!, length) == 0 }
             if same {
                 self = member
@@ -200,19 +196,13 @@ public enum WireMember: CaseIterable, Sendable, Hashable, CodingKey, CustomStrin
             return (member, String(decoding: bytes, as: UTF8.self))
         })
 
-    /// ``byLength`` with each name as its UTF-8 bytes, for ``init(utf8:)``.
-    private static let utf8ByLength: [[([UInt8], WireMember)]] = byLength.map { row in
-        row.map { name, member in (Array(name.utf8), member) }
-    }
-
-    /// The members by the length of their name, for ``init(name:)``.
-    private static let byLength: [[(String, WireMember)]] = {
-        var table: [[(String, WireMember)]] = []
+    /// The members by the length of their name, each name as its UTF-8 bytes, for ``init(utf8:)``.
+    private static let byLength: [[([UInt8], WireMember)]] = {
+        var table: [[([UInt8], WireMember)]] = []
         for member in allCases {
-            let name = member.name
-            let length = name.utf8.count
-            while table.count <= length { table.append([]) }
-            table[length].append((name, member))
+            let name = Array(member.name.utf8)
+            while table.count <= name.count { table.append([]) }
+            table[name.count].append((name, member))
         }
         return table
     }()
